@@ -1,0 +1,110 @@
+import { readFile } from "node:fs/promises";
+import type { CloudEvent } from "cloudevents";
+import { parse } from "yaml";
+import { loadFunctions, selectFunctions } from "../../functions/catalog.ts";
+import { createKube } from "../kube/client.ts";
+import { KubeRequestError } from "../kube/errors.ts";
+import { createTransport, type KubeTransport } from "../kube/transport.ts";
+import { dispatch } from "../runtime/dispatch.ts";
+import { processDeps } from "../runtime/deps.ts";
+import type { OperatorFunction } from "../runtime/function.ts";
+import { onTermination } from "../runtime/shutdown.ts";
+import type { Logger } from "../telemetry/logger.ts";
+import { startApiServerSource } from "./apiserver-source.ts";
+import { knativeDir, loadTriggerRoutes, loadWatchedResources } from "./manifests.ts";
+import { startPingSources } from "./ping-source.ts";
+import { routeEvent } from "./router.ts";
+
+/** The Broker's delivery spec in knative/: 10 retries, exponential from 0.5 s. */
+const delivery = { retries: 10, backoffMs: 500 };
+
+/**
+ * Runs every selected function in this process against the cluster KUBECONFIG
+ * names: an in-process ApiServerSource and PingSource feed CloudEvents
+ * through the Triggers' filters to the functions, and retryable answers are
+ * redelivered with the Broker's backoff.
+ */
+export async function runLocally(log: Logger, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const selection = selectFunctions(env.FUNCTIONS);
+  if (!selection.ok) {
+    log.fatal(selection.message);
+    return 2;
+  }
+  const transport = await reachCluster();
+  if (typeof transport === "string") {
+    process.stderr.write(`nats-operator: ${transport}\n`);
+    return 1;
+  }
+  await ensurePingSourceKind(transport, log);
+
+  const functions = new Map((await loadFunctions(selection.names)).map((fn) => [fn.name, fn]));
+  const routes = await loadTriggerRoutes();
+  const resources = await loadWatchedResources();
+  const deps = processDeps(log, async () => createKube(transport));
+  const abort = new AbortController();
+  const inFlight = new Set<Promise<void>>();
+
+  const emit = (ce: CloudEvent<unknown>) => {
+    for (const service of routeEvent(routes, ce)) {
+      const fn = functions.get(service);
+      if (!fn) continue;
+      const delivery = deliver(fn, ce, deps, log, abort.signal);
+      inFlight.add(delivery);
+      void delivery.finally(() => inFlight.delete(delivery));
+    }
+  };
+
+  log.info({ server: transport.server, functions: [...functions.keys()] }, "running functions locally");
+  onTermination(log, async () => {
+    abort.abort();
+    await Promise.allSettled([...inFlight]);
+    await Promise.all([...functions.values()].map((fn) => fn.shutdown?.()));
+  });
+  await Promise.all([
+    startApiServerSource(transport, resources, emit, log, abort.signal),
+    startPingSources(transport, emit, log, abort.signal),
+  ]);
+  return 0;
+}
+
+async function deliver(fn: OperatorFunction, ce: CloudEvent<unknown>, deps: ReturnType<typeof processDeps>, log: Logger, signal: AbortSignal): Promise<void> {
+  for (let attempt = 0; attempt <= delivery.retries; attempt++) {
+    const outcome = await dispatch(fn, ce, deps);
+    if (outcome.kind !== "conflict" && outcome.kind !== "retry") return;
+    if (signal.aborted) return;
+    const wait = delivery.backoffMs * 2 ** attempt;
+    log.debug({ function: fn.name, eventId: ce.id, attempt, wait }, "redelivering");
+    await new Promise((resolve) => setTimeout(resolve, wait));
+  }
+  log.warn({ function: fn.name, eventId: ce.id, type: ce.type }, "event dead-lettered after the last retry");
+}
+
+/** The transport, or one line saying why no cluster can be reached. */
+async function reachCluster(): Promise<KubeTransport | string> {
+  try {
+    const transport = await createTransport();
+    await transport.request("GET", "/version");
+    return transport;
+  } catch (error) {
+    const where = process.env.KUBECONFIG ? `KUBECONFIG=${process.env.KUBECONFIG}` : "the default kubeconfig";
+    const why = error instanceof Error ? error.message : String(error);
+    return `no reachable Kubernetes cluster (${where}): ${why}`;
+  }
+}
+
+/** Installs the local PingSource CRD when the cluster has no Knative Eventing. */
+async function ensurePingSourceKind(transport: KubeTransport, log: Logger): Promise<void> {
+  try {
+    await transport.request("GET", "/apis/sources.knative.dev/v1");
+    return;
+  } catch (error) {
+    if (!(error instanceof KubeRequestError && error.isNotFound)) throw error;
+  }
+  const crd = parse(await readFile(new URL("local/pingsource-crd.yaml", knativeDir), "utf8")) as { metadata: { name: string } };
+  await transport.request("PATCH", `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${crd.metadata.name}`, {
+    body: crd,
+    contentType: "application/apply-patch+yaml",
+    query: { fieldManager: "nats-operator-local-runner", force: true },
+  });
+  log.info("installed the local PingSource CRD (no Knative Eventing on this cluster)");
+}

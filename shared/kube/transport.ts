@@ -1,0 +1,135 @@
+import https from "node:https";
+import http from "node:http";
+import { KubeRequestError } from "./errors.ts";
+
+/** A connection to one API server: where it is and how to authenticate. */
+export interface KubeTransport {
+  /** The API server URL, as the kubeconfig names it. */
+  readonly server: string;
+  request(method: string, path: string, options?: RequestOptions): Promise<unknown>;
+  /** Streams watch events until the signal aborts or the server closes the stream. */
+  watch(path: string, onEvent: (event: WatchEvent) => void, signal: AbortSignal): Promise<void>;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  contentType?: string;
+  query?: Record<string, string | number | boolean | undefined>;
+}
+
+export interface WatchEvent {
+  type: "ADDED" | "MODIFIED" | "DELETED" | "BOOKMARK" | "ERROR";
+  object: Record<string, unknown>;
+}
+
+/** What the kubeconfig resolves to for one request. */
+interface Endpoint {
+  server: URL;
+  tls: https.RequestOptions;
+}
+
+const requestTimeoutMs = 30_000;
+
+/**
+ * Loads the kubeconfig (KUBECONFIG, ~/.kube/config, or the in-cluster
+ * service account) lazily: the client library is large and a function that
+ * answers an event without the API server should not pay for it.
+ */
+export async function createTransport(): Promise<KubeTransport> {
+  const { KubeConfig } = await import("@kubernetes/client-node");
+  const kc = new KubeConfig();
+  kc.loadFromDefault();
+  const cluster = kc.getCurrentCluster();
+  if (!cluster) throw new KubeRequestError(0, "NoCluster", "no Kubernetes cluster configured (set KUBECONFIG)");
+  const server = new URL(cluster.server);
+  const agent = server.protocol === "https:" ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
+  const endpoint = async (): Promise<Endpoint> => {
+    // Applied per request: service-account tokens rotate on disk.
+    const tls: https.RequestOptions = { agent };
+    await kc.applyToHTTPSOptions(tls);
+    return { server, tls };
+  };
+  return {
+    server: cluster.server,
+    request: async (method, path, options = {}) => parseBody(await send(await endpoint(), method, path, options)),
+    watch: async (path, onEvent, signal) => stream(await endpoint(), path, onEvent, signal),
+  };
+}
+
+function urlOf(server: URL, path: string, query: RequestOptions["query"] = {}): URL {
+  const url = new URL(server.pathname.replace(/\/$/, "") + path, server);
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined) url.searchParams.set(key, String(value));
+  }
+  return url;
+}
+
+function send(endpoint: Endpoint, method: string, path: string, options: RequestOptions): Promise<string> {
+  const url = urlOf(endpoint.server, path, options.query);
+  const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
+  const headers: Record<string, string> = { accept: "application/json" };
+  if (payload !== undefined) {
+    headers["content-type"] = options.contentType ?? "application/json";
+    headers["content-length"] = String(Buffer.byteLength(payload));
+  }
+  const client = url.protocol === "https:" ? https : http;
+  return new Promise((resolve, reject) => {
+    const req = client.request(url, { ...endpoint.tls, method, headers: { ...endpoint.tls.headers, ...headers }, timeout: requestTimeoutMs }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () => {
+        const text = Buffer.concat(chunks).toString("utf8");
+        const code = res.statusCode ?? 0;
+        if (code >= 200 && code < 300) resolve(text);
+        else reject(statusError(code, text, `${method} ${url.pathname}`));
+      });
+      res.on("error", (error) => reject(new KubeRequestError(0, "NetworkError", error.message)));
+    });
+    req.on("timeout", () => req.destroy(new Error(`${method} ${url.pathname} timed out after ${requestTimeoutMs} ms`)));
+    req.on("error", (error) => reject(new KubeRequestError(0, "NetworkError", error.message)));
+    req.end(payload);
+  });
+}
+
+function stream(endpoint: Endpoint, path: string, onEvent: (event: WatchEvent) => void, signal: AbortSignal): Promise<void> {
+  const url = urlOf(endpoint.server, path);
+  const client = url.protocol === "https:" ? https : http;
+  return new Promise((resolve, reject) => {
+    const req = client.request(url, { ...endpoint.tls, method: "GET", signal }, (res) => {
+      if (res.statusCode !== 200) {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => reject(statusError(res.statusCode ?? 0, Buffer.concat(chunks).toString("utf8"), `WATCH ${url.pathname}`)));
+        return;
+      }
+      let pending = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => {
+        pending += chunk;
+        let newline: number;
+        while ((newline = pending.indexOf("\n")) >= 0) {
+          const line = pending.slice(0, newline).trim();
+          pending = pending.slice(newline + 1);
+          if (line) onEvent(JSON.parse(line) as WatchEvent);
+        }
+      });
+      res.on("end", () => resolve());
+      res.on("error", (error) => (signal.aborted ? resolve() : reject(new KubeRequestError(0, "NetworkError", error.message))));
+    });
+    req.on("error", (error) => (signal.aborted ? resolve() : reject(new KubeRequestError(0, "NetworkError", error.message))));
+    req.end();
+  });
+}
+
+function parseBody(text: string): unknown {
+  return text === "" ? undefined : JSON.parse(text);
+}
+
+function statusError(code: number, text: string, what: string): KubeRequestError {
+  try {
+    const status = JSON.parse(text) as { reason?: string; message?: string };
+    return new KubeRequestError(code, status.reason ?? "Unknown", status.message ?? `${what}: HTTP ${code}`);
+  } catch {
+    return new KubeRequestError(code, "Unknown", `${what}: HTTP ${code} ${text.slice(0, 200)}`);
+  }
+}

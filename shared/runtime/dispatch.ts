@@ -1,0 +1,89 @@
+import type { CloudEvent } from "cloudevents";
+import { KubeRequestError } from "../kube/errors.ts";
+import type { Logger } from "../telemetry/logger.ts";
+import { recordReconcile, withEventSpan } from "../telemetry/instruments.ts";
+import { isStatusEcho } from "./echo.ts";
+import { decodeEvent, type OperatorEvent } from "./event.ts";
+import { qualifiedKind, type FunctionContext, type OperatorFunction } from "./function.ts";
+import { conflict, malformed, retry, skipped, type Outcome } from "./outcome.ts";
+
+/** What dispatching needs from the process: shared clients, made on first use. */
+export interface DispatchDeps {
+  log: Logger;
+  kube: FunctionContext["kube"];
+  recorder: (functionName: string) => ReturnType<FunctionContext["recorder"]>;
+  now?: () => Date;
+}
+
+/**
+ * Runs one function on one CloudEvent: decodes it, drops what the function
+ * does not handle and the echoes of our own status writes without an API
+ * call, and turns whatever the function throws into a retryable outcome.
+ */
+export async function dispatch(fn: OperatorFunction, ce: CloudEvent<unknown>, deps: DispatchDeps): Promise<Outcome> {
+  const decoded = decodeEvent(ce);
+  if (!decoded.ok) return malformed(decoded.message);
+  const event = decoded.event;
+  const log = deps.log.child({ function: fn.name, eventId: ce.id, eventType: ce.type, ...describe(event) });
+  const kind = event.source === "apiserver" ? qualifiedKind(event.ref.apiVersion, event.ref.kind) : "PingSource";
+
+  const ignored = ignoreReason(fn, event);
+  if (ignored) {
+    log.debug({ reason: ignored }, "event ignored");
+    return skipped(ignored);
+  }
+
+  const started = performance.now();
+  const outcome = await withEventSpan(fn.name, ce, event, async (traceId) => {
+    const context: FunctionContext = {
+      log: log.child({ traceId }),
+      event,
+      kube: deps.kube,
+      recorder: () => deps.recorder(fn.name),
+      now: deps.now ?? (() => new Date()),
+    };
+    try {
+      return await fn.handle(context, ce);
+    } catch (error) {
+      return outcomeOfError(error, log);
+    }
+  });
+  recordReconcile(fn.name, kind, outcome.kind, performance.now() - started);
+  log.info({ outcome: outcome.kind, detail: detailOf(outcome) }, "event handled");
+  return outcome;
+}
+
+function ignoreReason(fn: OperatorFunction, event: OperatorEvent): string | undefined {
+  if (event.source === "ping") return fn.handlesPings ? undefined : `${fn.name} takes no ping ticks`;
+  const kind = qualifiedKind(event.ref.apiVersion, event.ref.kind);
+  if (!fn.kinds.includes(kind)) return `${fn.name} does not handle ${kind}`;
+  if (isStatusEcho(event, fn.actionAnnotations)) return "status-only update of an object already observed";
+  return undefined;
+}
+
+function outcomeOfError(error: unknown, log: Logger): Outcome {
+  if (error instanceof KubeRequestError) {
+    if (error.isConflict) return conflict(error.message);
+    if (error.isTransient) return retry(`API server: ${error.message}`);
+    log.error({ code: error.code, reason: error.reason, err: error }, "API request refused");
+    return retry(`API server refused a request (${error.code} ${error.reason}): ${error.message}`);
+  }
+  log.error({ err: error }, "function failed");
+  return retry(error instanceof Error ? error.message : String(error));
+}
+
+function describe(event: OperatorEvent): Record<string, string | undefined> {
+  if (event.source === "ping") return { pingSource: event.pingSource };
+  return { kind: event.ref.kind, namespace: event.ref.namespace, name: event.ref.name };
+}
+
+function detailOf(outcome: Outcome): string | undefined {
+  switch (outcome.kind) {
+    case "done":
+      return outcome.summary;
+    case "skipped":
+      return outcome.reason;
+    default:
+      return outcome.message;
+  }
+}

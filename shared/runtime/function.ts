@@ -1,0 +1,44 @@
+import type { CloudEvent } from "cloudevents";
+import type { Logger } from "../telemetry/logger.ts";
+import type { Kube } from "../kube/client.ts";
+import type { EventRecorder } from "../kube/events.ts";
+import type { OperatorEvent } from "./event.ts";
+import type { Outcome } from "./outcome.ts";
+
+/** What a function gets besides the event: all of it lazily, so idle paths stay cheap. */
+export interface FunctionContext {
+  /** A logger bound to this event's id, type and object. */
+  readonly log: Logger;
+  /** The decoded event; `handle` never parses the CloudEvent itself. */
+  readonly event: OperatorEvent;
+  /** The API server client, created on first use and reused for the life of the process. */
+  kube(): Promise<Kube>;
+  /** An Event recorder reporting as this function. */
+  recorder(): Promise<EventRecorder>;
+  now(): Date;
+}
+
+/**
+ * One operator function. `handle` has the Knative Functions shape
+ * `handle(context, cloudEvent)`; it reads current state, reconciles and
+ * returns an outcome, which the server maps to the HTTP status the Broker
+ * retries by.
+ */
+export interface OperatorFunction {
+  readonly name: string;
+  /** Kinds this function handles, as `Kind.group` (`NatsCluster.cluster.nats-operator.io`; core kinds `Secret.`). */
+  readonly kinds: readonly string[];
+  /** Whether PingSource ticks are for this function (it creates PingSources naming it). */
+  readonly handlesPings: boolean;
+  /** Annotations that make an otherwise unchanged object worth a look. */
+  readonly actionAnnotations?: readonly string[];
+  handle(context: FunctionContext, cloudEvent: CloudEvent<unknown>): Promise<Outcome>;
+  /** Releases what the function keeps across events (NATS connections). */
+  shutdown?(): Promise<void>;
+}
+
+/** `Kind.group` of an apiVersion and kind, as `OperatorFunction.kinds` lists them. */
+export function qualifiedKind(apiVersion: string, kind: string): string {
+  const slash = apiVersion.lastIndexOf("/");
+  return `${kind}.${slash < 0 ? "" : apiVersion.slice(0, slash)}`;
+}

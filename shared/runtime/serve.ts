@@ -1,0 +1,30 @@
+import { loadFunctions, selectFunctions } from "../../functions/catalog.ts";
+import { createLogger } from "../telemetry/logger.ts";
+import { startTelemetry } from "../telemetry/sdk.ts";
+import { processDeps } from "./deps.ts";
+import { startServer } from "./server.ts";
+import { onTermination } from "./shutdown.ts";
+
+/**
+ * The production entry point: one HTTP server hosting the functions the
+ * FUNCTIONS variable names (all when unset), on PORT (8080 by default, as
+ * Knative Serving sets it).
+ */
+export async function serve(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const log = createLogger();
+  const selection = selectFunctions(env.FUNCTIONS);
+  if (!selection.ok) {
+    log.fatal(selection.message);
+    process.exitCode = 2;
+    return;
+  }
+  const stopTelemetry = await startTelemetry(selection.names.length === 1 ? `nats-operator-${selection.names[0]}` : "nats-operator");
+  const functions = await loadFunctions(selection.names);
+  const server = await startServer({ functions, deps: processDeps(log), port: Number(env.PORT ?? 8080) });
+  log.info({ port: server.port, functions: selection.names }, "serving CloudEvents");
+  onTermination(log, async () => {
+    await server.close();
+    await Promise.all(functions.map((fn) => fn.shutdown?.()));
+    await stopTelemetry();
+  });
+}

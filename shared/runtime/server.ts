@@ -1,0 +1,108 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import express, { type Request, type Response } from "express";
+import { HTTP, type CloudEvent } from "cloudevents";
+import type { Logger } from "../telemetry/logger.ts";
+import { dispatch, type DispatchDeps } from "./dispatch.ts";
+import type { OperatorFunction } from "./function.ts";
+import { httpStatusFor, malformed, type Outcome } from "./outcome.ts";
+
+export interface ServerOptions {
+  functions: readonly OperatorFunction[];
+  deps: DispatchDeps;
+  port: number;
+  host?: string;
+}
+
+export interface RunningServer {
+  readonly port: number;
+  /** Stops accepting, lets in-flight events finish, then resolves. */
+  close(): Promise<void>;
+}
+
+/**
+ * One HTTP server hosting any subset of the functions. With one function it
+ * takes events on `/`, as a Knative Service does; with several, each also on
+ * `/<function-name>`. Health endpoints never touch NATS or the API server.
+ */
+export function startServer(options: ServerOptions): Promise<RunningServer> {
+  const { functions, deps } = options;
+  const byName = new Map(functions.map((fn) => [fn.name, fn]));
+  const inFlight = new Set<Promise<unknown>>();
+  let draining = false;
+
+  const app = express();
+  app.disable("x-powered-by");
+  app.use(express.raw({ type: () => true, limit: "8mb" }));
+
+  const healthy = (_req: Request, res: Response) => void res.status(200).json({ status: "ok" });
+  app.get("/health/liveness", healthy);
+  app.get("/healthz", healthy);
+  app.get("/health/readiness", (_req, res) => void res.status(draining ? 503 : 200).json({ status: draining ? "draining" : "ok" }));
+
+  const receive = (fn: OperatorFunction | undefined) => async (req: Request, res: Response) => {
+    if (!fn) {
+      respond(res, malformed(`no function here; hosted: ${[...byName.keys()].join(", ")}`), deps.log);
+      return;
+    }
+    const parsed = toCloudEvent(req);
+    if ("message" in parsed) {
+      respond(res, malformed(parsed.message), deps.log);
+      return;
+    }
+    const work = dispatch(fn, parsed.event, deps);
+    inFlight.add(work);
+    try {
+      respond(res, await work, deps.log);
+    } finally {
+      inFlight.delete(work);
+    }
+  };
+
+  const only = functions.length === 1 ? functions[0] : undefined;
+  app.post("/", receive(only));
+  app.post("/:function", (req, res) => receive(byName.get(String(req.params.function)))(req, res));
+
+  const server = http.createServer(app);
+  // Knative's queue-proxy keeps connections open; idle ones must not hold shutdown.
+  server.keepAliveTimeout = 5_000;
+
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host ?? "0.0.0.0", () => {
+      const { port } = server.address() as AddressInfo;
+      resolve({
+        port,
+        async close() {
+          draining = true;
+          const closed = new Promise<void>((done) => server.close(() => done()));
+          server.closeIdleConnections();
+          await Promise.allSettled([...inFlight]);
+          server.closeAllConnections();
+          await closed;
+        },
+      });
+    });
+  });
+}
+
+function toCloudEvent(req: Request): { event: CloudEvent<unknown> } | { message: string } {
+  const body = Buffer.isBuffer(req.body) ? req.body.toString("utf8") : "";
+  const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(",") : (v ?? "")]));
+  try {
+    const message = { headers, body };
+    if (!HTTP.isEvent(message)) return { message: "request is not a CloudEvent (no ce-* headers and no structured body)" };
+    const event = HTTP.toEvent<unknown>(message);
+    if (Array.isArray(event)) return { message: "batched CloudEvents are not accepted; send one event per request" };
+    return { event: event as CloudEvent<unknown> };
+  } catch (error) {
+    return { message: `malformed CloudEvent: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
+
+function respond(res: Response, outcome: Outcome, log: Logger): void {
+  const status = httpStatusFor(outcome);
+  if (outcome.kind === "malformed") log.warn({ status, reason: outcome.message }, "event refused");
+  const detail = outcome.kind === "done" ? outcome.summary : outcome.kind === "skipped" ? outcome.reason : outcome.message;
+  res.status(status).json({ outcome: outcome.kind, ...(detail === undefined ? {} : { detail }) });
+}
