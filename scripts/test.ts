@@ -1,0 +1,60 @@
+/**
+ * The whole test suite, as the README and CI run it: static checks, unit
+ * tests, the build of the real control plane and nats-server (a no-op when
+ * cached), then integration and end-to-end tests against them. Ends with
+ * the line `N passed, N failed` (each static check counts as one).
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+
+interface JestReport {
+  numPassedTests: number;
+  numFailedTests: number;
+  numRuntimeErrorTestSuites: number;
+  success: boolean;
+}
+
+const reports = ".cache/test-reports";
+mkdirSync(reports, { recursive: true });
+let passed = 0;
+let failed = 0;
+
+function run(title: string, command: string, args: string[], env: NodeJS.ProcessEnv = {}): boolean {
+  process.stdout.write(`\n== ${title}\n`);
+  const started = Date.now();
+  const result = spawnSync(command, args, { stdio: "inherit", env: { ...process.env, ...env } });
+  process.stdout.write(`== ${title}: ${result.status === 0 ? "ok" : "FAILED"} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  return result.status === 0;
+}
+
+function check(title: string, command: string, args: string[]): void {
+  if (run(title, command, args)) passed++;
+  else failed++;
+}
+
+function jest(title: string, config: string, extra: string[] = []): void {
+  const output = `${reports}/${config.replace(/\W+/g, "-")}.json`;
+  const ok = run(title, "jest", ["-c", config, "--json", `--outputFile=${output}`, ...extra], { NODE_OPTIONS: "--experimental-vm-modules --no-warnings" });
+  if (!existsSync(output)) {
+    failed++;
+    return;
+  }
+  const report = JSON.parse(readFileSync(output, "utf8")) as JestReport;
+  passed += report.numPassedTests;
+  // A suite that fails to load has no failed tests of its own; count it.
+  failed += report.numFailedTests + report.numRuntimeErrorTestSuites;
+  if (!ok && report.numFailedTests + report.numRuntimeErrorTestSuites === 0) failed++;
+}
+
+check("type-check", "tsc", ["-p", "tsconfig.json"]);
+check("lint", "eslint", ["."]);
+if (existsSync("scripts/check-generated.ts")) check("generated files match the API source", process.execPath, ["scripts/check-generated.ts"]);
+jest("unit tests", "jest.config.js");
+if (run("build the test infrastructure", "bash", ["test/infra/build.sh"])) {
+  jest("integration tests", "jest.integration.config.js", ["--runInBand"]);
+} else {
+  failed++;
+}
+
+process.stdout.write(`\n${passed} passed, ${failed} failed\n`);
+process.exitCode = failed === 0 ? 0 : 1;

@@ -1,0 +1,93 @@
+import { afterEach, describe, expect, it } from "@jest/globals";
+import { KubeRequestError } from "../kube/errors.ts";
+import { clusterEvent } from "../../test/support/events.ts";
+import { offlineDeps, scriptedFunction } from "../../test/support/functions.ts";
+import { postEvent } from "../eventing/replay.ts";
+import { conflict, done, retry, type Outcome } from "./outcome.ts";
+import { startServer, type RunningServer } from "./server.ts";
+
+let server: RunningServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function serving(answer: () => Promise<Outcome>) {
+  const fn = scriptedFunction(answer);
+  server = await startServer({ functions: [fn], deps: offlineDeps(), port: 0, host: "127.0.0.1" });
+  return { fn, url: `http://127.0.0.1:${server.port}/` };
+}
+
+describe("the CloudEvents server", () => {
+  it("accepts a binary-mode event and answers 200 when the function is done", async () => {
+    const { url } = await serving(async () => done("applied"));
+    const result = await postEvent(url, clusterEvent(), "binary");
+    expect(result.status).toBe(200);
+    expect(JSON.parse(result.body)).toEqual({ outcome: "done", detail: "applied" });
+  });
+
+  it("accepts a structured-mode event", async () => {
+    const { url } = await serving(async () => done());
+    expect((await postEvent(url, clusterEvent(), "structured")).status).toBe(200);
+  });
+
+  it.each([
+    ["409 for an optimistic-concurrency conflict", async () => conflict("stale resourceVersion"), 409],
+    ["503 for a transient failure", async () => retry("nats unreachable"), 503],
+    ["409 when the API server reports a conflict", async () => Promise.reject(new KubeRequestError(409, "Conflict", "the object has been modified")), 409],
+    ["503 when the API server is unavailable", async () => Promise.reject(new KubeRequestError(0, "NetworkError", "ECONNREFUSED")), 503],
+    ["503 when the function throws", async () => Promise.reject(new Error("boom")), 503],
+  ])("answers %s", async (_what, answer, status) => {
+    const { url } = await serving(answer);
+    expect((await postEvent(url, clusterEvent())).status).toBe(status);
+  });
+
+  it("answers 400 with a message for a request that is not a CloudEvent", async () => {
+    const { url } = await serving(async () => done());
+    const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { detail: string }).detail).toMatch(/not a CloudEvent/);
+  });
+
+  it("answers 400 for an event that names no object, without calling the function", async () => {
+    const { fn, url } = await serving(async () => done());
+    const result = await postEvent(url, clusterEvent({ name: undefined, namespace: undefined }, {}));
+    expect(result.status).toBe(400);
+    expect(result.body).toMatch(/missing namespace, name/);
+    expect(fn.calls).toBe(0);
+  });
+
+  it("acknowledges a kind the function does not handle with 202", async () => {
+    const { fn, url } = await serving(async () => done());
+    const result = await postEvent(url, clusterEvent({ kind: "NatsStream", apiversion: "jetstream.nats-operator.io/v1beta1" }));
+    expect(result.status).toBe(202);
+    expect(fn.calls).toBe(0);
+  });
+
+  it("drops the echo of a status write without calling the function", async () => {
+    const { fn, url } = await serving(async () => done());
+    const echo = clusterEvent({}, { metadata: { name: "demo", generation: 2 }, status: { observedGeneration: 2 } });
+    expect((await postEvent(url, echo)).status).toBe(202);
+    expect(fn.calls).toBe(0);
+  });
+
+  it("serves health without touching NATS or the API server", async () => {
+    await serving(async () => done());
+    for (const path of ["/healthz", "/health/liveness", "/health/readiness"]) {
+      expect((await fetch(`http://127.0.0.1:${server?.port}${path}`)).status).toBe(200);
+    }
+  });
+
+  it("lets an in-flight event finish when closing", async () => {
+    let release: () => void = () => {};
+    const { url } = await serving(() => new Promise<Outcome>((resolve) => (release = () => resolve(done("finished")))));
+    const pending = postEvent(url, clusterEvent());
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const closing = server?.close();
+    server = undefined;
+    release();
+    const result = await pending;
+    await closing;
+    expect(result.status).toBe(200);
+  });
+});
