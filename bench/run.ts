@@ -1,0 +1,10 @@
+/** `npm run bench`: every benchmark, one after another (they share 2 cores badly). */
+import { spawnSync } from "node:child_process";
+
+const benchmarks = ["bench/runtime.ts"];
+let failed = false;
+for (const file of benchmarks) {
+  const result = spawnSync(process.execPath, [file], { stdio: "inherit" });
+  failed ||= result.status !== 0;
+}
+process.exitCode = failed ? 1 : 0;

@@ -1,0 +1,99 @@
+/**
+ * Runtime benchmark: cold start (process spawn to the first event answered)
+ * and warm per-event overhead, through the production entry point
+ * (`nats-operator serve`) hosting one function whose reconciler does nothing
+ * with the event.
+ */
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { createServer } from "node:net";
+import { clusterEvent } from "../test/support/events.ts";
+import { postEvent } from "../shared/eventing/replay.ts";
+
+const coldRuns = Number(process.env.BENCH_COLD_RUNS ?? 15);
+const warmEvents = Number(process.env.BENCH_WARM_EVENTS ?? 2000);
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function startServe(port: number) {
+  return spawn(process.execPath, ["bin/nats-operator.ts", "serve"], {
+    env: { ...process.env, PORT: String(port), FUNCTIONS: "render-cluster", LOG_LEVEL: "silent" },
+    stdio: "ignore",
+  });
+}
+
+/** Posts until the server answers; returns the time from spawn to that answer. */
+async function coldStart(): Promise<number> {
+  const port = await freePort();
+  const started = performance.now();
+  const child = startServe(port);
+  const event = clusterEvent({ type: "dev.knative.apiserver.resource.add" });
+  for (;;) {
+    try {
+      const result = await postEvent(`http://127.0.0.1:${port}/`, event);
+      if (result.status !== 202) throw new Error(`unexpected ${result.status}`);
+      break;
+    } catch (error) {
+      if (!(error instanceof TypeError)) throw error; // fetch failed: not listening yet
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+  }
+  const elapsed = performance.now() - started;
+  child.kill("SIGTERM");
+  await once(child, "exit");
+  return elapsed;
+}
+
+async function warmOverhead(): Promise<number[]> {
+  const port = await freePort();
+  const child = startServe(port);
+  const event = clusterEvent({ type: "dev.knative.apiserver.resource.add" });
+  const url = `http://127.0.0.1:${port}/`;
+  for (;;) {
+    try {
+      await postEvent(url, event);
+      break;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+  for (let i = 0; i < 200; i++) await postEvent(url, event); // warm-up
+  const samples: number[] = [];
+  for (let i = 0; i < warmEvents; i++) {
+    const started = performance.now();
+    await postEvent(url, event);
+    samples.push(performance.now() - started);
+  }
+  child.kill("SIGTERM");
+  await once(child, "exit");
+  return samples;
+}
+
+function quantile(samples: number[], q: number): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+}
+
+const cold: number[] = [];
+for (let i = 0; i < coldRuns; i++) cold.push(await coldStart());
+const warm = await warmOverhead();
+
+const row = (name: string, samples: number[], target: string) =>
+  `| ${name} | ${samples.length} | ${quantile(samples, 0.5).toFixed(2)} | ${quantile(samples, 0.9).toFixed(2)} | ${target} |`;
+process.stdout.write(
+  [
+    `runtime benchmark on ${(await import("node:os")).cpus().length} cores, Node ${process.version}`,
+    "| measure | samples | p50 ms | p90 ms | target |",
+    "|---|---|---|---|---|",
+    row("cold start: spawn to first event answered", cold, "p50 <= 300 ms"),
+    row("warm per-event round trip (no-op reconcile)", warm, "p50 <= 2 ms"),
+  ].join("\n") + "\n",
+);
