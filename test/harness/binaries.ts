@@ -1,0 +1,112 @@
+// The real binaries, built by test/infra/build.sh and always used by explicit
+// path: never looked up on PATH, where an old nats-server may sit.
+import { spawn, execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { repoRoot } from "./paths.ts";
+
+const execFileAsync = promisify(execFile);
+
+export const MIN_NATS_SERVER_VERSION = "2.15.0";
+
+export interface Binaries {
+  dir: string;
+  kubeApiserver: string;
+  kubeControllerManager: string;
+  etcd: string;
+  /** Absent if the build did not produce it. */
+  kubectl?: string;
+  natsServer: string;
+}
+
+/**
+ * Runs the idempotent build script (a no-op on a cache hit) and returns the
+ * binaries it reports. Build progress goes to `progress` (default: stderr).
+ */
+export async function ensureBinaries(progress: (line: string) => void = (l) => process.stderr.write(`${l}\n`)): Promise<Binaries> {
+  const script = join(repoRoot, "test", "infra", "build.sh");
+  if (!existsSync(script)) throw new Error(`test harness: ${script} is missing`);
+  const lines: string[] = [];
+  const code = await new Promise<number>((resolve, reject) => {
+    const child = spawn("bash", [script], { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] });
+    let pending = "";
+    const onData = (chunk: Buffer): void => {
+      pending += chunk.toString("utf8");
+      const parts = pending.split("\n");
+      pending = parts.pop() ?? "";
+      for (const line of parts) {
+        lines.push(line);
+        progress(line);
+      }
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+    child.on("error", reject);
+    child.on("close", (status) => {
+      if (pending !== "") {
+        lines.push(pending);
+        progress(pending);
+      }
+      resolve(status ?? 1);
+    });
+  });
+  if (code !== 0) {
+    throw new Error(`test harness: ${script} failed with exit code ${code}:\n${lines.slice(-30).join("\n")}`);
+  }
+  const binLine = [...lines].reverse().find((l) => l.startsWith("test-infra: bin "));
+  if (binLine === undefined) throw new Error(`test harness: ${script} did not print "test-infra: bin <dir>"`);
+  return resolveBinaries(binLine.slice("test-infra: bin ".length).trim());
+}
+
+/** The binaries in `dir`; throws if a required one is missing. */
+export function resolveBinaries(dir: string): Binaries {
+  const need = (name: string): string => {
+    const path = join(dir, name);
+    if (!existsSync(path)) throw new Error(`test harness: ${path} is missing (incomplete build in ${dir})`);
+    return path;
+  };
+  const kubectl = join(dir, "kubectl");
+  return {
+    dir,
+    kubeApiserver: need("kube-apiserver"),
+    kubeControllerManager: need("kube-controller-manager"),
+    etcd: need("etcd"),
+    ...(existsSync(kubectl) ? { kubectl } : {}),
+    natsServer: need("nats-server"),
+  };
+}
+
+/** "nats-server: v2.15.2" -> "2.15.2". */
+export function parseNatsVersion(output: string): string | undefined {
+  return /v?(\d+\.\d+\.\d+(?:[-+][\w.-]+)?)/.exec(output)?.[1];
+}
+
+/** Numeric comparison of the x.y.z part; pre-release suffixes are ignored. */
+export function compareVersions(a: string, b: string): number {
+  const pa = a.split(/[-+]/)[0]!.split(".").map(Number);
+  const pb = b.split(/[-+]/)[0]!.split(".").map(Number);
+  for (let i = 0; i < 3; i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+/** Throws unless `version` is at least MIN_NATS_SERVER_VERSION. */
+export function assertNatsVersion(version: string | undefined, source: string): string {
+  if (version === undefined) throw new Error(`test harness: cannot read a version from ${source}`);
+  if (compareVersions(version, MIN_NATS_SERVER_VERSION) < 0) {
+    throw new Error(
+      `test harness: ${source} is nats-server ${version}, but >= ${MIN_NATS_SERVER_VERSION} is required ` +
+        `(features of 2.11+ are silently ignored by older servers)`,
+    );
+  }
+  return version;
+}
+
+/** Runs `<natsServer> --version` and checks it; returns the version. */
+export async function checkNatsServer(natsServer: string): Promise<string> {
+  const { stdout, stderr } = await execFileAsync(natsServer, ["--version"], { timeout: 10_000 });
+  return assertNatsVersion(parseNatsVersion(`${stdout}${stderr}`), natsServer);
+}

@@ -1,0 +1,300 @@
+// Starts and stops a local control plane: etcd + kube-apiserver, and in the
+// "cluster" profile kube-controller-manager + the local kubelet.
+import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
+import { existsSync, readFileSync, appendFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { randomBytes } from "node:crypto";
+import { KubeConfig, CoreV1Api } from "@kubernetes/client-node";
+import { ensureBinaries, checkNatsServer, type Binaries } from "./binaries.ts";
+import { generateCertificates, type Certificates } from "./certs.ts";
+import { writeKubeconfig } from "./kubeconfig.ts";
+import { freePorts } from "./ports.ts";
+import { spawnDetached, stopPid, isAlive } from "./processes.ts";
+import { httpGet } from "./http-check.ts";
+import { installCrds, loadCrdFiles } from "./crds.ts";
+import { waitFor, errorMessage } from "./wait.ts";
+import { reserveSubnet, releaseSubnet } from "./subnet.ts";
+import { removeHostsBlock, defaultHostsFile } from "./hosts-file.ts";
+import { repoRoot } from "./paths.ts";
+import type { HarnessState, ManagedProcess, Profile } from "./state.ts";
+
+export const NODE_NAME = "harness-node";
+
+export interface StartOptions {
+  profile?: Profile;
+  /** Directory of CRD manifests to install (default <repo>/crds). */
+  crdDir?: string;
+  /** Build progress and phase messages (default: stderr). */
+  log?: (line: string) => void;
+  /** Prebuilt binaries; default: run test/infra/build.sh. */
+  binaries?: Binaries;
+}
+
+function tail(file: string, lines = 25): string {
+  try {
+    return readFileSync(file, "utf8").split("\n").slice(-lines).join("\n");
+  } catch {
+    return "(no log)";
+  }
+}
+
+async function waitHealthy(
+  name: string,
+  pid: number,
+  logFile: string,
+  check: () => Promise<boolean>,
+  timeoutMs: number,
+): Promise<void> {
+  await waitFor(
+    async () => {
+      if (!isAlive(pid)) throw new Error(`${name} exited; last lines of ${logFile}:\n${tail(logFile)}`);
+      return await check();
+    },
+    { timeoutMs, intervalMs: 200, description: `${name} to become healthy (log: ${logFile})` },
+  ).catch((err: unknown) => {
+    throw new Error(`${errorMessage(err)}\n--- ${logFile} ---\n${tail(logFile)}`);
+  });
+}
+
+/** Starts a control plane; on failure stops whatever was started (the work dir is kept for its logs). */
+export async function startControlPlane(options: StartOptions = {}): Promise<HarnessState> {
+  const log = options.log ?? ((l: string) => process.stderr.write(`${l}\n`));
+  const profile = options.profile ?? "cluster";
+  const t0 = Date.now();
+  const timings: Record<string, number> = {};
+  const mark = (phase: string): void => {
+    timings[phase] = Date.now() - t0;
+  };
+
+  const bins = options.binaries ?? (await ensureBinaries(log));
+  const natsVersion = await checkNatsServer(bins.natsServer);
+  mark("binaries");
+  const t1 = Date.now(); // control-plane start time is measured from here
+  const workDir = await mkdtemp(join(tmpdir(), "nats-operator-harness-"));
+  const runId = randomBytes(4).toString("hex");
+  const logDir = join(workDir, "logs");
+  await mkdir(logDir);
+  const harnessLog = join(logDir, "harness.log");
+  const note = (msg: string): void => appendFileSync(harnessLog, `${new Date().toISOString()} ${msg}\n`);
+  note(`run ${runId} profile ${profile} bin ${bins.dir} nats-server ${natsVersion}`);
+
+  const state: HarnessState = {
+    version: 1,
+    runId,
+    profile,
+    workDir,
+    kubeconfig: join(workDir, "kubeconfig"),
+    server: "",
+    binDir: bins.dir,
+    processes: [],
+    startedAt: new Date().toISOString(),
+    timings,
+  };
+  const track = (name: string, pid: number, expect: string): ManagedProcess => {
+    const p = { name, pid, expect };
+    state.processes.push(p);
+    return p;
+  };
+
+  try {
+    const [etcdPort, etcdPeerPort, apiPort] = (await freePorts(3)) as [number, number, number];
+    const certs: Certificates = await generateCertificates(await mkdirp(join(workDir, "pki")));
+    mark("certificates");
+
+    // etcd
+    const etcdLog = join(logDir, "etcd.log");
+    const etcdUrl = `http://127.0.0.1:${etcdPort}`;
+    const etcd = track(
+      "etcd",
+      spawnDetached(
+        bins.etcd,
+        [
+          `--name=harness`,
+          `--data-dir=${join(workDir, "etcd")}`,
+          `--listen-client-urls=${etcdUrl}`,
+          `--advertise-client-urls=${etcdUrl}`,
+          `--listen-peer-urls=http://127.0.0.1:${etcdPeerPort}`,
+          `--initial-advertise-peer-urls=http://127.0.0.1:${etcdPeerPort}`,
+          `--initial-cluster=harness=http://127.0.0.1:${etcdPeerPort}`,
+          `--unsafe-no-fsync=true`,
+          `--log-level=warn`,
+        ],
+        { logFile: etcdLog, cwd: workDir },
+      ),
+      bins.etcd,
+    );
+    await waitHealthy(
+      "etcd",
+      etcd.pid,
+      etcdLog,
+      async () => {
+        const r = await httpGet(`${etcdUrl}/health`);
+        return r.status === 200 && r.body.includes('"health":"true"');
+      },
+      30_000,
+    );
+    mark("etcd");
+
+    // kube-apiserver
+    const apiLog = join(logDir, "kube-apiserver.log");
+    state.server = `https://127.0.0.1:${apiPort}`;
+    const api = track(
+      "kube-apiserver",
+      spawnDetached(
+        bins.kubeApiserver,
+        [
+          `--etcd-servers=${etcdUrl}`,
+          `--cert-dir=${certs.dir}`,
+          `--tls-cert-file=${certs.servingCert}`,
+          `--tls-private-key-file=${certs.servingKey}`,
+          `--secure-port=${apiPort}`,
+          `--bind-address=127.0.0.1`,
+          `--advertise-address=127.0.0.1`,
+          `--endpoint-reconciler-type=none`,
+          `--service-cluster-ip-range=10.0.0.0/24`,
+          `--service-account-issuer=${state.server}/`,
+          `--service-account-key-file=${certs.saPub}`,
+          `--service-account-signing-key-file=${certs.saKey}`,
+          `--authorization-mode=RBAC`,
+          `--client-ca-file=${certs.clientCa}`,
+          `--disable-admission-plugins=ServiceAccount`,
+          `--allow-privileged=true`,
+          `--enable-priority-and-fairness=false`,
+          `--profiling=false`,
+          `--v=1`,
+        ],
+        { logFile: apiLog, cwd: workDir },
+      ),
+      bins.kubeApiserver,
+    );
+    const adminTls = { ca: certs.servingCa, cert: certs.adminCert, key: certs.adminKey };
+    await waitHealthy(
+      "kube-apiserver",
+      api.pid,
+      apiLog,
+      async () => (await httpGet(`${state.server}/readyz`, { tls: adminTls })).status === 200,
+      120_000,
+    );
+    mark("apiserver");
+    await writeKubeconfig(state.kubeconfig, state.server, certs);
+
+    const kc = new KubeConfig();
+    kc.loadFromFile(state.kubeconfig);
+    const crds = await loadCrdFiles(options.crdDir ?? join(repoRoot, "crds"));
+    await installCrds(kc, crds);
+    note(`installed ${crds.length} CRDs`);
+    mark("crds");
+
+    if (profile === "cluster") {
+      const kcmLog = join(logDir, "kube-controller-manager.log");
+      track(
+        "kube-controller-manager",
+        spawnDetached(
+          bins.kubeControllerManager,
+          [
+            `--kubeconfig=${state.kubeconfig}`,
+            `--authentication-kubeconfig=${state.kubeconfig}`,
+            `--authorization-kubeconfig=${state.kubeconfig}`,
+            `--leader-elect=false`,
+            `--secure-port=0`,
+            `--service-account-private-key-file=${certs.saKey}`,
+            `--root-ca-file=${certs.servingCa}`,
+            `--use-service-account-credentials=false`,
+            `--controllers=statefulset-controller,garbage-collector-controller,namespace-controller,endpointslice-controller,disruption-controller,serviceaccount-controller,serviceaccount-token-controller,replicaset-controller,deployment-controller,clusterrole-aggregation-controller,root-ca-certificate-publisher-controller`,
+            `--concurrent-statefulset-syncs=5`,
+            `--v=1`,
+          ],
+          { logFile: kcmLog, cwd: workDir },
+        ),
+        bins.kubeControllerManager,
+      );
+
+      state.podSubnet = reserveSubnet(workDir);
+      state.kubeletPidFile = join(workDir, "kubelet-pods.json");
+      state.hostsFile = defaultHostsFile;
+      const kubeletConfig = join(workDir, "kubelet.json");
+      await writeFile(
+        kubeletConfig,
+        JSON.stringify(
+          {
+            runId,
+            workDir,
+            kubeconfig: state.kubeconfig,
+            nodeName: NODE_NAME,
+            natsServer: bins.natsServer,
+            podSubnet: state.podSubnet,
+            pidFile: state.kubeletPidFile,
+            hostsFile: state.hostsFile,
+            logFile: join(logDir, "kubelet.log"),
+          },
+          null,
+          2,
+        ),
+      );
+      const kubeletMain = join(repoRoot, "test", "harness", "kubelet", "main.ts");
+      const kubelet = track(
+        "kubelet",
+        spawnDetached(process.execPath, [kubeletMain, kubeletConfig], {
+          logFile: join(logDir, "kubelet.stdout.log"),
+          cwd: repoRoot,
+        }),
+        kubeletMain,
+      );
+      const core = kc.makeApiClient(CoreV1Api);
+      await waitHealthy(
+        "kubelet",
+        kubelet.pid,
+        join(logDir, "kubelet.log"),
+        async () => {
+          const node = await core.readNode({ name: NODE_NAME });
+          return (node.status?.conditions ?? []).some((c) => c.type === "Ready" && c.status === "True");
+        },
+        60_000,
+      );
+      for (const p of state.processes) {
+        if (!isAlive(p.pid)) throw new Error(`${p.name} exited early; see ${logDir}`);
+      }
+      mark("cluster");
+    }
+    timings["controlPlaneStartMs"] = Date.now() - t1;
+    note(`ready in ${timings["controlPlaneStartMs"]} ms: ${JSON.stringify(timings)}`);
+    await writeFile(join(workDir, "state.json"), JSON.stringify(state, null, 2));
+    return state;
+  } catch (err) {
+    note(`start failed: ${errorMessage(err)}`);
+    await stopControlPlane(state, { keepWorkDir: true });
+    throw new Error(`test harness: control plane failed to start (logs in ${logDir}): ${errorMessage(err)}`);
+  }
+}
+
+async function mkdirp(dir: string): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  return dir;
+}
+
+/** Stops every process by PID (reverse start order), then removes the work dir. */
+export async function stopControlPlane(state: HarnessState, options: { keepWorkDir?: boolean } = {}): Promise<void> {
+  for (const p of [...state.processes].reverse()) {
+    // the kubelet stops its pods on SIGTERM, which can take a while
+    await stopPid(p.pid, { expect: p.expect, timeoutMs: p.name === "kubelet" ? 40_000 : 10_000 });
+  }
+  // nats-server processes left behind by a kubelet that was killed
+  if (state.kubeletPidFile !== undefined && existsSync(state.kubeletPidFile)) {
+    try {
+      const pids = JSON.parse(readFileSync(state.kubeletPidFile, "utf8")) as { pid: number; expect: string }[];
+      await Promise.all(pids.map((p) => stopPid(p.pid, { expect: p.expect, timeoutMs: 5_000 })));
+    } catch {
+      // unreadable: nothing we can do
+    }
+  }
+  if (state.hostsFile !== undefined) {
+    try {
+      removeHostsBlock(state.runId, state.workDir, state.hostsFile);
+    } catch {
+      // not writable: the block names a work dir that is about to vanish, so the next writer drops it
+    }
+  }
+  if (state.podSubnet !== undefined) releaseSubnet(state.podSubnet);
+  if (options.keepWorkDir !== true) await rm(state.workDir, { recursive: true, force: true });
+}
