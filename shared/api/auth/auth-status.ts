@@ -1,0 +1,42 @@
+// Status types shared by the auth kinds: JWT distribution and revocations.
+import { Struct, NonEmptyText, Optional, Int32, ListOf, Text, OneOf } from "../common/fields.ts";
+import { Time } from "../common/formats.ts";
+
+export const Distribution = Struct(
+  {
+    servers: Optional(Int32("Servers that trust the account's NATS operator.")),
+    current: Optional(Int32("Servers holding the current JWT.")),
+    lastPushTime: Optional(Time("Last push a server acknowledged.")),
+  },
+  "How far the account JWT has reached the servers.",
+);
+
+const Revocation = Struct(
+  {
+    publicKey: NonEmptyText("Revoked user key, or * for every user."),
+    at: Time("User JWTs issued at or before this time are revoked."),
+    issuers: Optional(
+      ListOf(Text("A public key."), "Keys that may have signed a revoked JWT; the entry goes once none is in use.", {
+        listType: "atomic",
+      }),
+    ),
+  },
+  "A user revocation carried in the account JWT.",
+);
+
+export const Revocations = () =>
+  ListOf(Revocation, "User revocations the account JWT carries.", { listType: "map", listMapKeys: ["publicKey"] });
+
+/** What to do when signing from spec would drop claims of the JWT the servers already hold. */
+export const Adoption = Struct(
+  {
+    droppedClaims: Optional(
+      OneOf(
+        ["Refuse", "Accept"],
+        "Refuse (when omitted): sign nothing and name each claim that would be lost (Ready False, " +
+          "AdoptionDropsClaims). Accept: sign without them. Read only before the first signing.",
+      ),
+    ),
+  },
+  "Taking over an account whose JWT the servers already hold.",
+);
