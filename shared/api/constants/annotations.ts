@@ -1,0 +1,37 @@
+// Annotations users set and annotations the functions write.
+import { API_GROUPS } from "../groups.ts";
+
+const cluster = API_GROUPS.cluster;
+const auth = API_GROUPS.auth;
+
+/** Imperative knobs on a NatsCluster. */
+export const CLUSTER_ANNOTATIONS = {
+  /** Value: a server name. Pushes that server's waiting rollout step through the gate; cleared after acting. */
+  forceStep: `${cluster}/force-step`,
+  /** Value: a server name. Replaces the server under the rollout gate; cleared after acting. */
+  replaceServer: `${cluster}/replace-server`,
+  /** Presence: deletion proceeds although JetStream data remains. Read only during deletion. */
+  forceDelete: `${cluster}/force-delete`,
+  /** Presence: restart every server at once to add or remove auth. */
+  restartAll: `${cluster}/restart-all`,
+} as const;
+
+/** Annotations on objects rendered for a NatsCluster. */
+export const RENDERED_ANNOTATIONS = {
+  /** On StatefulSet, ConfigMap and pod template: the config revision rendered or last restarted for. */
+  configRevision: `${cluster}/config-revision`,
+  /** On the StatefulSet: digest of the spec rendered with. */
+  specDigest: `${cluster}/spec-digest`,
+  /** On the ConfigMap: Reload or Restart. */
+  configApply: `${cluster}/config-apply`,
+  /** On the ConfigMap: why the revision needs a restart. */
+  restartReason: `${cluster}/restart-reason`,
+  /** On the ConfigMap: RFC 3339 time the reload was asked for. */
+  reloadSince: `${cluster}/reload-since`,
+} as const;
+
+/** On generated seed Secrets: `<operator|systemaccount|account>/<objectName>`. */
+export const GENERATED_FOR_ANNOTATION = `${auth}/generated-for` as const;
+
+export type ClusterAnnotation = (typeof CLUSTER_ANNOTATIONS)[keyof typeof CLUSTER_ANNOTATIONS];
+export type RenderedAnnotation = (typeof RENDERED_ANNOTATIONS)[keyof typeof RENDERED_ANNOTATIONS];
