@@ -13,7 +13,7 @@ export type WithStatus<S> = KubeObject & { status?: S };
 export async function writeStatusIfChanged<S extends { observedGeneration?: number }>(
   kube: Kube,
   object: WithStatus<S>,
-  status: S,
+  status: Omit<S, "observedGeneration">,
   fieldManager: string,
 ): Promise<boolean> {
   const next = { ...status, observedGeneration: object.metadata.generation };
