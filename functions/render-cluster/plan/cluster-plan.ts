@@ -1,0 +1,153 @@
+// Everything a NatsCluster renders to, computed from the object and the TLS Secrets it mounts.
+import type { Cluster as NatsCluster } from "../../cluster-shared/cluster.ts";
+import { RENDERED_ANNOTATIONS } from "../../../shared/api/constants/annotations.ts";
+import { controllerReference, type KubeObject } from "../../../shared/kube/object.ts";
+import { PORTS, configMapName, headlessServiceName, routesTlsSecretName, serverLabels, serverName } from "../../cluster-shared/names.ts";
+import { configRevision, secretDigest, shortDigest } from "../revision.ts";
+import { deriveLimits, limitsStatus, type DerivedLimits } from "./limits.ts";
+import { renderNetworkPolicy } from "./network-policy.ts";
+import { CONFIG_KEY } from "./paths.ts";
+import { renderPdb } from "./pdb.ts";
+import { renderServerConfig } from "./server-config.ts";
+import { renderServices } from "./services.ts";
+import { renderStatefulSet, renderStatefulSetSpec, type StatefulSetObject } from "./statefulset.ts";
+
+export interface ClusterPlanInput {
+  cluster: NatsCluster;
+  /** Data (base64 values) of the mounted route TLS Secret; undefined while route TLS is off. */
+  routeTlsData?: Record<string, string>;
+  /** Data of the mounted client TLS Secret when `spec.tls` names one. */
+  clientTlsData?: Record<string, string>;
+  /** Namespace the operator runs in, admitted to the monitoring port. */
+  operatorNamespace?: string;
+}
+
+export type ConfigMapObject = KubeObject & { data: Record<string, string> };
+
+export interface PlannedServer {
+  name: string;
+  ordinal: number;
+  /** Final config text, reporting the revision. */
+  config: string;
+  configMap: ConfigMapObject;
+  statefulSet: StatefulSetObject;
+  specDigest: string;
+  volumeDigest: string;
+}
+
+export interface RouteTlsPlan {
+  enabled: boolean;
+  /** The mounted Secret. */
+  secretName: string;
+  /** True when the operator issues the certificate itself (no secretRef, no certManager). */
+  selfSigned: boolean;
+}
+
+export interface ClusterPlan {
+  revision: string;
+  servers: PlannedServer[];
+  shared: KubeObject[];
+  limits: DerivedLimits;
+  routeTls: RouteTlsPlan;
+  clientTlsSecret?: string;
+  status: {
+    replicas: number;
+    endpoints: { client: string; monitor: string };
+    jetstream?: { limits: { maxMemoryStore?: string; maxFileStore?: string } };
+  };
+}
+
+export function routeTlsPlan(cluster: NatsCluster): RouteTlsPlan {
+  const tls = cluster.spec.routes?.tls;
+  const enabled = tls?.enabled !== false;
+  const secretName = tls?.secretRef?.name ?? routesTlsSecretName(cluster.metadata.name);
+  return { enabled, secretName, selfSigned: enabled && !tls?.secretRef && !tls?.certManager };
+}
+
+export function clientTlsSecretName(cluster: NatsCluster): string | undefined {
+  const tls = cluster.spec.tls;
+  if (!tls) return undefined;
+  return tls.secretRef?.name ?? `${cluster.metadata.name}-client-tls`;
+}
+
+export function planCluster(input: ClusterPlanInput): ClusterPlan {
+  const { cluster } = input;
+  const name = cluster.metadata.name;
+  const namespace = cluster.metadata.namespace ?? "default";
+  const owner = [controllerReference(cluster as KubeObject)];
+  const limits = deriveLimits(cluster.spec);
+  const routeTls = routeTlsPlan(cluster);
+  const clientTlsSecret = clientTlsSecretName(cluster);
+  const ordinals = Array.from({ length: cluster.spec.replicas }, (_, i) => i);
+
+  const drafts = ordinals.map((ordinal) => {
+    const base = { cluster, ordinal, limits, routeTls: routeTls.enabled };
+    const draftConfig = renderServerConfig({ ...base, clientTls: clientTlsSecret !== undefined });
+    const stsInput = { ...base, routeTlsSecret: routeTls.secretName, ...(clientTlsSecret ? { clientTlsSecret } : {}) };
+    const { spec, volumeClaimTemplates } = renderStatefulSetSpec(stsInput);
+    const specJson = JSON.stringify(spec);
+    return {
+      ordinal,
+      stsInput,
+      draftConfig,
+      specJson,
+      specDigest: shortDigest(specJson),
+      volumeDigest: volumeClaimTemplates ? shortDigest(JSON.stringify(volumeClaimTemplates)) : "",
+    };
+  });
+  const revision = configRevision(
+    drafts.map((d) => ({ config: d.draftConfig, specJson: d.specJson })),
+    {
+      client: clientTlsSecret ? secretDigest(input.clientTlsData) : "",
+      routes: routeTls.enabled ? secretDigest(input.routeTlsData) : "",
+      gateway: "",
+      leafnodes: "",
+    },
+  );
+
+  const servers = drafts.map((d): PlannedServer => {
+    const server = serverName(name, d.ordinal);
+    const config = renderServerConfig({ cluster, ordinal: d.ordinal, limits, routeTls: routeTls.enabled, clientTls: clientTlsSecret !== undefined, revision });
+    return {
+      name: server,
+      ordinal: d.ordinal,
+      config,
+      specDigest: d.specDigest,
+      volumeDigest: d.volumeDigest,
+      configMap: {
+        apiVersion: "v1",
+        kind: "ConfigMap",
+        metadata: {
+          name: configMapName(server),
+          namespace,
+          labels: serverLabels(name, server),
+          annotations: { [RENDERED_ANNOTATIONS.configRevision]: revision },
+          ownerReferences: owner,
+        },
+        data: { [CONFIG_KEY]: config },
+      },
+      statefulSet: renderStatefulSet(d.stsInput, { revision, specDigest: d.specDigest, volumeDigest: d.volumeDigest }, owner),
+    };
+  });
+
+  const networkPolicy = renderNetworkPolicy(cluster, owner, input.operatorNamespace);
+  const shared: KubeObject[] = [...renderServices(cluster, owner), renderPdb(cluster, owner), ...(networkPolicy ? [networkPolicy] : [])];
+  const scheme = clientTlsSecret ? "tls" : "nats";
+  const jetstreamLimits = limitsStatus(limits);
+  return {
+    revision,
+    servers,
+    shared,
+    limits,
+    routeTls,
+    ...(clientTlsSecret ? { clientTlsSecret } : {}),
+    status: {
+      replicas: cluster.spec.replicas,
+      endpoints: {
+        client: `${scheme}://${name}.${namespace}.svc:${PORTS.client}`,
+        monitor: `http://${headlessServiceName(name)}.${namespace}.svc:${PORTS.monitor}`,
+      },
+      ...(cluster.spec.jetstream ? { jetstream: { limits: jetstreamLimits } } : {}),
+    },
+  };
+}

@@ -1,0 +1,14 @@
+// Where things live inside a server pod; the config file names these paths.
+
+export const POD_PATHS = {
+  configDir: "/etc/nats-config",
+  configFile: "/etc/nats-config/nats.conf",
+  pidDir: "/var/run/nats",
+  pidFile: "/var/run/nats/nats.pid",
+  dataDir: "/data",
+  storeDir: "/data/jetstream",
+  routesTlsDir: "/etc/nats-routes-tls",
+  clientTlsDir: "/etc/nats-client-tls",
+} as const;
+
+export const CONFIG_KEY = "nats.conf";

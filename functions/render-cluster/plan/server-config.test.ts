@@ -1,0 +1,61 @@
+import { describe, expect, it } from "@jest/globals";
+import { demoCluster } from "../../../test/fixtures/cluster/clusters.ts";
+import { deriveLimits } from "./limits.ts";
+import { renderServerConfig, renderServerConfigObject } from "./server-config.ts";
+
+const render = (cluster = demoCluster(), extra: { revision?: string; routeTls?: boolean } = {}) =>
+  renderServerConfigObject({ cluster, ordinal: 1, limits: deriveLimits(cluster.spec), routeTls: extra.routeTls ?? true, clientTls: false, ...(extra.revision ? { revision: extra.revision } : {}) });
+
+describe("server config", () => {
+  it("writes its keys in the fixed order", () => {
+    expect(Object.keys(render(demoCluster({ serverTags: { zone: "a" } }), { revision: "abc" }))).toEqual([
+      "server_name", "listen", "http", "pid_file", "lame_duck_duration", "lame_duck_grace_period", "server_tags", "server_metadata", "cluster", "jetstream",
+    ]);
+  });
+
+  it("names the server after the cluster and its ordinal", () => {
+    expect(render()["server_name"]).toBe("demo-1");
+  });
+
+  it("routes to every server, itself included, by pod DNS name", () => {
+    expect((render()["cluster"] as { routes: string[] }).routes).toEqual([
+      "nats-route://demo-0-0.demo-headless.nats-system.svc:6222",
+      "nats-route://demo-1-0.demo-headless.nats-system.svc:6222",
+      "nats-route://demo-2-0.demo-headless.nats-system.svc:6222",
+    ]);
+  });
+
+  it("verifies route peers against the route CA", () => {
+    expect((render()["cluster"] as { tls: unknown }).tls).toEqual({
+      cert_file: "/etc/nats-routes-tls/tls.crt", key_file: "/etc/nats-routes-tls/tls.key", ca_file: "/etc/nats-routes-tls/ca.crt", verify: true,
+    });
+  });
+
+  it("leaves route TLS out when it is disabled", () => {
+    expect(render(demoCluster(), { routeTls: false })["cluster"]).not.toHaveProperty("tls");
+  });
+
+  it("sets a two-minute lame duck with a ten-second grace period", () => {
+    expect(render()).toMatchObject({ lame_duck_duration: "2m0s", lame_duck_grace_period: "10s" });
+  });
+
+  it("sizes the JetStream stores in bytes", () => {
+    expect(render()["jetstream"]).toEqual({ store_dir: "/data/jetstream", max_memory_store: 3 * 1024 ** 3, max_file_store: 19 * 1024 ** 3 });
+  });
+
+  it("reports the revision only in the final render", () => {
+    expect(render()).not.toHaveProperty("server_metadata");
+    expect(render(demoCluster(), { revision: "abc" })["server_metadata"]).toEqual({ config_revision: "abc" });
+  });
+
+  it("renders tags sorted by key as key:value", () => {
+    expect(render(demoCluster({ serverTags: { zone: "b", az: "1" } }))["server_tags"]).toEqual(["az:1", "zone:b"]);
+  });
+
+  it("is two-space JSON with a trailing newline", () => {
+    const cluster = demoCluster();
+    const text = renderServerConfig({ cluster, ordinal: 0, limits: deriveLimits(cluster.spec), routeTls: true, clientTls: false });
+    expect(text.endsWith("}\n")).toBe(true);
+    expect(text).toContain('\n  "server_name": "demo-0",');
+  });
+});

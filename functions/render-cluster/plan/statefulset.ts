@@ -1,0 +1,230 @@
+// One server's StatefulSet (replicas 1) with the nats container and the exporter sidecar.
+import type { Cluster as NatsCluster } from "../../cluster-shared/cluster.ts";
+import { RENDERED_ANNOTATIONS } from "../../../shared/api/constants/annotations.ts";
+import type { KubeObject } from "../../../shared/kube/object.ts";
+import {
+  PORTS,
+  clusterSelector,
+  configMapName,
+  headlessServiceName,
+  routesTlsSecretName,
+  serverLabels,
+  serverName,
+  serverSelector,
+} from "../../cluster-shared/names.ts";
+import type { DerivedLimits } from "./limits.ts";
+import { mergePodSpec } from "./merge-pod-spec.ts";
+import { CONFIG_KEY, POD_PATHS } from "./paths.ts";
+
+export const EXPORTER_IMAGE = "natsio/prometheus-nats-exporter";
+export const EXPORTER_TAG = "0.20.2";
+export const DEFAULT_IMAGE_REPOSITORY = "nats";
+export const TERMINATION_GRACE_SECONDS = 300;
+export const RUN_AS = 1000;
+export const VOLUME_DIGEST_ANNOTATION = "cluster.nats-operator.io/volume-digest";
+
+export interface StatefulSetInput {
+  cluster: NatsCluster;
+  ordinal: number;
+  limits: DerivedLimits;
+  routeTls: boolean;
+  /** Secret mounted for route TLS. */
+  routeTlsSecret: string;
+  /** Secret mounted for client TLS, when `spec.tls` is set. */
+  clientTlsSecret?: string;
+}
+
+export interface StatefulSetObject extends KubeObject {
+  spec: Record<string, unknown> & { template: { metadata: { labels: Record<string, string>; annotations: Record<string, string> }; spec: Record<string, unknown> } };
+}
+
+const restricted = {
+  allowPrivilegeEscalation: false,
+  readOnlyRootFilesystem: true,
+  runAsNonRoot: true,
+  capabilities: { drop: ["ALL"] },
+};
+
+export function natsImage(spec: NatsCluster["spec"]): string {
+  const repository = spec.image?.repository ?? DEFAULT_IMAGE_REPOSITORY;
+  return `${repository}:${spec.version}${spec.image?.digest ? `@${spec.image.digest}` : ""}`;
+}
+
+function exporterImage(spec: NatsCluster["spec"]): string {
+  const image = spec.exporter?.image;
+  return `${image?.repository ?? EXPORTER_IMAGE}:${image?.tag ?? EXPORTER_TAG}${image?.digest ? `@${image.digest}` : ""}`;
+}
+
+const httpProbe = (path: string, periodSeconds: number, failureThreshold: number) => ({
+  httpGet: { path, port: "monitor" },
+  periodSeconds,
+  failureThreshold,
+});
+
+function natsContainer(input: StatefulSetInput): Record<string, unknown> {
+  const spec = input.cluster.spec;
+  const mounts: Record<string, unknown>[] = [
+    { name: "config", mountPath: POD_PATHS.configDir, readOnly: true },
+    { name: "pid", mountPath: POD_PATHS.pidDir },
+  ];
+  if (spec.jetstream) mounts.push({ name: "data", mountPath: POD_PATHS.dataDir });
+  if (input.routeTls) mounts.push({ name: "routes-tls", mountPath: POD_PATHS.routesTlsDir, readOnly: true });
+  if (input.clientTlsSecret) mounts.push({ name: "client-tls", mountPath: POD_PATHS.clientTlsDir, readOnly: true });
+  const container: Record<string, unknown> = {
+    name: "nats",
+    image: natsImage(spec),
+    args: ["--config", POD_PATHS.configFile],
+    ports: [
+      { name: "client", containerPort: PORTS.client },
+      { name: "route", containerPort: PORTS.route },
+      { name: "monitor", containerPort: PORTS.monitor },
+    ],
+  };
+  if (input.limits.goMemLimit !== undefined) container["env"] = [{ name: "GOMEMLIMIT", value: input.limits.goMemLimit.toString() }];
+  if (spec.resources) container["resources"] = spec.resources;
+  container["volumeMounts"] = mounts;
+  container["startupProbe"] = httpProbe("/healthz?js-meta-only=true", 10, 90);
+  container["readinessProbe"] = httpProbe("/healthz?js-server-only=true", 10, 3);
+  container["livenessProbe"] = httpProbe("/healthz?js-enabled-only=true", 30, 3);
+  container["lifecycle"] = { preStop: { exec: { command: ["nats-server", "--signal", `ldm=${POD_PATHS.pidFile}`] } } };
+  container["securityContext"] = restricted;
+  return container;
+}
+
+function exporterContainer(spec: NatsCluster["spec"]): Record<string, unknown> {
+  return {
+    name: "exporter",
+    image: exporterImage(spec),
+    args: [`-port=${PORTS.metrics}`, "-connz", "-routez", "-subz", "-varz", "-healthz", "-jsz=all", `http://localhost:${PORTS.monitor}`],
+    ports: [{ name: "metrics", containerPort: PORTS.metrics }],
+    resources: spec.exporter?.resources ?? { requests: { cpu: "10m", memory: "32Mi" }, limits: { cpu: "100m", memory: "128Mi" } },
+    securityContext: restricted,
+  };
+}
+
+function volumes(input: StatefulSetInput, server: string): Record<string, unknown>[] {
+  const list: Record<string, unknown>[] = [
+    { name: "config", projected: { sources: [{ configMap: { name: configMapName(server), items: [{ key: CONFIG_KEY, path: CONFIG_KEY }] } }] } },
+    { name: "pid", emptyDir: {} },
+  ];
+  if (input.cluster.spec.jetstream && !input.cluster.spec.jetstream.volumeClaimTemplate) list.push({ name: "data", emptyDir: {} });
+  if (input.routeTls) list.push({ name: "routes-tls", secret: { secretName: input.routeTlsSecret } });
+  if (input.clientTlsSecret) list.push({ name: "client-tls", secret: { secretName: input.clientTlsSecret } });
+  return list;
+}
+
+/** The pod spec before the user's podTemplate is merged over it. */
+function renderedPodSpec(input: StatefulSetInput, server: string): Record<string, unknown> {
+  const spec = input.cluster.spec;
+  const containers = [natsContainer(input)];
+  if (spec.exporter?.enabled !== false) containers.push(exporterContainer(spec));
+  return {
+    automountServiceAccountToken: false,
+    terminationGracePeriodSeconds: TERMINATION_GRACE_SECONDS,
+    securityContext: {
+      runAsNonRoot: true,
+      runAsUser: RUN_AS,
+      runAsGroup: RUN_AS,
+      fsGroup: RUN_AS,
+      fsGroupChangePolicy: "OnRootMismatch",
+      seccompProfile: { type: "RuntimeDefault" },
+    },
+    affinity: {
+      podAntiAffinity: {
+        preferredDuringSchedulingIgnoredDuringExecution: [
+          {
+            weight: 100,
+            podAffinityTerm: { topologyKey: "kubernetes.io/hostname", labelSelector: { matchLabels: clusterSelector(input.cluster.metadata.name) } },
+          },
+        ],
+      },
+    },
+    containers,
+    volumes: volumes(input, server),
+  };
+}
+
+function volumeClaimTemplates(cluster: NatsCluster, server: string): Record<string, unknown>[] | undefined {
+  const template = cluster.spec.jetstream?.volumeClaimTemplate;
+  if (!template) return undefined;
+  const name = cluster.metadata.name;
+  return [
+    {
+      metadata: {
+        name: "data",
+        labels: { ...(template.metadata?.labels ?? {}), ...serverLabels(name, server) },
+        ...(template.metadata?.annotations ? { annotations: template.metadata.annotations } : {}),
+      },
+      spec: { accessModes: ["ReadWriteOnce"], ...template.spec },
+    },
+  ];
+}
+
+/**
+ * The StatefulSet spec of one server, without the revision annotations (those depend
+ * on the hash of this very spec). `volumeClaimTemplates` is kept apart: a change there
+ * replaces the server instead of restarting it.
+ */
+export interface RenderedStatefulSetSpec {
+  spec: Record<string, unknown> & { template: { metadata: { labels: Record<string, string>; annotations: Record<string, string> }; spec: Record<string, unknown> } };
+  volumeClaimTemplates?: Record<string, unknown>[];
+}
+
+export function renderStatefulSetSpec(input: StatefulSetInput): RenderedStatefulSetSpec {
+  const cluster = input.cluster;
+  const name = cluster.metadata.name;
+  const server = serverName(name, input.ordinal);
+  const podMeta = cluster.spec.podTemplate?.metadata;
+  const podSpec = mergePodSpec(renderedPodSpec(input, server), cluster.spec.podTemplate?.spec as Record<string, unknown> | undefined);
+  const spec = {
+    replicas: 1,
+    serviceName: headlessServiceName(name),
+    podManagementPolicy: "Parallel",
+    selector: { matchLabels: serverSelector(name, server) },
+    template: {
+      metadata: {
+        labels: { ...(podMeta?.labels ?? {}), ...serverLabels(name, server) },
+        annotations: { ...(podMeta?.annotations ?? {}) },
+      },
+      spec: podSpec,
+    },
+  };
+  const claims = volumeClaimTemplates(cluster, server);
+  return claims ? { spec, volumeClaimTemplates: claims } : { spec };
+}
+
+export interface StatefulSetDigests {
+  revision: string;
+  specDigest: string;
+  volumeDigest: string;
+}
+
+/** The whole StatefulSet object as applied, its pod template carrying the revision it restarts for. */
+export function renderStatefulSet(input: StatefulSetInput, digests: StatefulSetDigests, owner: KubeObject["metadata"]["ownerReferences"]): StatefulSetObject {
+  const cluster = input.cluster;
+  const name = cluster.metadata.name;
+  const server = serverName(name, input.ordinal);
+  const { spec, volumeClaimTemplates } = renderStatefulSetSpec(input);
+  const template = spec.template;
+  return {
+    apiVersion: "apps/v1",
+    kind: "StatefulSet",
+    metadata: {
+      name: server,
+      namespace: cluster.metadata.namespace,
+      labels: serverLabels(name, server),
+      annotations: {
+        [RENDERED_ANNOTATIONS.configRevision]: digests.revision,
+        [RENDERED_ANNOTATIONS.specDigest]: digests.specDigest,
+        [VOLUME_DIGEST_ANNOTATION]: digests.volumeDigest,
+      },
+      ...(owner ? { ownerReferences: owner } : {}),
+    },
+    spec: {
+      ...spec,
+      template: { ...template, metadata: { ...template.metadata, annotations: { ...template.metadata.annotations, [RENDERED_ANNOTATIONS.configRevision]: digests.revision } } },
+      ...(volumeClaimTemplates ? { volumeClaimTemplates } : {}),
+    },
+  };
+}
+
