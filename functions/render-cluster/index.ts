@@ -1,5 +1,58 @@
-import { pendingFunction } from "../pending.ts";
+import type { OperatorFunction } from "../../shared/runtime/function.ts";
+import { done, skipped } from "../../shared/runtime/outcome.ts";
+import { readCluster, resolveTarget } from "../cluster-shared/target.ts";
+import { applyPlan, FIELD_MANAGER } from "./apply.ts";
+import { observeRendered } from "./observe.ts";
+import { operatorNamespace } from "./operator-namespace.ts";
+import { clientTlsSecretName, planCluster, routeTlsPlan } from "./plan/cluster-plan.ts";
+import { writeRenderedStatus } from "./status.ts";
+import { ensureRouteTls, type SecretObject } from "./tls/route-secrets.ts";
 
-/** Renders a NatsCluster into StatefulSets, ConfigMaps, Services, PDB, NetworkPolicy and route TLS. */
-export const renderCluster = pendingFunction("render-cluster", ["NatsCluster.cluster.nats-operator.io", "StatefulSet.apps"], false);
+/**
+ * Renders a NatsCluster into its route TLS, Services, PDB and NetworkPolicy, and creates the
+ * StatefulSet and ConfigMap of every server that does not exist yet. Existing servers are
+ * changed only by step-rollout, one at a time.
+ */
+export const renderCluster: OperatorFunction = {
+  name: "render-cluster",
+  kinds: ["NatsCluster.cluster.nats-operator.io", "StatefulSet.apps"],
+  handlesPings: false,
+  async handle(context) {
+    const kube = await context.kube();
+    const target = await resolveTarget(kube, context.event);
+    if (target.kind === "none") return skipped(target.reason);
+    const cluster = await readCluster(kube, target.namespace, target.name);
+    if (!cluster) return skipped(`NatsCluster ${target.namespace}/${target.name} is gone`);
+    if (cluster.metadata.deletionTimestamp) return skipped("NatsCluster is being deleted");
+
+    const routeTls = await ensureRouteTls(kube, cluster, routeTlsPlan(cluster), context.now(), FIELD_MANAGER);
+    const clientSecret = clientTlsSecretName(cluster);
+    const clientTls = clientSecret
+      ? await kube.get<SecretObject>({ apiVersion: "v1", kind: "Secret", namespace: cluster.metadata.namespace, name: clientSecret })
+      : undefined;
+    const ns = operatorNamespace();
+    const plan = planCluster({
+      cluster,
+      ...(routeTls.kind === "ready" ? { routeTlsData: routeTls.data } : {}),
+      ...(clientTls?.data ? { clientTlsData: clientTls.data } : {}),
+      ...(ns ? { operatorNamespace: ns } : {}),
+    });
+    const certificatesReady = routeTls.kind === "ready" || routeTls.kind === "off";
+    const clientReady = !clientSecret || Boolean(clientTls?.data?.["tls.crt"]);
+    const seen = await observeRendered(kube, plan, cluster.metadata.namespace);
+    const applied = await applyPlan(kube, cluster, plan, seen, certificatesReady && clientReady);
+    const foreign = [...(routeTls.kind === "foreign" ? routeTls.objects : []), ...applied.foreign];
+    if (foreign.length > 0) {
+      const recorder = await context.recorder();
+      await recorder.record(cluster, "Warning", "ReconcileFailed", `not controlled by this NatsCluster, left untouched: ${foreign.join(", ")}`);
+    }
+    await writeRenderedStatus(kube, cluster, plan.status);
+    const parts = [`revision ${plan.revision}`];
+    if (applied.created.length > 0) parts.push(`created ${applied.created.join(", ")}`);
+    if (routeTls.kind === "waiting") parts.push(routeTls.message);
+    if (foreign.length > 0) parts.push(`foreign: ${foreign.join(", ")}`);
+    return done(parts.join("; "));
+  },
+};
+
 export const handle = renderCluster.handle;

@@ -1,0 +1,75 @@
+// Keeps the route TLS Secrets of a cluster: the CA Secret and the mounted leaf Secret.
+import type { Kube } from "../../../shared/kube/client.ts";
+import { controllerReference, type KubeObject } from "../../../shared/kube/object.ts";
+import type { Cluster } from "../../cluster-shared/cluster.ts";
+import { clusterLabels, routesCaSecretName } from "../../cluster-shared/names.ts";
+import { isControlledBy } from "../../cluster-shared/ownership.ts";
+import type { RouteTlsPlan } from "../plan/cluster-plan.ts";
+import { ensureCa, issueLeaf, leafRenewalReason, type RouteCa, type RouteLeaf } from "./route-certificates.ts";
+
+export type SecretObject = KubeObject & { type?: string; data?: Record<string, string> };
+
+export type RouteTlsState =
+  | { kind: "off" }
+  | { kind: "ready"; data: Record<string, string> }
+  | { kind: "waiting"; message: string }
+  | { kind: "foreign"; objects: string[] };
+
+const decode = (data: Record<string, string> | undefined, key: string): string | undefined =>
+  data?.[key] === undefined ? undefined : Buffer.from(data[key], "base64").toString("utf8");
+const encode = (values: Record<string, string>): Record<string, string> =>
+  Object.fromEntries(Object.entries(values).map(([k, v]) => [k, Buffer.from(v, "utf8").toString("base64")]));
+
+function secret(cluster: Cluster, name: string, values: Record<string, string>): SecretObject {
+  return {
+    apiVersion: "v1",
+    kind: "Secret",
+    metadata: { name, namespace: cluster.metadata.namespace, labels: clusterLabels(cluster.metadata.name), ownerReferences: [controllerReference(cluster)] },
+    type: "kubernetes.io/tls",
+    data: encode(values),
+  };
+}
+
+const secretKey = (cluster: Cluster, name: string) => ({ apiVersion: "v1", kind: "Secret", namespace: cluster.metadata.namespace, name });
+
+/**
+ * The data of the route TLS Secret the servers mount. Self-signed: issues or renews what is
+ * missing or due, keeping the CA. A named Secret is read as is and waited for.
+ */
+export async function ensureRouteTls(kube: Kube, cluster: Cluster, plan: RouteTlsPlan, now: Date, fieldManager: string): Promise<RouteTlsState> {
+  if (!plan.enabled) return { kind: "off" };
+  const mounted = await kube.get<SecretObject>(secretKey(cluster, plan.secretName));
+  if (!plan.selfSigned) {
+    if (!mounted?.data?.["tls.crt"] || !mounted.data["tls.key"] || !mounted.data["ca.crt"]) {
+      return { kind: "waiting", message: `Secret ${plan.secretName} does not hold tls.crt, tls.key and ca.crt yet` };
+    }
+    return { kind: "ready", data: mounted.data };
+  }
+  const caName = routesCaSecretName(cluster.metadata.name);
+  const caSecret = await kube.get<SecretObject>(secretKey(cluster, caName));
+  const foreign = [caSecret, mounted].filter((s): s is SecretObject => s !== undefined && !isControlledBy(s, cluster)).map((s) => `Secret ${s.metadata.name}`);
+  if (foreign.length > 0) return { kind: "foreign", objects: foreign };
+
+  const storedCa = caSecret ? readCa(caSecret) : undefined;
+  const { ca, issued } = ensureCa(cluster.metadata.name, storedCa, now);
+  if (issued) await kube.apply(secret(cluster, caName, { "tls.crt": ca.certificatePem, "tls.key": ca.keyPem }), fieldManager);
+
+  const storedLeaf = mounted ? readLeaf(mounted) : undefined;
+  if (storedLeaf && leafRenewalReason(ca, storedLeaf, now) === undefined && mounted?.data) return { kind: "ready", data: mounted.data };
+  const leaf = issueLeaf(cluster.metadata.name, cluster.metadata.namespace, ca, now);
+  const written = await kube.apply(secret(cluster, plan.secretName, { "ca.crt": leaf.caPem, "tls.crt": leaf.certificatePem, "tls.key": leaf.keyPem }), fieldManager);
+  return { kind: "ready", data: (written as SecretObject).data ?? {} };
+}
+
+function readCa(object: SecretObject): RouteCa | undefined {
+  const certificatePem = decode(object.data, "tls.crt");
+  const keyPem = decode(object.data, "tls.key");
+  return certificatePem && keyPem ? { certificatePem, keyPem } : undefined;
+}
+
+function readLeaf(object: SecretObject): RouteLeaf | undefined {
+  const caPem = decode(object.data, "ca.crt");
+  const certificatePem = decode(object.data, "tls.crt");
+  const keyPem = decode(object.data, "tls.key");
+  return caPem && certificatePem && keyPem ? { caPem, certificatePem, keyPem } : undefined;
+}
