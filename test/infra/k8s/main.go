@@ -37,7 +37,7 @@ var applets = map[string]func() int{
 		return 0
 	},
 	"kubectl": func() int {
-		_ = logs.GlogSetter(kubectlcmd.GetLogVerbosity(os.Args))
+		_, _ = logs.GlogSetter(kubectlcmd.GetLogVerbosity(os.Args))
 		command := kubectlcmd.NewDefaultKubectlCommand()
 		if err := cli.RunNoErrOutput(command); err != nil {
 			kubectlutil.CheckErr(err)
