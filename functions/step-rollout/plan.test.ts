@@ -1,0 +1,155 @@
+import { describe, expect, it } from "@jest/globals";
+import { NEW, OLD, catchingUp, input, server, settled } from "../../test/fixtures/cluster/rollout.ts";
+import { planRollout } from "./plan.ts";
+
+const condition = (decision: ReturnType<typeof planRollout>, type: string) => decision.conditions.find((c) => c.type === type);
+
+describe("rollout plan", () => {
+  it("is at rest when every server runs the target revision and the cluster is Settled", () => {
+    const decision = planRollout(input([server(0, NEW), server(1, NEW), server(2, NEW)]));
+    expect(decision.step).toEqual({ kind: "none" });
+    expect(decision.rollout).toBeUndefined();
+    expect(decision.polling).toBe(false);
+    expect(decision.conditions.map((c) => [c.type, c.status, c.reason])).toEqual([
+      ["Ready", "True", "AllServersReady"],
+      ["Settled", "True", "AllGroupsCurrent"],
+      ["Progressing", "False", "UpToDate"],
+    ]);
+    expect(condition(decision, "Settled")?.message).toBe("every Raft group has a leader and every member is current");
+  });
+
+  it("restarts the highest ordinal first when the gate is open", () => {
+    const decision = planRollout(input([server(0), server(1), server(2)], { snapshot: settled(undefined, "demo-0") }));
+    expect(decision.step).toEqual({ kind: "restart", server: "demo-2", forced: false });
+    expect(decision.rollout).toEqual({ targetRevision: NEW, current: "demo-2", pending: ["demo-1", "demo-0"], gate: { waitingFor: "Settled", since: "2026-12-02T10:00:00.000Z" } });
+    expect(decision.stepEvent).toBe("restarting demo-2");
+    expect(decision.polling).toBe(true);
+  });
+
+  it("restarts the meta leader's server last", () => {
+    const decision = planRollout(input([server(0), server(1), server(2)], { snapshot: settled(undefined, "demo-2") }));
+    expect(decision.step).toMatchObject({ server: "demo-1" });
+    expect(decision.rollout?.pending).toEqual(["demo-0", "demo-2"]);
+  });
+
+  it("waits for Settled while the restarted server catches up, and says so", () => {
+    const previous = { targetRevision: NEW, updated: ["demo-2"], current: "demo-1", pending: ["demo-0"], gate: { waitingFor: "Settled", since: "2026-12-02T09:59:00.000Z" } };
+    const decision = planRollout(
+      input([server(0), server(1, NEW, { podReady: false }), server(2, NEW)], { snapshot: catchingUp("demo-1"), previous }),
+    );
+    expect(decision.step).toEqual({ kind: "none" });
+    expect(decision.rollout).toEqual(previous);
+    expect(decision.conditions.map((c) => [c.type, c.status, c.reason, c.message])).toEqual([
+      ["Ready", "True", "QuorumAvailable", "2 of 3 servers ready"],
+      ["Settled", "False", "GroupsCatchingUp", "4 Raft groups have a member on demo-1 that is not current"],
+      ["Progressing", "True", "RollingRestart", "restarting demo-1 (2 of 3); waiting for Settled"],
+    ]);
+  });
+
+  it("waits until the restarted server reports the target revision", () => {
+    const previous = { targetRevision: NEW, current: "demo-2", pending: ["demo-1", "demo-0"], gate: { waitingFor: "Settled", since: "2026-12-02T09:59:00.000Z" } };
+    const decision = planRollout(input([server(0), server(1), server(2, NEW, { reportedRevision: OLD })], { previous }));
+    expect(decision.step).toEqual({ kind: "none" });
+    expect(decision.rollout?.gate).toEqual({ waitingFor: "TargetRevision", since: "2026-12-02T09:59:00.000Z" });
+  });
+
+  it("waits for a pod that is not Ready", () => {
+    const decision = planRollout(input([server(0), server(1, OLD, { podReady: false }), server(2)]));
+    expect(decision.step).toEqual({ kind: "none" });
+    expect(decision.rollout?.gate?.waitingFor).toBe("Ready");
+    expect(condition(decision, "Progressing")?.message).toBe("before restarting demo-2 (1 of 3); waiting for Ready");
+  });
+
+  it("waits for a server that answers outside the meta group", () => {
+    const snapshot = { ...settled(), metaMembers: ["demo-0", "demo-1"] };
+    const decision = planRollout(input([server(0), server(1), server(2)], { snapshot }));
+    expect(decision.step).toEqual({ kind: "none" });
+    expect(decision.rollout?.gate?.waitingFor).toBe("Settled");
+  });
+
+  it("never proceeds on an unobserved cluster", () => {
+    const { snapshot: _none, ...rest } = input([server(0), server(1), server(2)]);
+    const decision = planRollout(rest);
+    expect(decision.step).toEqual({ kind: "none" });
+    expect(condition(decision, "Settled")).toMatchObject({ status: "Unknown", reason: "ObservationFailed" });
+  });
+
+  it("moves on to the next server once the gate opens after a step", () => {
+    const previous = { targetRevision: NEW, current: "demo-2", pending: ["demo-1", "demo-0"], gate: { waitingFor: "Settled", since: "2026-12-02T09:59:00.000Z" } };
+    const decision = planRollout(input([server(0), server(1), server(2, NEW)], { previous, snapshot: settled(undefined, "demo-0") }));
+    expect(decision.step).toEqual({ kind: "restart", server: "demo-1", forced: false });
+    expect(decision.rollout).toMatchObject({ updated: ["demo-2"], current: "demo-1", pending: ["demo-0"] });
+  });
+
+  it("ends with Progressing False once the last server settles", () => {
+    const previous = { targetRevision: NEW, updated: ["demo-2", "demo-1"], current: "demo-0", gate: { waitingFor: "Settled", since: "2026-12-02T09:59:00.000Z" } };
+    const decision = planRollout(input([server(0, NEW), server(1, NEW), server(2, NEW)], { previous }));
+    expect(decision.rollout).toBeUndefined();
+    expect(condition(decision, "Progressing")).toMatchObject({ status: "False", reason: "UpToDate" });
+  });
+
+  it("holds before the next step while paused", () => {
+    const decision = planRollout(input([server(0), server(1), server(2)], { paused: true }));
+    expect(decision.step).toEqual({ kind: "none" });
+    expect(condition(decision, "Progressing")).toMatchObject({ status: "False", reason: "RolloutPaused", message: "paused before restarting demo-2" });
+  });
+
+  it("restarts a force-stepped server through a closed gate and through paused, and clears the annotation", () => {
+    const decision = planRollout(input([server(0), server(1, OLD, { podReady: false }), server(2)], { paused: true, forceStep: "demo-0" }));
+    expect(decision.step).toEqual({ kind: "restart", server: "demo-0", forced: true });
+    expect(decision.clearForceStep).toBe(true);
+  });
+
+  it("clears a force-step naming a server with nothing to do without acting", () => {
+    const decision = planRollout(input([server(0, NEW), server(1, NEW), server(2, NEW)], { forceStep: "demo-7" }));
+    expect(decision.step).toEqual({ kind: "none" });
+    expect(decision.clearForceStep).toBe(true);
+  });
+
+  it("relabels a gate closed for ten minutes GateBlocked, records the event once, and still does not proceed", () => {
+    const previous = { targetRevision: NEW, current: "demo-2", pending: ["demo-1", "demo-0"], gate: { waitingFor: "Settled", since: "2026-12-02T09:49:00.000Z" } };
+    const snapshot = catchingUp("demo-2", 1);
+    const first = planRollout(input([server(0), server(1), server(2, NEW)], { previous, snapshot }));
+    expect(first.step).toEqual({ kind: "none" });
+    expect(condition(first, "Progressing")).toMatchObject({ status: "False", reason: "GateBlocked" });
+    expect(first.gateBlockedEvent).toContain("stream S0 behind (demo-2)");
+    const again = planRollout(input([server(0), server(1), server(2, NEW)], { previous, snapshot, previousProgressingReason: "GateBlocked" }));
+    expect(again.gateBlockedEvent).toBeUndefined();
+  });
+
+  it("removes surplus servers first, highest ordinal first, without JetStream", () => {
+    const servers = [server(0, NEW), server(1, NEW), server(2, NEW), server(3, NEW, { planned: false }), server(4, NEW, { planned: false })];
+    const names = servers.map((s) => s.name);
+    const decision = planRollout(input(servers, { jetstream: false, snapshot: { roster: names, silent: [], metaMembers: [], groups: [] } }));
+    expect(decision.step).toEqual({ kind: "delete", server: "demo-4", surplus: true });
+    expect(decision.rollout?.pending).toEqual(["demo-3"]);
+  });
+
+  it("blocks scale-down of JetStream servers without system credentials", () => {
+    const names = ["demo-0", "demo-1", "demo-2", "demo-3"];
+    const decision = planRollout(input([server(0, NEW), server(1, NEW), server(2, NEW), server(3, NEW, { planned: false })], { snapshot: settled(names) }));
+    expect(decision.step).toEqual({ kind: "none" });
+    expect(condition(decision, "Progressing")).toMatchObject({ status: "False", reason: "ScaleDownBlocked" });
+  });
+
+  it("blocks replacing a JetStream server without system credentials", () => {
+    const decision = planRollout(input([server(0, NEW), server(1, NEW, { replace: true }), server(2, NEW)]));
+    expect(condition(decision, "Progressing")).toMatchObject({ status: "False", reason: "ReplacementBlocked" });
+  });
+
+  it("reports Creating while new servers come up", () => {
+    const decision = planRollout(input([server(0, NEW, { podReady: false, reportedRevision: undefined }), server(1, NEW), server(2, NEW)]));
+    expect(condition(decision, "Progressing")).toMatchObject({ status: "True", reason: "Creating" });
+    expect(decision.polling).toBe(true);
+  });
+
+  it("reports objects it does not control as Ready False ReconcileFailed", () => {
+    const decision = planRollout(input([server(0, NEW), server(1, NEW), server(2, NEW)], { foreign: ["Service demo"] }));
+    expect(condition(decision, "Ready")).toMatchObject({ status: "False", reason: "ReconcileFailed", message: "not controlled by this NatsCluster: Service demo" });
+  });
+
+  it("reports quorum unavailable when a majority is down", () => {
+    const decision = planRollout(input([server(0, NEW, { podReady: false }), server(1, NEW, { podReady: false }), server(2, NEW)]));
+    expect(condition(decision, "Ready")).toMatchObject({ status: "False", reason: "QuorumUnavailable" });
+  });
+});

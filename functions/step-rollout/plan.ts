@@ -1,0 +1,197 @@
+// The rollout state machine: from what is observed now (and the little status keeps),
+// the next step to take, if any, and the status and conditions that describe it.
+import type { ConditionUpdate } from "../../shared/kube/conditions.ts";
+import { evaluateGate, type Gate, type WaitingFor } from "./gate.ts";
+import { judge, type Snapshot } from "./snapshot.ts";
+
+export const GATE_BLOCKED_AFTER_MS = 10 * 60 * 1000;
+
+export interface ServerInput {
+  name: string;
+  ordinal: number;
+  /** Its ordinal is below spec.replicas. */
+  planned: boolean;
+  /** Its StatefulSet exists. */
+  exists: boolean;
+  /** Its StatefulSet is at the target revision. */
+  onTarget: boolean;
+  /** Why it needs a restart (planned, existing, off target). */
+  restartReason?: string;
+  /** Its claim template changed or replace-server named it. */
+  replace?: boolean;
+  podReady: boolean;
+  reportedRevision?: string;
+  reportedVersion?: string;
+}
+
+export interface RolloutStatus {
+  targetRevision: string;
+  updated?: string[];
+  current?: string;
+  pending?: string[];
+  gate?: { waitingFor: string; since: string };
+}
+
+export interface RolloutInput {
+  cluster: string;
+  replicas: number;
+  targetRevision: string;
+  jetstream: boolean;
+  /** JetStream servers can be evacuated (system credentials are configured). */
+  canEvacuate: boolean;
+  servers: readonly ServerInput[];
+  snapshot?: Snapshot;
+  paused: boolean;
+  forceStep?: string;
+  previous?: RolloutStatus;
+  previousProgressingReason?: string;
+  /** Rendered names held by objects this NatsCluster does not control. */
+  foreign: readonly string[];
+  now: Date;
+}
+
+export type Step =
+  | { kind: "none" }
+  | { kind: "restart"; server: string; forced: boolean }
+  | { kind: "delete"; server: string; surplus: boolean };
+
+export interface RolloutDecision {
+  step: Step;
+  rollout?: RolloutStatus;
+  conditions: ConditionUpdate[];
+  /** Message of a GateBlocked Warning event to record (once, on the transition). */
+  gateBlockedEvent?: string;
+  /** Message of the RolloutStep event for the step taken. */
+  stepEvent?: string;
+  /** The force-step annotation was read and must be cleared. */
+  clearForceStep: boolean;
+  /** Keep the PingSource poking: something is still moving. */
+  polling: boolean;
+}
+
+const byOrdinalDescending = (a: ServerInput, b: ServerInput) => b.ordinal - a.ordinal;
+
+/** Highest ordinal first, the meta leader's server last. */
+function stepOrder(servers: ServerInput[], metaLeader: string | undefined): string[] {
+  const sorted = [...servers].sort(byOrdinalDescending).map((s) => s.name);
+  return metaLeader && sorted.includes(metaLeader) ? [...sorted.filter((s) => s !== metaLeader), metaLeader] : sorted;
+}
+
+const verbFor = (kind: "surplus" | "restart" | "replace") => (kind === "surplus" ? "removing" : kind === "restart" ? "restarting" : "replacing");
+
+export function planRollout(input: RolloutInput): RolloutDecision {
+  const { servers, snapshot, targetRevision: target, now } = input;
+  const metaLeader = snapshot?.metaLeader;
+  const surplus = servers.filter((s) => !s.planned && s.exists);
+  const replacements = servers.filter((s) => s.planned && s.exists && s.replace === true);
+  const restarts = servers.filter((s) => s.planned && s.exists && !s.onTarget && s.replace !== true);
+  const kindOf = new Map<string, "surplus" | "restart" | "replace">();
+  surplus.forEach((s) => kindOf.set(s.name, "surplus"));
+  restarts.forEach((s) => kindOf.set(s.name, "restart"));
+  replacements.forEach((s) => kindOf.set(s.name, "replace"));
+  const ordered = [...[...surplus].sort(byOrdinalDescending).map((s) => s.name), ...stepOrder(restarts, metaLeader), ...stepOrder(replacements, metaLeader)];
+
+  const gate = evaluateGate(servers, snapshot, input.jetstream, target);
+  const previous = input.previous?.targetRevision === target ? input.previous : undefined;
+  const previousCurrent = previous?.current ? servers.find((s) => s.name === previous.current) : undefined;
+  const settling = gate !== undefined && previous?.current !== undefined && (previousCurrent === undefined || !previousCurrent.exists || previousCurrent.onTarget);
+  let current = settling ? previous?.current : undefined;
+
+  // Blocks: JetStream servers cannot leave without being evacuated first.
+  const blocked =
+    input.jetstream && !input.canEvacuate && surplus.length > 0
+      ? { reason: "ScaleDownBlocked", message: `cannot evacuate ${surplus.map((s) => s.name).join(", ")}: evacuation needs auth.systemCredentials` }
+      : input.jetstream && !input.canEvacuate && replacements.length > 0
+        ? { reason: "ReplacementBlocked", message: `cannot evacuate ${replacements.map((s) => s.name).join(", ")}: evacuation needs auth.systemCredentials` }
+        : undefined;
+
+  let step: Step = { kind: "none" };
+  const forced = input.forceStep !== undefined && restarts.some((s) => s.name === input.forceStep) ? input.forceStep : undefined;
+  if (forced !== undefined) step = { kind: "restart", server: forced, forced: true };
+  else if (!gate && !input.paused && !blocked && ordered.length > 0) {
+    const next = ordered[0] ?? "";
+    step = kindOf.get(next) === "restart" ? { kind: "restart", server: next, forced: false } : { kind: "delete", server: next, surplus: kindOf.get(next) === "surplus" };
+  }
+  if (step.kind !== "none") current = step.server;
+
+  const pending = ordered.filter((s) => s !== current);
+  const updated = servers.filter((s) => s.planned && s.exists && s.onTarget && s.name !== current && !kindOf.has(s.name)).map((s) => s.name);
+  const effectiveGate: Gate | undefined = step.kind !== "none" ? { waitingFor: "Settled", detail: `${step.server} is ${step.kind === "restart" ? "restarting" : "being removed"}` } : gate;
+  const active = current !== undefined || pending.length > 0;
+  const since = effectiveGate ? (step.kind === "none" && input.previous?.gate?.since && previous ? input.previous.gate.since : now.toISOString()) : undefined;
+
+  const rollout: RolloutStatus | undefined = active
+    ? {
+        targetRevision: target,
+        ...(updated.length > 0 ? { updated } : {}),
+        ...(current !== undefined ? { current } : {}),
+        ...(pending.length > 0 ? { pending } : {}),
+        ...(effectiveGate && since ? { gate: { waitingFor: effectiveGate.waitingFor, since } } : {}),
+      }
+    : undefined;
+
+  // Progressing
+  let progressing: ConditionUpdate;
+  let gateBlockedEvent: string | undefined;
+  const total = updated.length + (current !== undefined ? 1 : 0) + pending.length;
+  const position = updated.length + 1;
+  const subject = current ?? pending[0] ?? "";
+  const verb = verbFor(kindOf.get(subject) ?? "restart");
+  const reasonFor = (kind: "surplus" | "restart" | "replace") => (kind === "surplus" ? "ScalingDown" : kind === "restart" ? "RollingRestart" : "ReplacingServer");
+  if (blocked && step.kind === "none") {
+    progressing = { type: "Progressing", status: "False", reason: blocked.reason, message: blocked.message };
+  } else if (active) {
+    const waiting = effectiveGate ? `; waiting for ${effectiveGate.waitingFor}` : "";
+    const what = current !== undefined ? `${verb} ${subject} (${position} of ${total})` : `before ${verb} ${subject} (${position} of ${total})`;
+    const closedFor = since ? now.getTime() - Date.parse(since) : 0;
+    if (input.paused && step.kind === "none" && pending.length > 0) {
+      progressing = { type: "Progressing", status: "False", reason: "RolloutPaused", message: `paused before ${verbFor(kindOf.get(pending[0] ?? "") ?? "restart")} ${pending[0] ?? ""}` };
+    } else if (step.kind === "none" && effectiveGate && closedFor >= GATE_BLOCKED_AFTER_MS) {
+      const minutes = Math.floor(closedFor / 60000);
+      const message = `${what}; gate closed for ${minutes}m waiting for ${effectiveGate.waitingFor}: ${effectiveGate.detail}`;
+      progressing = { type: "Progressing", status: "False", reason: "GateBlocked", message };
+      if (input.previousProgressingReason !== "GateBlocked") gateBlockedEvent = message;
+    } else {
+      progressing = { type: "Progressing", status: "True", reason: reasonFor(kindOf.get(subject) ?? "restart"), message: `${what}${waiting}` };
+    }
+  } else {
+    const creating = servers.filter((s) => s.planned && (!s.exists || (!s.podReady && s.reportedRevision === undefined))).map((s) => s.name);
+    progressing =
+      creating.length > 0
+        ? { type: "Progressing", status: "True", reason: "Creating", message: `creating ${creating.join(", ")}` }
+        : { type: "Progressing", status: "False", reason: "UpToDate", message: "every server runs the target revision" };
+  }
+
+  // Ready
+  const planned = servers.filter((s) => s.planned);
+  const ready = planned.filter((s) => s.exists && s.podReady).length;
+  const readyCondition: ConditionUpdate =
+    input.foreign.length > 0
+      ? { type: "Ready", status: "False", reason: "ReconcileFailed", message: `not controlled by this NatsCluster: ${input.foreign.join(", ")}` }
+      : ready >= input.replicas
+        ? { type: "Ready", status: "True", reason: "AllServersReady", message: `${ready} of ${input.replicas} servers ready` }
+        : ready > input.replicas / 2
+          ? { type: "Ready", status: "True", reason: "QuorumAvailable", message: `${ready} of ${input.replicas} servers ready` }
+          : { type: "Ready", status: "False", reason: "QuorumUnavailable", message: `${ready} of ${input.replicas} servers ready` };
+
+  // Settled
+  let settled: ConditionUpdate;
+  if (!snapshot) settled = { type: "Settled", status: "Unknown", reason: "ObservationFailed", message: "the NATS cluster is not observed" };
+  else {
+    const verdict = judge(snapshot);
+    settled = { type: "Settled", status: verdict.settled ? "True" : "False", reason: verdict.reason, message: verdict.message };
+  }
+
+  const atRest = !active && progressing.reason === "UpToDate" && settled.status === "True" && readyCondition.reason === "AllServersReady";
+  return {
+    step,
+    ...(rollout ? { rollout } : {}),
+    conditions: [readyCondition, settled, progressing],
+    ...(gateBlockedEvent ? { gateBlockedEvent } : {}),
+    ...(step.kind !== "none" ? { stepEvent: `${step.kind === "restart" ? "restarting" : "removing"} ${step.server}${step.kind === "restart" && step.forced ? " (forced)" : ""}` } : {}),
+    clearForceStep: input.forceStep !== undefined,
+    polling: !atRest && !(blocked && step.kind === "none" && !gate),
+  };
+}
+
+export type { WaitingFor };
