@@ -43,7 +43,8 @@ const constraints = (node: SchemaNode): string[] => {
 
 const fieldTable = (title: string, root: SchemaNode, base: string): string[] => {
   const lines = [`#### ${title}`, "", "| Field | Type | Default | Description |", "|---|---|---|---|"];
-  walkFields(root, ({ path, schema, required }) => {
+  walkFields(root, ({ path, schema, required, role }) => {
+    if (role === "value" && schema["description"] === undefined) return;
     const values = Array.isArray(schema["enum"]) ? ` Values: ${schema["enum"].map((v) => code(String(v))).join(", ")}.` : "";
     const limits = constraints(schema);
     const extra = limits.length > 0 ? ` (${limits.join("; ")})` : "";

@@ -9,12 +9,14 @@ export interface FieldVisit {
   readonly path: string;
   readonly schema: SchemaNode;
   readonly required: boolean;
+  /** A named property, a list item (`[]`) or a map value (`{}`). */
+  readonly role: "property" | "item" | "value";
 }
 
 const asNode = (value: Json | undefined): SchemaNode | undefined =>
   value !== null && typeof value === "object" && !Array.isArray(value) ? value : undefined;
 
-/** Calls `visit` for every property below `root` (not for `root` itself), depth first in key order. */
+/** Calls `visit` for every property, list item and map value below `root` (not `root` itself), depth first in key order. */
 export const walkFields = (root: SchemaNode, visit: (field: FieldVisit) => void, prefix = ""): void => {
   const properties = asNode(root["properties"]);
   const required = new Set(Array.isArray(root["required"]) ? (root["required"] as string[]) : []);
@@ -23,14 +25,20 @@ export const walkFields = (root: SchemaNode, visit: (field: FieldVisit) => void,
       const child = asNode(properties[name]);
       if (!child) continue;
       const path = prefix ? `${prefix}.${name}` : name;
-      visit({ path, schema: child, required: required.has(name) });
+      visit({ path, schema: child, required: required.has(name), role: "property" });
       walkFields(child, visit, path);
     }
   }
   const items = asNode(root["items"]);
-  if (items) walkFields(items, visit, `${prefix}[]`);
+  if (items) {
+    visit({ path: `${prefix}[]`, schema: items, required: false, role: "item" });
+    walkFields(items, visit, `${prefix}[]`);
+  }
   const values = asNode(root["additionalProperties"]);
-  if (values) walkFields(values, visit, `${prefix}{}`);
+  if (values) {
+    visit({ path: `${prefix}{}`, schema: values, required: false, role: "value" });
+    walkFields(values, visit, `${prefix}{}`);
+  }
 };
 
 /** A short human name for the type of a schema node. */
