@@ -1,9 +1,71 @@
-import { pendingFunction } from "../pending.ts";
+// sync-stream: keeps NatsStream, NatsConsumer, NatsKeyValue and NatsObjectStore
+// in line with JetStream through their NatsConnection, and reports
+// NatsConnection readiness.
+import type { ObjectKey } from "../../shared/kube/object.ts";
+import { createConnectionPool } from "../../shared/nats/pool.ts";
+import type { FunctionContext, OperatorFunction } from "../../shared/runtime/function.ts";
+import { done, skipped, type Outcome } from "../../shared/runtime/outcome.ts";
+import type { SyncDeps } from "./context.ts";
+import { consumersOfStream, objectsInNamespace, referrersInto, usersOfConnection } from "./dependents.ts";
+import { connectionsInNamespace, driftNamespace, inBatches, scheduleKeeper, type ScheduleKeeper } from "./drift.ts";
+import { coreApiVersion, isObjectKind } from "./kinds.ts";
+import { reconcileConnection } from "./reconcile-connection.ts";
+import { reconcileObject, type Trigger } from "./reconcile-object.ts";
 
-/** Keeps streams, consumers, key-value buckets and object stores in sync with JetStream. */
-export const syncStream = pendingFunction(
-  "sync-stream",
-  [
+/** Objects checked at once by a drift tick or a wake-up. */
+const parallelChecks = 8;
+
+const pool = createConnectionPool();
+let keeper: ScheduleKeeper | undefined;
+
+async function depsOf(context: FunctionContext): Promise<SyncDeps> {
+  keeper ??= scheduleKeeper(() => context.kube(), context.log);
+  const schedules = keeper;
+  return {
+    kube: await context.kube(),
+    pool,
+    log: context.log,
+    now: () => context.now(),
+    recorder: () => context.recorder(),
+    ensureSchedule: (namespace) => schedules.ensure(namespace),
+  };
+}
+
+/** Re-checks objects after something they depend on changed; failures stay in their status. */
+async function recheck(deps: SyncDeps, keys: readonly ObjectKey[], trigger: Trigger): Promise<Outcome[]> {
+  return inBatches(keys, parallelChecks, async (key) => {
+    try {
+      return (await reconcileObject(deps, key, trigger)).outcome;
+    } catch (error) {
+      deps.log.warn({ err: error, object: `${key.kind} ${key.namespace}/${key.name}` }, "re-check failed");
+      return skipped("re-check failed");
+    }
+  });
+}
+
+function summary(outcomes: readonly Outcome[]): string {
+  const counts = new Map<string, number>();
+  for (const o of outcomes) counts.set(o.kind, (counts.get(o.kind) ?? 0) + 1);
+  return [...counts].map(([k, n]) => `${n} ${k}`).join(", ") || "nothing";
+}
+
+async function driftCheck(deps: SyncDeps, namespace: string): Promise<Outcome> {
+  const objects = await objectsInNamespace(deps.kube, namespace);
+  if (objects.length === 0) {
+    await keeper?.drop(namespace);
+    return done(`namespace ${namespace} holds no JetStream objects; its drift schedule is dropped`);
+  }
+  const connections = await connectionsInNamespace(deps.kube, namespace);
+  for (const c of connections) {
+    await reconcileConnection(deps, { apiVersion: coreApiVersion, kind: "NatsConnection", namespace, name: c.metadata.name });
+  }
+  const outcomes = await recheck(deps, objects, "tick");
+  return done(`drift check of ${namespace}: ${summary(outcomes)}`);
+}
+
+export const syncStream: OperatorFunction = {
+  name: "sync-stream",
+  kinds: [
     "NatsConnection.nats-operator.io",
     "NatsReferenceGrant.nats-operator.io",
     "NatsStream.jetstream.nats-operator.io",
@@ -11,6 +73,37 @@ export const syncStream = pendingFunction(
     "NatsKeyValue.jetstream.nats-operator.io",
     "NatsObjectStore.jetstream.nats-operator.io",
   ],
-  true,
-);
+  handlesPings: true,
+
+  async handle(context) {
+    const event = context.event;
+    const deps = await depsOf(context);
+    if (event.source === "ping") {
+      const namespace = driftNamespace(event.work, event.pingSource);
+      if (namespace === undefined) return skipped("tick is not a drift check");
+      return driftCheck(deps, namespace);
+    }
+    const key: ObjectKey = event.ref;
+    if (key.kind === "NatsConnection") {
+      const result = await reconcileConnection(deps, key);
+      if (result.becameReady) await recheck(deps, await usersOfConnection(deps.kube, key.namespace, key.name), "event");
+      return result.outcome;
+    }
+    if (key.kind === "NatsReferenceGrant") {
+      const outcomes = await recheck(deps, await referrersInto(deps.kube, key.namespace), "tick");
+      return done(`grant change in ${key.namespace}: ${summary(outcomes)}`);
+    }
+    if (!isObjectKind(key.kind)) return skipped(`sync-stream does not handle ${key.kind}`);
+    const result = await reconcileObject(deps, key, "event");
+    if (result.becameReady && key.kind === "NatsStream") {
+      await recheck(deps, await consumersOfStream(deps.kube, key.namespace, key.name), "event");
+    }
+    return result.outcome;
+  },
+
+  async shutdown() {
+    await pool.closeAll();
+  },
+};
+
 export const handle = syncStream.handle;

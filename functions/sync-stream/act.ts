@@ -1,0 +1,34 @@
+// Writes to JetStream: create, update, delete.
+import type { NatsConnection } from "@nats-io/transport-node";
+import { ErrCodes, JsApiError, isNotFound, jsRequest } from "../../shared/nats/jsapi.ts";
+import type { Wire } from "./fields.ts";
+import type { Target } from "./kinds.ts";
+import type { Observed } from "./observe.ts";
+
+async function write(nc: NatsConnection, target: Target, config: Wire, action: "create" | "update"): Promise<Observed> {
+  const info =
+    target.consumer === undefined
+      ? await jsRequest(nc, `STREAM.${action === "create" ? "CREATE" : "UPDATE"}.${target.stream}`, config)
+      : await jsRequest(nc, `CONSUMER.CREATE.${target.stream}.${target.consumer}`, { stream_name: target.stream, config, action });
+  return { config: (info.config ?? {}) as Wire, info };
+}
+
+export const createObject = (nc: NatsConnection, target: Target, config: Wire) => write(nc, target, config, "create");
+export const updateObject = (nc: NatsConnection, target: Target, config: Wire) => write(nc, target, config, "update");
+
+/** Deletes the server object; false when it was already gone. */
+export async function deleteObject(nc: NatsConnection, target: Target): Promise<boolean> {
+  const subject = target.consumer === undefined ? `STREAM.DELETE.${target.stream}` : `CONSUMER.DELETE.${target.stream}.${target.consumer}`;
+  try {
+    await jsRequest(nc, subject);
+    return true;
+  } catch (error) {
+    if (isNotFound(error)) return false;
+    throw error;
+  }
+}
+
+/** Refusals that no retry will change: the server judged the config invalid. */
+export function isRefusal(error: unknown): error is JsApiError {
+  return error instanceof JsApiError && (error.code === 400 || error.errCode === ErrCodes.streamInvalidConfig);
+}

@@ -1,0 +1,54 @@
+// From a connectionRef to a live NATS connection, or the reason there is none.
+import type { NatsConnection } from "@nats-io/transport-node";
+import type { Kube } from "../../shared/kube/client.ts";
+import type { KubeObject } from "../../shared/kube/object.ts";
+import { readConnectionSettings, type ConnectionSpec } from "../../shared/nats/connection-settings.ts";
+import type { ConnectionPool } from "../../shared/nats/pool.ts";
+import { isAdmitted, type Referrer } from "./grants.ts";
+import { coreApiVersion } from "./kinds.ts";
+
+export type NatsConnectionObject = KubeObject & { spec: ConnectionSpec };
+
+export interface Reference {
+  name: string;
+  namespace?: string;
+}
+
+export type Resolved =
+  | { ok: true; connection: NatsConnectionObject }
+  | { ok: false; reason: "ConnectionNotFound" | "ReferenceNotPermitted"; message: string; noGrant: boolean };
+
+/** Follows a connectionRef: grant first (cross-namespace), then existence. */
+export async function resolveConnection(kube: Kube, referrer: Referrer, ref: Reference): Promise<Resolved> {
+  const namespace = ref.namespace ?? referrer.namespace;
+  const admitted = await isAdmitted(kube, referrer, { group: "nats-operator.io", kind: "NatsConnection", namespace, name: ref.name });
+  if (!admitted) {
+    return {
+      ok: false,
+      reason: "ReferenceNotPermitted",
+      message: `no NatsReferenceGrant in namespace ${namespace} admits ${referrer.kind} from ${referrer.namespace} to NatsConnection ${ref.name}`,
+      noGrant: true,
+    };
+  }
+  const connection = await kube.get<NatsConnectionObject>({ apiVersion: coreApiVersion, kind: "NatsConnection", namespace, name: ref.name });
+  if (!connection) {
+    return { ok: false, reason: "ConnectionNotFound", message: `NatsConnection ${namespace}/${ref.name} not found`, noGrant: false };
+  }
+  return { ok: true, connection };
+}
+
+export const poolKey = (connection: KubeObject) => `${connection.metadata.namespace ?? ""}/${connection.metadata.name}`;
+
+export type Connected = { ok: true; nc: NatsConnection } | { ok: false; reason: string; message: string };
+
+/** The pooled connection of a NatsConnection, connecting on first use. */
+export async function connectWith(kube: Kube, pool: ConnectionPool, connection: NatsConnectionObject): Promise<Connected> {
+  const settings = await readConnectionSettings(kube, connection.metadata.namespace ?? "", connection.spec);
+  if (!settings.ok) return { ok: false, reason: settings.reason, message: settings.message };
+  try {
+    return { ok: true, nc: await pool.acquire(poolKey(connection), settings.settings) };
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    return { ok: false, reason: "ConnectFailed", message: `cannot connect to ${connection.spec.servers.join(", ")}: ${why}` };
+  }
+}

@@ -1,0 +1,35 @@
+// What the reconcilers share within one process.
+import type { Kube } from "../../shared/kube/client.ts";
+import type { EventRecorder, EventType } from "../../shared/kube/events.ts";
+import type { KubeObject } from "../../shared/kube/object.ts";
+import type { ConnectionPool } from "../../shared/nats/pool.ts";
+import type { Logger } from "../../shared/telemetry/logger.ts";
+
+export const fieldManager = "nats-operator/sync-stream";
+export const finalizer = "jetstream.nats-operator.io/finalizer";
+
+/** `--resync-period`: how often every object is compared with the server (and Terminal under Retry rechecked). */
+export const resyncPeriodMs = 10 * 60_000;
+/** The PingSource schedule matching the resync period. */
+export const resyncCron = process.env.SYNC_STREAM_RESYNC_CRON ?? "*/10 * * * *";
+/** An apiserver event for an object checked this recently, at its current generation, is not rechecked. */
+export const freshForMs = 30_000;
+
+export interface SyncDeps {
+  kube: Kube;
+  pool: ConnectionPool;
+  log: Logger;
+  now(): Date;
+  recorder(): Promise<EventRecorder>;
+  /** Makes sure the namespace has its drift schedule (once per process and namespace). */
+  ensureSchedule(namespace: string): Promise<void>;
+}
+
+/** Records an Event; a failure to record never fails the reconcile. */
+export async function note(deps: SyncDeps, object: KubeObject, type: EventType, reason: string, message: string): Promise<void> {
+  try {
+    await (await deps.recorder()).record(object, type, reason, message);
+  } catch (error) {
+    deps.log.warn({ err: error, reason }, "cannot record event");
+  }
+}

@@ -1,0 +1,41 @@
+// Cross-namespace references: admitted only by a NatsReferenceGrant in the
+// target namespace, looked up on every reconcile so a deleted grant revokes.
+import type { Kube } from "../../shared/kube/client.ts";
+import type { KubeObject } from "../../shared/kube/object.ts";
+import { coreApiVersion } from "./kinds.ts";
+
+export interface GrantSpec {
+  from: { group: string; kind: string; namespace: string }[];
+  to: { group: string; kind: string; name?: string }[];
+}
+
+export interface Referrer {
+  group: string;
+  kind: string;
+  namespace: string;
+}
+
+export interface Referent {
+  group: string;
+  kind: string;
+  namespace: string;
+  name: string;
+}
+
+/** Whether one grant admits the reference (pure). */
+export function grantAdmits(grant: GrantSpec, from: Referrer, to: Referent): boolean {
+  const fromOk = grant.from.some((f) => f.group === from.group && f.kind === from.kind && f.namespace === from.namespace);
+  const toOk = grant.to.some((t) => t.group === to.group && t.kind === to.kind && (t.name === undefined || t.name === to.name));
+  return fromOk && toOk;
+}
+
+/** Same-namespace references need no grant; others need one in the target namespace. */
+export async function isAdmitted(kube: Kube, from: Referrer, to: Referent): Promise<boolean> {
+  if (from.namespace === to.namespace) return true;
+  const grants = await kube.list<KubeObject & { spec?: GrantSpec }>({
+    apiVersion: coreApiVersion,
+    kind: "NatsReferenceGrant",
+    namespace: to.namespace,
+  });
+  return grants.some((g) => g.spec !== undefined && grantAdmits(g.spec, from, to));
+}

@@ -1,0 +1,27 @@
+// Reads the server object a resource stands for.
+import type { NatsConnection } from "@nats-io/transport-node";
+import { ErrCodes, JsApiError, jsRequest } from "../../shared/nats/jsapi.ts";
+import type { Wire } from "./fields.ts";
+import type { Target } from "./kinds.ts";
+
+export interface Observed {
+  config: Wire;
+  info: Record<string, unknown>;
+}
+
+export type Observation = { found: true; observed: Observed } | { found: false; streamMissing: boolean };
+
+export function infoSubject(target: Target): string {
+  return target.consumer === undefined ? `STREAM.INFO.${target.stream}` : `CONSUMER.INFO.${target.stream}.${target.consumer}`;
+}
+
+export async function observe(nc: NatsConnection, target: Target): Promise<Observation> {
+  try {
+    const info = await jsRequest(nc, infoSubject(target));
+    return { found: true, observed: { config: (info.config ?? {}) as Wire, info } };
+  } catch (error) {
+    if (error instanceof JsApiError && error.errCode === ErrCodes.streamNotFound) return { found: false, streamMissing: true };
+    if (error instanceof JsApiError && error.errCode === ErrCodes.consumerNotFound) return { found: false, streamMissing: false };
+    throw error;
+  }
+}

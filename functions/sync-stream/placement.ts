@@ -1,0 +1,75 @@
+// Where a resource's server object lives: its connection, and for consumers the stream.
+import type { KubeObject } from "../../shared/kube/object.ts";
+import { findCondition } from "../../shared/kube/conditions.ts";
+import { resolveConnection, type NatsConnectionObject, type Reference } from "./connection.ts";
+import type { SyncDeps } from "./context.ts";
+import type { Spec } from "./fields.ts";
+import { isAdmitted } from "./grants.ts";
+import { jetstreamApiVersion, type ObjectKind, type TargetResult } from "./kinds.ts";
+import { keyValueTarget, objectStoreTarget } from "./plan-bucket.ts";
+import { consumerTarget } from "./plan-consumer.ts";
+import { streamNameOf, streamTarget } from "./plan-stream.ts";
+import type { AdoptionPolicy } from "./plan.ts";
+import type { ObjectStatus, SyncResult } from "./status.ts";
+
+export type JetStreamObject = KubeObject & {
+  spec: Spec & {
+    connectionRef?: Reference;
+    streamRef?: Reference;
+    stream?: string;
+    adoptionPolicy?: AdoptionPolicy;
+    terminalPolicy?: "Hold" | "Retry";
+    deletionPolicy?: "Retain" | "Delete";
+  };
+  status?: ObjectStatus;
+};
+
+/** Where a resource's server object lives: its connection and the target it names. */
+export type Placement =
+  | { ok: true; connection: NatsConnectionObject; target: TargetResult }
+  | { ok: false; result: SyncResult };
+
+/** Resolves connection (and for consumers with streamRef, the NatsStream) and builds the target. */
+export async function placementOf(deps: SyncDeps, object: JetStreamObject): Promise<Placement> {
+  const namespace = object.metadata.namespace ?? "";
+  const kind = object.kind as ObjectKind;
+  let referrer = { group: "jetstream.nats-operator.io", kind, namespace };
+  let connectionRef = object.spec.connectionRef;
+  let streamName = object.spec.stream;
+
+  if (kind === "NatsConsumer" && object.spec.streamRef) {
+    const ref = object.spec.streamRef;
+    const streamNamespace = ref.namespace ?? namespace;
+    const admitted = await isAdmitted(deps.kube, referrer, { group: "jetstream.nats-operator.io", kind: "NatsStream", namespace: streamNamespace, name: ref.name });
+    if (!admitted) {
+      const message = `no NatsReferenceGrant in namespace ${streamNamespace} admits NatsConsumer from ${namespace} to NatsStream ${ref.name}`;
+      return { ok: false, result: { kind: "connection", reason: "ReferenceNotPermitted", message, noGrant: true } };
+    }
+    const stream = await deps.kube.get<JetStreamObject>({ apiVersion: jetstreamApiVersion, kind: "NatsStream", namespace: streamNamespace, name: ref.name });
+    if (!stream) {
+      return { ok: false, result: { kind: "streamWaiting", reason: "StreamNotFound", message: `NatsStream ${streamNamespace}/${ref.name} not found` } };
+    }
+    const ready = findCondition(stream.status?.conditions, "Ready");
+    if (ready?.status !== "True" || stream.status?.observedGeneration !== stream.metadata.generation) {
+      return { ok: false, result: { kind: "streamWaiting", reason: "StreamNotReady", message: `NatsStream ${streamNamespace}/${ref.name} is not Ready` } };
+    }
+    streamName = streamNameOf(stream as never);
+    if (!connectionRef) {
+      connectionRef = { name: stream.spec.connectionRef?.name ?? "", namespace: stream.spec.connectionRef?.namespace ?? streamNamespace };
+      referrer = { group: "jetstream.nats-operator.io", kind: "NatsStream", namespace: streamNamespace };
+    }
+  }
+  if (!connectionRef) {
+    return { ok: false, result: { kind: "connection", reason: "ConnectionNotFound", message: "spec names no connectionRef", noGrant: false } };
+  }
+  const resolved = await resolveConnection(deps.kube, referrer, connectionRef);
+  if (!resolved.ok) return { ok: false, result: { kind: "connection", reason: resolved.reason, message: resolved.message, noGrant: resolved.noGrant } };
+
+  const target =
+    kind === "NatsStream" ? streamTarget(object as never)
+    : kind === "NatsKeyValue" ? keyValueTarget(object as never)
+    : kind === "NatsObjectStore" ? objectStoreTarget(object as never)
+    : consumerTarget(object as never, streamName ?? "");
+  return { ok: true, connection: resolved.connection, target };
+}
+

@@ -1,0 +1,41 @@
+// NatsConnection: Ready when its servers can be reached with its credentials.
+import { setConditions, type Condition } from "../../shared/kube/conditions.ts";
+import { KubeRequestError } from "../../shared/kube/errors.ts";
+import type { ObjectKey } from "../../shared/kube/object.ts";
+import { writeStatusIfChanged } from "../../shared/kube/status.ts";
+import { redactUrl } from "../../shared/nats/connection-settings.ts";
+import { done, retry, skipped, type Outcome } from "../../shared/runtime/outcome.ts";
+import { connectWith, poolKey, type NatsConnectionObject } from "./connection.ts";
+import { fieldManager, type SyncDeps } from "./context.ts";
+
+type ConnectionObject = NatsConnectionObject & { status?: { observedGeneration?: number; conditions?: Condition[] } };
+
+export interface ConnectionResult {
+  outcome: Outcome;
+  becameReady: boolean;
+}
+
+export async function reconcileConnection(deps: SyncDeps, key: ObjectKey): Promise<ConnectionResult> {
+  const connection = await deps.kube.get<ConnectionObject>(key);
+  if (!connection || connection.metadata.deletionTimestamp) {
+    await deps.pool.release(`${key.namespace}/${key.name}`);
+    return { outcome: skipped("NatsConnection is gone; its NATS connection is closed"), becameReady: false };
+  }
+  const wasReady = connection.status?.conditions?.some((c) => c.type === "Ready" && c.status === "True") ?? false;
+  const connected = await connectWith(deps.kube, deps.pool, connection);
+  const generation = connection.metadata.generation;
+  const condition = connected.ok
+    ? { type: "Ready", status: "True" as const, reason: "Connected", message: `connected to ${redactUrl(connected.nc.getServer())}` }
+    : { type: "Ready", status: "False" as const, reason: connected.reason, message: connected.message };
+  const conditions = setConditions(connection.status?.conditions, [{ ...condition, ...(generation === undefined ? {} : { observedGeneration: generation }) }], deps.now());
+  try {
+    await writeStatusIfChanged(deps.kube, connection, { conditions }, fieldManager);
+  } catch (error) {
+    if (!(error instanceof KubeRequestError && error.isNotFound)) throw error;
+  }
+  if (!connected.ok) {
+    await deps.pool.release(poolKey(connection));
+    return { outcome: retry(connected.message), becameReady: false };
+  }
+  return { outcome: done(condition.message), becameReady: !wasReady };
+}

@@ -1,0 +1,194 @@
+// One reconcile of a NatsStream, NatsConsumer, NatsKeyValue or NatsObjectStore.
+import type { NatsConnection } from "@nats-io/transport-node";
+import { findCondition } from "../../shared/kube/conditions.ts";
+import { KubeRequestError } from "../../shared/kube/errors.ts";
+import { addFinalizer, hasFinalizer } from "../../shared/kube/finalizers.ts";
+import { keyOf, type KubeObject, type ObjectKey } from "../../shared/kube/object.ts";
+import { writeStatusIfChanged } from "../../shared/kube/status.ts";
+import { JsApiError, NatsRequestError } from "../../shared/nats/jsapi.ts";
+import { done, retry, skipped, type Outcome } from "../../shared/runtime/outcome.ts";
+import { createObject, deleteObject, isRefusal, updateObject } from "./act.ts";
+import { connectWith } from "./connection.ts";
+import { finalizer, fieldManager, freshForMs, note, resyncPeriodMs, type SyncDeps } from "./context.ts";
+import { finalizeObject } from "./finalize.ts";
+import { isSpecProblem, jetstreamApiVersion, type Target } from "./kinds.ts";
+import { readMarker } from "./marker.ts";
+import { observe, type Observed } from "./observe.ts";
+import { placementOf, type JetStreamObject } from "./placement.ts";
+import { planObject, specWriteBack, type Plan } from "./plan.ts";
+import { nextStatus, serverStatusOf, type SyncResult } from "./status.ts";
+
+export type { JetStreamObject };
+
+export type Trigger = "event" | "tick";
+
+export interface ReconcileResult {
+  outcome: Outcome;
+  /** Ready turned True in this reconcile (consumers waiting on a stream are woken). */
+  becameReady: boolean;
+}
+
+const result = (outcome: Outcome, becameReady = false): ReconcileResult => ({ outcome, becameReady });
+
+export async function reconcileObject(deps: SyncDeps, key: ObjectKey, trigger: Trigger): Promise<ReconcileResult> {
+  let object = await deps.kube.get<JetStreamObject>(key);
+  if (!object) return result(skipped(`${key.kind} ${key.namespace}/${key.name} is gone`));
+  if (object.metadata.deletionTimestamp) return result(await finalizeObject(deps, object));
+
+  const now = deps.now();
+  const generation = object.metadata.generation;
+  const status = object.status;
+  const terminal = findCondition(status?.conditions, "Terminal");
+  if (terminal?.status === "True" && terminal.observedGeneration === generation) {
+    if ((object.spec.terminalPolicy ?? "Hold") === "Hold") return result(skipped("Terminal; held until the resource is edited"));
+    const next = status?.nextCheckTime ? Date.parse(status.nextCheckTime) : 0;
+    if (next > now.getTime()) return result(skipped(`Terminal; next check at ${status?.nextCheckTime ?? ""}`));
+  }
+  if (trigger === "event" && status?.observedGeneration === generation && findCondition(status?.conditions, "Ready")?.status === "True") {
+    const last = status?.lastSyncedTime ? Date.parse(status.lastSyncedTime) : 0;
+    if (now.getTime() - last < freshForMs) return result(skipped("checked moments ago at this generation"));
+  }
+
+  if (!hasFinalizer(object, finalizer)) object = await addFinalizer(deps.kube, object, finalizer);
+  await deps.ensureSchedule(key.namespace);
+
+  const wasReady = findCondition(status?.conditions, "Ready")?.status === "True";
+  const write = async (sync: SyncResult): Promise<boolean> => {
+    try {
+      await writeStatusIfChanged(deps.kube, object as JetStreamObject, nextStatus(object?.status, sync, generation, now), fieldManager);
+    } catch (error) {
+      if (!(error instanceof KubeRequestError && error.isNotFound)) throw error;
+    }
+    return sync.kind === "synced" && !wasReady;
+  };
+
+  const placement = await placementOf(deps, object);
+  if (!placement.ok) {
+    await write(placement.result);
+    const sync = placement.result;
+    return result(sync.kind === "connection" && sync.reason !== "ConnectionNotFound" ? done(sync.message) : done(sync.kind === "streamWaiting" ? sync.message : "waiting for the connection"));
+  }
+  const target = placement.target;
+  const terminalOf = (reason: "Rejected" | "ExistsUnowned" | "OwnedByOther" | "NotABucket" | "ImmutableField", message: string): SyncResult => ({
+    kind: "terminal",
+    reason,
+    message,
+    nextCheck: object?.spec.terminalPolicy === "Retry" ? new Date(now.getTime() + resyncPeriodMs) : undefined,
+  });
+  if (isSpecProblem(target)) {
+    await write(terminalOf("Rejected", target.problem));
+    await note(deps, object, "Warning", "Rejected", target.problem);
+    return result(done(`Terminal: ${target.problem}`));
+  }
+
+  const connected = await connectWith(deps.kube, deps.pool, placement.connection);
+  if (!connected.ok) {
+    await write({ kind: "connection", reason: "ConnectionFailed", message: connected.message, noGrant: false });
+    return result(retry(connected.message));
+  }
+
+  try {
+    const sync = await sync_(deps, object, target, connected.nc, terminalOf);
+    const becameReady = await write(sync);
+    if (sync.kind === "terminal") return result(done(`Terminal ${sync.reason}: ${sync.message}`));
+    return result(done(sync.kind), becameReady);
+  } catch (error) {
+    if (error instanceof JsApiError || error instanceof NatsRequestError) {
+      await write({ kind: "failed", reason: "SyncFailed", message: error.message });
+      return result(retry(`${target.model.what}: ${error.message}`));
+    }
+    throw error;
+  }
+}
+
+// The NATS half: observe, plan, act; answers what the status should say.
+async function sync_(
+  deps: SyncDeps,
+  object: JetStreamObject,
+  target: Target,
+  nc: NatsConnection,
+  terminalOf: (reason: "Rejected" | "ExistsUnowned" | "OwnedByOther" | "NotABucket" | "ImmutableField", message: string) => SyncResult,
+): Promise<SyncResult> {
+  const uid = object.metadata.uid ?? "";
+  const adoptionPolicy = object.spec.adoptionPolicy ?? "Never";
+  const observation = await observe(nc, target);
+  if (!observation.found && observation.streamMissing && target.consumer !== undefined) {
+    return { kind: "streamWaiting", reason: "StreamNotFound", message: `stream ${target.stream} does not exist` };
+  }
+  const server = observation.found ? observation.observed : undefined;
+  const owner = server ? readMarker(server.config.metadata).owner : undefined;
+  const foreignOwnerExists = owner !== undefined && owner !== uid ? await ownerExists(deps, object.kind, owner) : false;
+
+  const plan: Plan = planObject({
+    model: target.model,
+    uid,
+    adoptionPolicy,
+    desired: target.desired,
+    specMetadata: target.specMetadata,
+    server: server?.config,
+    foreignOwnerExists,
+    pendingEdit: object.status?.observedGeneration !== object.metadata.generation,
+  });
+
+  let after: Observed | undefined = server;
+  let drift: string[] | undefined;
+  try {
+    switch (plan.kind) {
+      case "await":
+        return { kind: "adoptWaiting", message: plan.message };
+      case "terminal":
+        await note(deps, object, "Warning", plan.reason, plan.message);
+        return terminalOf(plan.reason, plan.message);
+      case "create":
+        after = await createObject(nc, target, plan.config);
+        await note(deps, object, "Normal", "Created", `created ${target.model.what}`);
+        break;
+      case "update":
+        if (plan.claimed && adoptionPolicy === "Adopt" && server) await writeBack(deps, object, target, server, "replace");
+        after = await updateObject(nc, target, plan.config);
+        if (plan.claimed) await note(deps, object, "Normal", "Adopted", `adopted ${target.model.what}`);
+        else await note(deps, object, "Normal", plan.edit ? "Updated" : "DriftCorrected", `${plan.edit ? "updated" : "reapplied spec over drift in"} ${target.model.what} (${plan.drift.join(", ")})`);
+        if (!plan.edit) drift = plan.drift;
+        break;
+      case "recreate":
+        await deleteObject(nc, target);
+        after = await createObject(nc, target, plan.config);
+        await note(deps, object, "Normal", "Recreated", `recreated ${target.model.what} to change ${plan.changed.join(", ")}`);
+        break;
+      case "settled":
+        break;
+    }
+  } catch (error) {
+    if (isRefusal(error)) {
+      await note(deps, object, "Warning", "Rejected", error.message);
+      return terminalOf("Rejected", `${target.model.what}: ${error.message}`);
+    }
+    throw error;
+  }
+  if (!after) throw new Error("no server object after acting");
+  if (adoptionPolicy !== "Never" && !(plan.kind === "update" && plan.claimed && adoptionPolicy === "Adopt")) {
+    await writeBack(deps, object, target, after, "fill");
+  }
+  const origin = plan.kind === "create" ? "Created" : plan.origin;
+  return {
+    kind: "synced",
+    what: target.model.what,
+    origin,
+    uid,
+    drift,
+    server: serverStatusOf(after.info, target.consumer === undefined),
+  };
+}
+
+/** Writes the server's config into spec (Adopt) or fills in what spec omits (late initialisation). */
+async function writeBack(deps: SyncDeps, object: JetStreamObject, target: Target, server: Observed, mode: "replace" | "fill"): Promise<void> {
+  const patch = specWriteBack(object.spec, target.toSpec(server.config), target.configFields, mode);
+  if (!patch) return;
+  await deps.kube.patch(keyOf(object), { metadata: { resourceVersion: object.metadata.resourceVersion }, spec: patch }, "merge");
+}
+
+/** Whether a resource of this kind with this UID exists anywhere (the marker's owner is alive). */
+async function ownerExists(deps: SyncDeps, kind: string, uid: string): Promise<boolean> {
+  const all = await deps.kube.list<KubeObject>({ apiVersion: jetstreamApiVersion, kind });
+  return all.some((o) => o.metadata.uid === uid);
+}
