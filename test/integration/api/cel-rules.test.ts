@@ -71,3 +71,14 @@ describe("transition rules", () => {
     }
   });
 });
+
+describe("NatsCluster name", () => {
+  it.each([
+    ["accepts a 54-character DNS label", `a${"b".repeat(53)}`, true],
+    ["refuses 55 characters (<name>-headless would exceed a DNS label)", `a${"b".repeat(54)}`, false],
+    ["refuses a name starting with a digit (not a Service name)", "1cluster", false],
+  ])("%s", async (_what, name, ok) => {
+    const verdict = await create(open(), objectOf(open(), "NatsCluster", name, { version: "2.15.0", replicas: 1 }), { dryRun: true });
+    expect(verdict.ok).toBe(ok);
+  });
+});
