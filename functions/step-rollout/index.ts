@@ -1,5 +1,133 @@
-import { pendingFunction } from "../pending.ts";
+import { CLUSTER_ANNOTATIONS } from "../../shared/api/constants/annotations.ts";
+import { FINALIZERS } from "../../shared/api/constants/finalizers.ts";
+import { dropSchedule, keepSchedule } from "../../shared/eventing/schedule.ts";
+import type { Kube } from "../../shared/kube/client.ts";
+import { setConditions, type Condition } from "../../shared/kube/conditions.ts";
+import { jsonEqual } from "../../shared/kube/equal.ts";
+import { KubeRequestError } from "../../shared/kube/errors.ts";
+import { addFinalizer, hasFinalizer, removeFinalizer } from "../../shared/kube/finalizers.ts";
+import type { FunctionContext, OperatorFunction } from "../../shared/runtime/function.ts";
+import { conflict, done, skipped, type Outcome } from "../../shared/runtime/outcome.ts";
+import type { Cluster } from "../cluster-shared/cluster.ts";
+import { scheduleName } from "../cluster-shared/names.ts";
+import { readCluster, resolveTarget } from "../cluster-shared/target.ts";
+import { clearForceStep, deleteServer, restartServer } from "./act.ts";
+import { judgeDeletion } from "./deletion.ts";
+import type { MonitorAddress } from "./monitor.ts";
+import { observeCluster } from "./observe.ts";
+import { planRollout, type RolloutStatus } from "./plan.ts";
+import { nextStatus } from "./status.ts";
 
-/** Rolls a NatsCluster one server at a time, gated on the NATS cluster being Settled. */
-export const stepRollout = pendingFunction("step-rollout", ["NatsCluster.cluster.nats-operator.io", "StatefulSet.apps"], true);
+export const TICK_CRON = "*/10 * * * * *";
+
+/** Where the servers' monitoring ports are reached; tests point it elsewhere. */
+let monitorAddress: MonitorAddress | undefined;
+export function setMonitorAddress(address: MonitorAddress | undefined): void {
+  monitorAddress = address;
+}
+
+async function schedule(kube: Kube, cluster: Cluster, keep: boolean): Promise<void> {
+  const name = scheduleName(cluster.metadata.name);
+  if (keep) {
+    await keepSchedule(kube, {
+      namespace: cluster.metadata.namespace,
+      name,
+      cron: TICK_CRON,
+      target: "step-rollout",
+      work: { namespace: cluster.metadata.namespace, cluster: cluster.metadata.name },
+      owner: cluster,
+    });
+  } else await dropSchedule(kube, cluster.metadata.namespace, name);
+}
+
+/** Writes status guarded by the resourceVersion read at the start; false on a conflict. */
+async function writeStatus(kube: Kube, cluster: Cluster, status: Cluster["status"]): Promise<boolean> {
+  if (jsonEqual(cluster.status, status)) return true;
+  try {
+    await kube.replaceStatus({ ...cluster, status });
+    return true;
+  } catch (error) {
+    if (error instanceof KubeRequestError && error.isConflict) return false;
+    throw error;
+  }
+}
+
+async function finalize(context: FunctionContext, kube: Kube, cluster: Cluster): Promise<Outcome> {
+  if (!hasFinalizer(cluster, FINALIZERS.jetstreamData)) return skipped("NatsCluster is being deleted");
+  const seen = await observeCluster(kube, cluster, monitorAddress);
+  const forceDelete = cluster.metadata.annotations?.[CLUSTER_ANNOTATIONS.forceDelete] !== undefined;
+  const verdict = judgeDeletion(seen.snapshot, forceDelete);
+  const conditions = setConditions(cluster.status?.conditions as Condition[] | undefined, [verdict.condition], context.now());
+  if (verdict.release) {
+    await removeFinalizer(kube, cluster, FINALIZERS.jetstreamData);
+    return done(`finalizer released: ${verdict.condition.message}`);
+  }
+  if (!(await writeStatus(kube, cluster, { ...(cluster.status ?? {}), conditions }))) return conflict("NatsCluster changed while deciding");
+  await schedule(kube, cluster, true);
+  return done(`deletion waits: ${verdict.condition.message}`);
+}
+
+/**
+ * Observes a NatsCluster's servers and NATS cluster, writes its status, and takes at most one
+ * rollout step: restart one server, or remove one. The step is claimed with a status write
+ * guarded by the resourceVersion read first, so concurrent deliveries never take two steps.
+ */
+export const stepRollout: OperatorFunction = {
+  name: "step-rollout",
+  kinds: ["NatsCluster.cluster.nats-operator.io", "StatefulSet.apps"],
+  handlesPings: true,
+  actionAnnotations: [CLUSTER_ANNOTATIONS.forceStep, CLUSTER_ANNOTATIONS.forceDelete],
+  async handle(context) {
+    const kube = await context.kube();
+    const target = await resolveTarget(kube, context.event);
+    if (target.kind === "none") return skipped(target.reason);
+    let cluster = await readCluster(kube, target.namespace, target.name);
+    if (!cluster) return skipped(`NatsCluster ${target.namespace}/${target.name} is gone`);
+    if (cluster.metadata.deletionTimestamp) return finalize(context, kube, cluster);
+
+    const jetstream = cluster.spec.jetstream !== undefined;
+    if (jetstream && !hasFinalizer(cluster, FINALIZERS.jetstreamData)) cluster = await addFinalizer(kube, cluster, FINALIZERS.jetstreamData);
+    else if (!jetstream && hasFinalizer(cluster, FINALIZERS.jetstreamData)) cluster = await removeFinalizer(kube, cluster, FINALIZERS.jetstreamData);
+
+    const now = context.now();
+    const seen = await observeCluster(kube, cluster, monitorAddress);
+    const forceStep = cluster.metadata.annotations?.[CLUSTER_ANNOTATIONS.forceStep];
+    const previousProgressing = (cluster.status?.conditions as Condition[] | undefined)?.find((c) => c.type === "Progressing")?.reason;
+    const decision = planRollout({
+      cluster: cluster.metadata.name,
+      replicas: cluster.spec.replicas,
+      targetRevision: seen.plan.revision,
+      jetstream,
+      canEvacuate: false,
+      servers: seen.servers,
+      ...(seen.snapshot ? { snapshot: seen.snapshot } : {}),
+      paused: cluster.spec.rollout?.paused === true || !seen.certificatesReady,
+      ...(forceStep ? { forceStep } : {}),
+      ...(cluster.status?.rollout?.targetRevision ? { previous: cluster.status.rollout as RolloutStatus } : {}),
+      ...(previousProgressing ? { previousProgressingReason: previousProgressing } : {}),
+      foreign: seen.foreign,
+      now,
+    });
+    const status = nextStatus(cluster, seen, decision, now);
+    // The claim: only one of several concurrent deliveries gets past this write.
+    if (!(await writeStatus(kube, cluster, status))) return conflict("NatsCluster changed while deciding; the step is left to the delivery that claimed it");
+
+    const recorder = await context.recorder();
+    const step = decision.step;
+    if (step.kind === "restart") {
+      const planned = seen.plan.servers.find((s) => s.name === step.server);
+      const reason = seen.servers.find((s) => s.name === step.server)?.restartReason;
+      if (planned) await restartServer(kube, planned, reason);
+    } else if (step.kind === "delete") {
+      await deleteServer(kube, cluster, step.server, step.surplus);
+    }
+    if (decision.stepEvent) await recorder.record(cluster, "Normal", "RolloutStep", decision.stepEvent);
+    if (decision.gateBlockedEvent) await recorder.record(cluster, "Warning", "GateBlocked", decision.gateBlockedEvent);
+    if (decision.clearForceStep) await clearForceStep(kube, cluster);
+    await schedule(kube, cluster, decision.polling);
+    const progressing = decision.conditions.find((c) => c.type === "Progressing");
+    return done(step.kind === "none" ? `${progressing?.reason ?? ""}: ${progressing?.message ?? ""}` : (decision.stepEvent ?? ""));
+  },
+};
+
 export const handle = stepRollout.handle;

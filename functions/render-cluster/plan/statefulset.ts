@@ -7,7 +7,6 @@ import {
   clusterSelector,
   configMapName,
   headlessServiceName,
-  routesTlsSecretName,
   serverLabels,
   serverName,
   serverSelector,

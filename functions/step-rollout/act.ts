@@ -1,0 +1,63 @@
+// The one step a decision takes: restart a server by writing its ConfigMap and its
+// StatefulSet's pod template, or delete a server that leaves the cluster.
+import { CLUSTER_ANNOTATIONS, RENDERED_ANNOTATIONS } from "../../shared/api/constants/annotations.ts";
+import { FIELD_MANAGERS } from "../../shared/api/constants/field-managers.ts";
+import type { Kube } from "../../shared/kube/client.ts";
+import { keyOf } from "../../shared/kube/object.ts";
+import type { Cluster } from "../cluster-shared/cluster.ts";
+import { configMapName } from "../cluster-shared/names.ts";
+import { isControlledBy } from "../cluster-shared/ownership.ts";
+import type { PlannedServer } from "../render-cluster/plan/cluster-plan.ts";
+import { VOLUME_DIGEST_ANNOTATION } from "../render-cluster/plan/statefulset.ts";
+import type { StatefulSet } from "./observe.ts";
+
+export const FIELD_MANAGER = FIELD_MANAGERS.stepRollout;
+
+/**
+ * Restarts one server onto the plan: its ConfigMap first (so the new pod reads the new
+ * config), then an update of the StatefulSet read now, whose new pod-template revision
+ * makes the StatefulSet controller replace the pod. Repeating it changes nothing.
+ */
+export async function restartServer(kube: Kube, planned: PlannedServer, reason: string | undefined): Promise<void> {
+  const configMap = {
+    ...planned.configMap,
+    metadata: {
+      ...planned.configMap.metadata,
+      annotations: {
+        ...planned.configMap.metadata.annotations,
+        [RENDERED_ANNOTATIONS.configApply]: "Restart",
+        ...(reason ? { [RENDERED_ANNOTATIONS.restartReason]: reason } : {}),
+      },
+    },
+  };
+  await kube.apply(configMap, FIELD_MANAGER);
+  const current = await kube.get<StatefulSet>(keyOf(planned.statefulSet));
+  if (!current) return;
+  const rendered = planned.statefulSet;
+  const annotations = { ...(current.metadata.annotations ?? {}), ...(rendered.metadata.annotations ?? {}) };
+  // The claim template cannot change in place: keep the running one and its digest.
+  const volumeDigest = current.metadata.annotations?.[VOLUME_DIGEST_ANNOTATION];
+  if (volumeDigest !== undefined) annotations[VOLUME_DIGEST_ANNOTATION] = volumeDigest;
+  const { volumeClaimTemplates: _claims, ...renderedSpec } = rendered.spec as Record<string, unknown>;
+  const next: StatefulSet = {
+    ...current,
+    metadata: { ...current.metadata, annotations },
+    spec: { ...current.spec, ...renderedSpec, template: rendered.spec.template } as StatefulSet["spec"],
+  };
+  await kube.replace(next);
+}
+
+/** Deletes a server leaving the cluster: its StatefulSet, and its ConfigMap when we control it. */
+export async function deleteServer(kube: Kube, cluster: Cluster, server: string, surplus: boolean): Promise<void> {
+  const namespace = cluster.metadata.namespace;
+  await kube.delete({ apiVersion: "apps/v1", kind: "StatefulSet", namespace, name: server }, { propagationPolicy: "Background" });
+  if (!surplus) return;
+  const key = { apiVersion: "v1", kind: "ConfigMap", namespace, name: configMapName(server) };
+  const configMap = await kube.get(key);
+  if (configMap && isControlledBy(configMap, cluster)) await kube.delete(key, { ...(configMap.metadata.uid ? { preconditions: { uid: configMap.metadata.uid } } : {}) });
+}
+
+/** Clears the one-shot force-step annotation once it has been read. */
+export async function clearForceStep(kube: Kube, cluster: Cluster): Promise<void> {
+  await kube.patch(keyOf(cluster), { metadata: { annotations: { [CLUSTER_ANNOTATIONS.forceStep]: null } } }, "merge");
+}

@@ -1,0 +1,41 @@
+// The part of the NatsCluster status step-rollout owns, computed from a decision and an
+// observation; the fields render-cluster owns are carried over untouched.
+import type { NatsClusterStatus } from "../../shared/api/cluster/nats-cluster.ts";
+import { setConditions, type Condition } from "../../shared/kube/conditions.ts";
+import type { Cluster } from "../cluster-shared/cluster.ts";
+import type { ClusterObservation } from "./observe.ts";
+import type { RolloutDecision } from "./plan.ts";
+
+export function nextStatus(cluster: Cluster, seen: ClusterObservation, decision: RolloutDecision, now: Date, extra: Condition[] = []): NatsClusterStatus {
+  const previous = cluster.status ?? {};
+  const planned = seen.servers.filter((s) => s.planned);
+  const offTarget = seen.servers.filter((s) => s.planned && s.exists && !s.onTarget && s.restartReason);
+  const reasons = [...new Set(offTarget.map((s) => s.restartReason ?? ""))].filter(Boolean);
+  const versions = new Set(planned.map((s) => s.reportedVersion));
+  const version = planned.length > 0 && versions.size === 1 && planned.every((s) => s.reportedVersion) ? planned[0]?.reportedVersion : previous.version;
+  const conditions = setConditions(previous.conditions as Condition[] | undefined, [...decision.conditions, ...extra], now).map((c) => ({
+    ...c,
+    observedGeneration: cluster.metadata.generation ?? 0,
+  }));
+  const status: NatsClusterStatus = {
+    ...previous,
+    observedGeneration: cluster.metadata.generation ?? 0,
+    conditions,
+    readyReplicas: planned.filter((s) => s.exists && s.podReady).length,
+    config: { revision: seen.plan.revision, appliedBy: "Restart", ...(reasons.length > 0 ? { restartReason: reasons.join("; ") } : {}) },
+    servers: seen.servers
+      .filter((s) => s.exists)
+      .map((s) => ({
+        name: s.name,
+        ...(s.reportedVersion ? { version: s.reportedVersion } : {}),
+        ready: s.podReady,
+        ...(s.reportedRevision ? { configRevision: s.reportedRevision } : {}),
+      })),
+    jetstream: { ...(previous.jetstream ?? {}), metaLeader: seen.snapshot?.metaLeader ?? "" },
+  };
+  if (!cluster.spec.jetstream) delete status.jetstream;
+  if (version) status.version = version;
+  if (decision.rollout) status.rollout = decision.rollout;
+  else delete status.rollout;
+  return status;
+}
