@@ -1,3 +1,5 @@
+import { kindOf } from "../api/kinds.ts";
+
 /** Where a kind lives on the API server. */
 export interface ResourceType {
   group: string;
@@ -31,14 +33,16 @@ const builtIn: Record<string, ResourceType> = {
 };
 
 /**
- * The resource type of apiVersion/kind. Kinds outside the built-in table are
- * namespaced custom resources whose plural is the lower-cased kind plus "s",
- * which holds for every kind the operator defines (and is the same guess the
- * ApiServerSource makes for its `subject`).
+ * The resource type of apiVersion/kind: a built-in kind, one of ours from the
+ * kind registry, or else a namespaced custom resource whose plural is the
+ * lower-cased kind plus "s" (the same guess the ApiServerSource makes for
+ * its `subject`).
  */
 export function resourceTypeOf(apiVersion: string, kind: string): ResourceType {
   const known = builtIn[`${apiVersion}/${kind}`];
   if (known) return known;
+  const ours = kindOf(apiVersion, kind);
+  if (ours) return { group: ours.group, version: ours.version, plural: ours.plural, namespaced: ours.namespaced };
   const slash = apiVersion.lastIndexOf("/");
   const group = slash < 0 ? "" : apiVersion.slice(0, slash);
   const version = apiVersion.slice(slash + 1);
