@@ -1,0 +1,130 @@
+// Story 1 step 3 on a real three-server JetStream cluster: a NatsConnection
+// and a NatsStream, the statuses they reach, drift repair and Retain.
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import type { NatsConnection } from "@nats-io/transport-node";
+import { startDriver, type Driver } from "./support/driver.ts";
+import { startEnvironment, type Environment } from "./support/environment.ts";
+import { startNatsCluster, js, type NatsCluster } from "./support/nats-cluster.ts";
+import { conditionsOf, CORE, create, eventually, JS, read, resource, waitForCondition, type Resource } from "./support/objects.ts";
+
+let env: Environment;
+let nats: NatsCluster;
+let client: NatsConnection;
+let driver: Driver;
+let ns: string;
+
+beforeAll(async () => {
+  env = await startEnvironment();
+  nats = await startNatsCluster({ servers: 3 });
+  client = await nats.client();
+  ns = await env.namespace("story1");
+  driver = startDriver(env.transport, env.kube, [ns]);
+}, 180_000);
+
+afterAll(async () => {
+  await driver?.stop();
+  const { syncStream } = await import("../../../functions/sync-stream/index.ts");
+  await syncStream.shutdown?.();
+  await client?.close();
+  await Promise.all([nats?.stop(), env?.stop()]);
+}, 60_000);
+
+const streamKey = () => ({ apiVersion: JS, kind: "NatsStream", namespace: ns, name: "orders" });
+const info = async (name: string) => js<{ config?: Record<string, unknown>; state?: { messages: number }; error?: { description: string } }>(client, `STREAM.INFO.${name}`);
+
+describe("story 1 step 3: a NatsConnection and a NatsStream on a three-server cluster", () => {
+  let stream: Resource;
+
+  it("makes the connection Ready/Connected", async () => {
+    await create(env.kube, resource(CORE, "NatsConnection", ns, "demo", { servers: nats.urls }));
+    const connection = await waitForCondition(env.kube, { apiVersion: CORE, kind: "NatsConnection", namespace: ns, name: "demo" }, "Ready", "True", "Connected");
+    expect(connection.status?.conditions?.[0]?.message).toMatch(/^connected to /);
+  });
+
+  it("creates the stream and shows the documented status", async () => {
+    await create(
+      env.kube,
+      resource(JS, "NatsStream", ns, "orders", {
+        connectionRef: { name: "demo" },
+        adoptionPolicy: "Never",
+        deletionPolicy: "Retain",
+        terminalPolicy: "Hold",
+        name: "ORDERS",
+        subjects: ["orders.>"],
+        storage: "File",
+        replicas: 3,
+        retention: "Limits",
+        maxAge: "72h",
+        maxBytes: "5Gi",
+      }),
+    );
+    stream = await waitForCondition(env.kube, streamKey(), "Ready", "True", "Synced");
+    expect(conditionsOf(stream)).toEqual(["Ready=True/Synced", "Synced=True/MatchesSpec"]);
+    expect(stream.status?.observedGeneration).toBe(1);
+    expect(stream.status?.conditions?.[1]?.message).toBe("server config matches spec as of last check");
+    expect(stream.status?.lastSyncedTime).toEqual(expect.any(String));
+    expect(stream.status?.ownership).toEqual({ origin: "Created", uid: stream.metadata.uid });
+    const server = stream.status?.server as { created: string; leader: string; replicas: { name: string; current: boolean }[]; bytes: string; messages?: number };
+    expect(nats.names).toContain(server.leader);
+    expect(server.replicas).toHaveLength(2);
+    expect(server.created).toEqual(expect.any(String));
+    expect(server.messages).toBeUndefined();
+    expect(stream.metadata.finalizers).toContain("jetstream.nats-operator.io/finalizer");
+  });
+
+  it("puts the ownership marker and spec on the server", async () => {
+    const config = (await info("ORDERS")).config ?? {};
+    expect(config).toMatchObject({ subjects: ["orders.>"], num_replicas: 3, max_age: 72 * 3600e9, max_bytes: 5 * 2 ** 30, storage: "file" });
+    expect(config.metadata).toMatchObject({
+      "jetstream.nats-operator.io/owner": stream.metadata.uid,
+      "jetstream.nats-operator.io/origin": "Created",
+    });
+  });
+
+  it("keeps a drift schedule for the namespace while it holds JetStream objects", async () => {
+    const ping = await env.kube.get({ apiVersion: "sources.knative.dev/v1", kind: "PingSource", namespace: ns, name: "sync-stream-drift" });
+    expect(ping).toBeDefined();
+  });
+
+  it("shows published messages after the next check", async () => {
+    await client.publish("orders.created", JSON.stringify({ id: 1 }));
+    await eventually("message stored", async () => (await info("ORDERS")).state?.messages === 1);
+    await driver.tick(ns);
+    const after = await read(env.kube, JS, "NatsStream", ns, "orders");
+    expect((after?.status?.server as { messages?: number }).messages).toBe(1);
+  });
+
+  it("puts back a stream edited behind its back at the next check, reported once as DriftCorrected", async () => {
+    const config = (await info("ORDERS")).config ?? {};
+    const edited = await js<{ error?: unknown }>(client, "STREAM.UPDATE.ORDERS", { ...config, subjects: ["orders.>", "sneaky.>"], max_msgs: 10 });
+    expect(edited.error).toBeUndefined();
+    await driver.tick(ns);
+    const restored = (await info("ORDERS")).config ?? {};
+    expect(restored.subjects).toEqual(["orders.>"]);
+    expect(restored.max_msgs).toBe(-1);
+    const corrected = await read(env.kube, JS, "NatsStream", ns, "orders");
+    expect(conditionsOf(corrected)).toEqual(["Ready=True/Synced", "Synced=False/DriftCorrected"]);
+    expect(corrected?.status?.conditions?.[1]?.message).toBe("reapplied spec over drift in subjects, max_msgs");
+    await driver.tick(ns);
+    expect(conditionsOf(await read(env.kube, JS, "NatsStream", ns, "orders"))).toEqual(["Ready=True/Synced", "Synced=True/MatchesSpec"]);
+  });
+
+  it("recreates a stream deleted behind its back at the next check", async () => {
+    await js(client, "STREAM.DELETE.ORDERS");
+    expect((await info("ORDERS")).error).toBeDefined();
+    await driver.tick(ns);
+    expect((await info("ORDERS")).config?.subjects).toEqual(["orders.>"]);
+  });
+
+  it("with deletionPolicy Retain leaves the stream on the server and finishes deleting", async () => {
+    await env.kube.delete(streamKey());
+    await eventually("NatsStream gone", async () => (await read(env.kube, JS, "NatsStream", ns, "orders")) === undefined);
+    expect((await info("ORDERS")).config?.name).toBe("ORDERS");
+  });
+
+  it("drops the drift schedule once the namespace holds no JetStream objects", async () => {
+    await driver.tick(ns);
+    const ping = await env.kube.get({ apiVersion: "sources.knative.dev/v1", kind: "PingSource", namespace: ns, name: "sync-stream-drift" });
+    expect(ping).toBeUndefined();
+  });
+});

@@ -1,0 +1,109 @@
+// Runs sync-stream the way Knative would, in-process: an ApiServerSource
+// watch feeds CloudEvents through dispatch (decode, echo filter), and
+// retryable answers are redelivered with the Trigger's backoff (10 retries,
+// exponential from 0.5 s). Every delivery is counted per object.
+import { Writable } from "node:stream";
+import type { CloudEvent } from "cloudevents";
+import { syncStream } from "../../../../functions/sync-stream/index.ts";
+import { startApiServerSource } from "../../../../shared/eventing/apiserver-source.ts";
+import { loadWatchedResources } from "../../../../shared/eventing/manifests.ts";
+import { pingEvent } from "../../../../shared/eventing/ping-event.ts";
+import type { Kube } from "../../../../shared/kube/client.ts";
+import type { KubeTransport } from "../../../../shared/kube/transport.ts";
+import { dispatch, type DispatchDeps } from "../../../../shared/runtime/dispatch.ts";
+import { qualifiedKind } from "../../../../shared/runtime/function.ts";
+import type { Outcome } from "../../../../shared/runtime/outcome.ts";
+import { createEventRecorder } from "../../../../shared/kube/events.ts";
+import { createLogger } from "../../../../shared/telemetry/logger.ts";
+
+export interface Delivery {
+  object: string;
+  type: string;
+  outcome: Outcome;
+  at: number;
+}
+
+export interface Driver {
+  deliveries: Delivery[];
+  /** Deliveries that reached `handle` (not dropped as status echoes), per "Kind/name". */
+  handled(object: string): Delivery[];
+  /** A drift tick for the namespace, as its PingSource would send it. */
+  tick(namespace: string): Promise<Outcome>;
+  /** Waits until nothing has been delivered for `quietMs`. */
+  settle(quietMs?: number, timeoutMs?: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function startDriver(transport: KubeTransport, kube: Kube, namespaces: readonly string[]): Driver {
+  const logLines: string[] = [];
+  const log = createLogger({
+    level: process.env.SYNC_STREAM_TEST_LOG ?? "warn",
+    destination: new Writable({
+      write(chunk: Buffer, _e, cb) {
+        logLines.push(chunk.toString("utf8"));
+        if (process.env.SYNC_STREAM_TEST_LOG) process.stderr.write(chunk);
+        cb();
+      },
+    }),
+  });
+  const deps: DispatchDeps = {
+    log,
+    kube: async () => kube,
+    recorder: async (name) => createEventRecorder(kube, `nats-operator.io/${name}`, "test"),
+  };
+  const abort = new AbortController();
+  const deliveries: Delivery[] = [];
+  const inFlight = new Set<Promise<void>>();
+  let lastActivity = Date.now();
+
+  const deliver = async (ce: CloudEvent<unknown>) => {
+    const object = `${String(ce["kind"] ?? "Ping")}/${String(ce["name"] ?? ce.source)}`;
+    for (let attempt = 0; attempt <= 10; attempt++) {
+      const outcome = await dispatch(syncStream, ce, deps);
+      lastActivity = Date.now();
+      deliveries.push({ object, type: ce.type, outcome, at: Date.now() });
+      if (outcome.kind !== "retry" && outcome.kind !== "conflict") return;
+      if (abort.signal.aborted) return;
+      await new Promise((r) => setTimeout(r, 500 * 2 ** attempt));
+      if (abort.signal.aborted) return;
+    }
+  };
+
+  const emit = (ce: CloudEvent<unknown>) => {
+    if (!namespaces.includes(String(ce["namespace"]))) return;
+    lastActivity = Date.now();
+    const p = deliver(ce).catch((error: unknown) => void logLines.push(String(error)));
+    inFlight.add(p);
+    void p.finally(() => inFlight.delete(p));
+  };
+
+  void loadWatchedResources().then((resources) => {
+    const ours = resources.filter((r) => syncStream.kinds.includes(qualifiedKind(r.apiVersion, r.kind)));
+    return startApiServerSource(transport, ours, emit, log, abort.signal);
+  });
+
+  return {
+    deliveries,
+    handled: (object) => deliveries.filter((d) => d.object === object && !(d.outcome.kind === "skipped" && d.outcome.reason.startsWith("status-only"))),
+    async tick(namespace) {
+      const ce = pingEvent(namespace, "sync-stream-drift", {
+        data: JSON.stringify({ check: "drift", namespace }),
+        ceOverrides: { extensions: { target: "sync-stream" } },
+      });
+      const outcome = await dispatch(syncStream, ce, deps);
+      deliveries.push({ object: `Ping/${namespace}`, type: ce.type, outcome, at: Date.now() });
+      return outcome;
+    },
+    async settle(quietMs = 1_500, timeoutMs = 30_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (Date.now() < deadline) {
+        if (inFlight.size === 0 && Date.now() - lastActivity >= quietMs) return;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    },
+    async stop() {
+      abort.abort();
+      await Promise.allSettled([...inFlight]);
+    },
+  };
+}

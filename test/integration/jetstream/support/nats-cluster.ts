@@ -1,0 +1,85 @@
+// Real nats-server 2.15 processes for the JetStream tests: one server or a
+// three-server JetStream cluster on 127.0.0.1, data in a temporary directory.
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { connect, type NatsConnection } from "@nats-io/transport-node";
+import { ensureBinaries } from "../../../harness/binaries.ts";
+import { freePorts } from "../../../harness/ports.ts";
+import { spawnDetached, stopPid } from "../../../harness/processes.ts";
+
+export interface NatsCluster {
+  urls: string[];
+  names: string[];
+  dir: string;
+  /** A client connection for the test itself (acting "behind the operator's back"). */
+  client(): Promise<NatsConnection>;
+  stop(): Promise<void>;
+}
+
+export async function startNatsCluster(options: { servers?: number; name?: string } = {}): Promise<NatsCluster> {
+  const count = options.servers ?? 3;
+  const clusterName = options.name ?? "js";
+  const bins = await ensureBinaries(() => undefined);
+  const dir = await mkdtemp(join(tmpdir(), "sync-stream-nats-"));
+  const ports = await freePorts(count * 2);
+  const clientPorts = ports.slice(0, count);
+  const routePorts = ports.slice(count);
+  const names = clientPorts.map((_, i) => `${clusterName}-${i}`);
+  const pids: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const routes = routePorts.filter((_, j) => j !== i).map((p) => `nats-route://127.0.0.1:${p}`);
+    const config = [
+      `server_name: ${names[i]}`,
+      `listen: 127.0.0.1:${clientPorts[i]}`,
+      `jetstream { store_dir: "${join(dir, names[i] as string)}", max_file_store: 200GB, max_memory_store: 512MB }`,
+      ...(count > 1
+        ? [`cluster { name: ${clusterName}, listen: 127.0.0.1:${routePorts[i]}, routes: [${routes.map((r) => `"${r}"`).join(", ")}] }`]
+        : []),
+    ].join("\n");
+    const file = join(dir, `${names[i]}.conf`);
+    await writeFile(file, `${config}\n`);
+    pids.push(spawnDetached(bins.natsServer, ["-c", file], { logFile: join(dir, `${names[i]}.log`) }));
+  }
+  const urls = clientPorts.map((p) => `nats://127.0.0.1:${p}`);
+  const cluster: NatsCluster = {
+    urls,
+    names,
+    dir,
+    client: () => connect({ servers: urls, timeout: 5_000 }),
+    async stop() {
+      await Promise.all(pids.map((pid) => stopPid(pid, { expect: "nats-server" }).catch(() => undefined)));
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+  await waitForJetStream(cluster);
+  return cluster;
+}
+
+/** Waits until JetStream answers (in a cluster: a meta leader is elected). */
+async function waitForJetStream(cluster: NatsCluster, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = "";
+  while (Date.now() < deadline) {
+    try {
+      const nc = await cluster.client();
+      try {
+        const reply = (await nc.request("$JS.API.INFO", "", { timeout: 2_000 })).json<{ error?: { description: string } }>();
+        if (!reply.error) return;
+        last = reply.error.description;
+      } finally {
+        await nc.close();
+      }
+    } catch (error) {
+      last = error instanceof Error ? error.message : String(error);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`JetStream did not come up within ${timeoutMs} ms: ${last} (logs in ${cluster.dir})`);
+}
+
+/** One JetStream API request from the test's own client. */
+export async function js<T = Record<string, unknown>>(nc: NatsConnection, subject: string, body?: unknown): Promise<T> {
+  const msg = await nc.request(`$JS.API.${subject}`, body === undefined ? "" : JSON.stringify(body), { timeout: 5_000 });
+  return msg.json<T>();
+}
