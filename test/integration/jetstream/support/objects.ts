@@ -66,6 +66,6 @@ export async function waitForCondition(
       timeoutMs,
     );
   } catch (error) {
-    throw new Error(`${(error as Error).message}; last status: ${JSON.stringify(seen?.status)}`);
+    throw new Error(`${(error as Error).message}; last status: ${JSON.stringify(seen?.status)}`, { cause: error });
   }
 }
