@@ -3,11 +3,17 @@
  * nats-operator: serve functions over HTTP (the container's command), run
  * them locally against a cluster, or replay recorded CloudEvents.
  */
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 
 const usage = `usage:
   nats-operator serve                         serve the functions FUNCTIONS names (all by default) on PORT
   nats-operator run                           run all functions locally against KUBECONFIG's cluster
+                                              (with none configured, a local control plane it starts)
   nats-operator replay <events.jsonl> [--url URL]
                                               post recorded CloudEvents to URL, or to the functions
                                               started in this process when no URL is given`;
@@ -26,6 +32,10 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case "run": {
+      if (!clusterConfigured()) {
+        const started = startLocalCluster();
+        if (started !== 0) return started;
+      }
       const [{ runLocally }, { createLogger }] = await Promise.all([import("../shared/eventing/local-runner.ts"), import("../shared/telemetry/logger.ts")]);
       return runLocally(createLogger());
     }
@@ -42,6 +52,33 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`unknown command "${command}"\n${usage}\n`);
       return 2;
   }
+}
+
+/** Whether KUBECONFIG, ~/.kube/config or a service account names a cluster. */
+function clusterConfigured(): boolean {
+  return Boolean(process.env.KUBECONFIG) || existsSync(join(homedir(), ".kube", "config")) || Boolean(process.env.KUBERNETES_SERVICE_HOST);
+}
+
+/**
+ * With no cluster configured, `run` starts the local control plane of
+ * test/harness (real kube-apiserver, controller-manager and a kubelet running
+ * nats-server pods), or reuses the one already running, and points KUBECONFIG
+ * at it.
+ */
+function startLocalCluster(): number {
+  process.stderr.write("nats-operator: no cluster configured; starting the local control plane (npm run cluster:down stops it)\n");
+  const up = spawnSync(process.execPath, [fileURLToPath(new URL("../test/harness/cli.ts", import.meta.url)), "up"], {
+    stdio: ["ignore", "pipe", "inherit"],
+    encoding: "utf8",
+  });
+  const kubeconfig = /export KUBECONFIG=(\S+)/.exec(up.stdout ?? "")?.[1];
+  if (up.status !== 0 || !kubeconfig) {
+    process.stderr.write("nats-operator: the local control plane did not start\n");
+    return 1;
+  }
+  process.env.KUBECONFIG = kubeconfig;
+  process.stderr.write(`nats-operator: using the local control plane: export KUBECONFIG=${kubeconfig}\n`);
+  return 0;
 }
 
 main(process.argv.slice(2)).then(
