@@ -26,7 +26,7 @@ function selects(selector: Record<string, string>, pod: V1Pod): boolean {
   return Object.entries(selector).every(([k, v]) => labels[k] === v);
 }
 
-export function hostsEntries(pods: PodAddress[], services: V1Service[]): Map<string, string[]> {
+export function hostsEntries(pods: readonly PodAddress[], services: readonly V1Service[]): Map<string, string[]> {
   const byIp = new Map<string, Set<string>>();
   const add = (ip: string, list: string[]): void => {
     let set = byIp.get(ip);

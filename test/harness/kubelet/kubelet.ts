@@ -1,0 +1,284 @@
+// The local kubelet: a watch-driven loop over Pods and Services.
+//   - binds Pods without a node to this node (there is no scheduler);
+//   - runs each Pod bound here (see pod.ts) and writes its status;
+//   - terminates Pods marked for deletion, then deletes them for good;
+//   - keeps the run's /etc/hosts block in line with Pods and Services.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  CoreV1Api, KubeConfig, makeInformer, PatchStrategy, setHeaderOptions,
+  type Informer, type ObjectCache, type V1Pod, type V1Service, type KubernetesObject,
+} from "@kubernetes/client-node";
+import { NodeAgent } from "./node.ts";
+import { PodRuntime } from "./pod.ts";
+import { Ipam } from "./ipam.ts";
+import { apiObjectSource } from "./objects.ts";
+import { hostsEntries } from "./dns.ts";
+import { writeHostsBlock, removeHostsBlock } from "../hosts-file.ts";
+import { errorMessage, sleep } from "../wait.ts";
+import type { Logger } from "./logger.ts";
+
+export interface KubeletConfig {
+  runId: string;
+  workDir: string;
+  kubeconfig: string;
+  nodeName: string;
+  natsServer: string;
+  podSubnet: string;
+  pidFile: string;
+  hostsFile: string;
+  logFile: string;
+}
+
+const strategicPatch = setHeaderOptions("Content-Type", PatchStrategy.StrategicMergePatch);
+const mergePatch = setHeaderOptions("Content-Type", PatchStrategy.MergePatch);
+
+type Watched<T extends KubernetesObject> = Informer<T> & ObjectCache<T>;
+
+export class Kubelet {
+  private readonly config: KubeletConfig;
+  private readonly log: Logger;
+  private readonly core: CoreV1Api;
+  private readonly node: NodeAgent;
+  private readonly ipam: Ipam;
+  private readonly kc: KubeConfig;
+  private pods: Watched<V1Pod> | undefined;
+  private services: Watched<V1Service> | undefined;
+  private readonly runtimes = new Map<string, PodRuntime>();
+  private readonly binding = new Set<string>();
+  private readonly boundClaims = new Set<string>();
+  private stopping = false;
+  private wake: (() => void) | undefined;
+  private lastHosts = "";
+  private loopDone: Promise<void> | undefined;
+
+  constructor(config: KubeletConfig, log: Logger) {
+    this.config = config;
+    this.log = log;
+    this.kc = new KubeConfig();
+    this.kc.loadFromFile(config.kubeconfig);
+    this.core = this.kc.makeApiClient(CoreV1Api);
+    this.node = new NodeAgent(this.kc, config.nodeName, log);
+    this.ipam = new Ipam(config.podSubnet, join(config.workDir, "pod-ips.json"));
+  }
+
+  async start(): Promise<void> {
+    await this.node.register();
+    this.node.start();
+    this.pods = this.watch<V1Pod>("/api/v1/pods", () => this.core.listPodForAllNamespaces());
+    this.services = this.watch<V1Service>("/api/v1/services", () => this.core.listServiceForAllNamespaces());
+    await Promise.all([this.pods.start(), this.services.start()]);
+    this.loopDone = this.loop();
+    this.log(`kubelet started: node ${this.config.nodeName}, pod addresses ${this.config.podSubnet}.0/24`);
+  }
+
+  private watch<T extends KubernetesObject>(path: string, list: () => Promise<{ items: T[]; metadata?: object }>): Watched<T> {
+    const informer = makeInformer<T>(this.kc, path, list as never);
+    const poke = (): void => this.wake?.();
+    informer.on("add", poke);
+    informer.on("update", poke);
+    informer.on("delete", poke);
+    informer.on("error", (err: unknown) => {
+      if (this.stopping) return;
+      this.log(`watch ${path} failed: ${errorMessage(err)}; restarting`);
+      setTimeout(() => {
+        if (!this.stopping) informer.start().catch((e: unknown) => this.log(`watch ${path} restart failed: ${errorMessage(e)}`));
+      }, 1_000);
+    });
+    return informer;
+  }
+
+  /** Reconciles everything at least once a second, and right after any watch event. */
+  private async loop(): Promise<void> {
+    while (!this.stopping) {
+      try {
+        await this.reconcileAll();
+      } catch (err) {
+        this.log(`reconcile failed: ${errorMessage(err)}`);
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 1_000);
+        this.wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.wake = undefined;
+      await sleep(50); // coalesce bursts of events
+    }
+  }
+
+  private async reconcileAll(): Promise<void> {
+    const pods = this.pods?.list() ?? [];
+    const seen = new Set<string>();
+    const liveKeys = new Set(pods.map((p) => `${p.metadata?.namespace}/${p.metadata?.name}`));
+    await Promise.all(
+      pods.map(async (pod) => {
+        const uid = pod.metadata?.uid ?? "";
+        seen.add(uid);
+        try {
+          await this.reconcilePod(pod, liveKeys);
+        } catch (err) {
+          this.log(`pod ${pod.metadata?.namespace}/${pod.metadata?.name}: ${errorMessage(err)}`);
+        }
+      }),
+    );
+    // Pods removed from the API without our termination (force deletion, namespace purge).
+    for (const [uid, rt] of this.runtimes) {
+      if (seen.has(uid) || rt.terminating) continue;
+      this.log(`pod ${rt.key} vanished from the API; killing its processes`);
+      this.runtimes.delete(uid);
+      await rt.kill();
+      await rt.cleanUp();
+    }
+    this.updateHosts();
+  }
+
+  private async reconcilePod(pod: V1Pod, liveKeys: Set<string>): Promise<void> {
+    const ns = pod.metadata?.namespace ?? "default";
+    const name = pod.metadata?.name ?? "";
+    const uid = pod.metadata?.uid ?? "";
+    if (!pod.spec?.nodeName) {
+      if (pod.metadata?.deletionTimestamp === undefined && !this.binding.has(uid)) await this.bind(ns, name, uid);
+      return;
+    }
+    if (pod.spec.nodeName !== this.config.nodeName) return;
+    let rt = this.runtimes.get(uid);
+    if (pod.metadata?.deletionTimestamp !== undefined) {
+      if (rt === undefined) {
+        await this.deleteNow(ns, name, uid);
+        return;
+      }
+      if (!rt.terminating) void this.terminate(rt, pod);
+      return;
+    }
+    if (rt === undefined) {
+      if (pod.status?.phase === "Succeeded" || pod.status?.phase === "Failed") return;
+      const ip = this.ipam.allocate(`${ns}/${name}`, liveKeys);
+      rt = new PodRuntime(pod, ip, {
+        natsServer: this.config.natsServer,
+        workDir: this.config.workDir,
+        objects: apiObjectSource(this.core),
+        log: this.log,
+        onProcessChange: () => this.writePids(),
+      });
+      this.runtimes.set(uid, rt);
+      this.log(`pod ${rt.key}: admitted with address ${ip}`);
+    }
+    await rt.sync(pod);
+    await this.bindClaims(pod);
+    await this.writeStatus(rt);
+  }
+
+  private async bind(namespace: string, name: string, uid: string): Promise<void> {
+    this.binding.add(uid);
+    try {
+      await this.core.createNamespacedPodBinding({
+        name,
+        namespace,
+        body: { apiVersion: "v1", kind: "Binding", metadata: { name, namespace, uid }, target: { apiVersion: "v1", kind: "Node", name: this.config.nodeName } },
+      });
+      this.log(`pod ${namespace}/${name}: bound to ${this.config.nodeName}`);
+    } catch (err) {
+      this.binding.delete(uid);
+      throw err;
+    }
+  }
+
+  /** PersistentVolumeClaims of a running Pod are reported Bound (their storage is a directory). */
+  private async bindClaims(pod: V1Pod): Promise<void> {
+    const ns = pod.metadata?.namespace ?? "default";
+    for (const v of pod.spec?.volumes ?? []) {
+      const claim = v.persistentVolumeClaim?.claimName;
+      if (claim === undefined || this.boundClaims.has(`${ns}/${claim}`)) continue;
+      try {
+        const pvc = await this.core.readNamespacedPersistentVolumeClaim({ namespace: ns, name: claim });
+        if (pvc.status?.phase !== "Bound") {
+          const storage = pvc.spec?.resources?.requests?.["storage"] ?? "1Gi";
+          await this.core.patchNamespacedPersistentVolumeClaimStatus(
+            { namespace: ns, name: claim, body: { status: { phase: "Bound", accessModes: pvc.spec?.accessModes ?? ["ReadWriteOnce"], capacity: { storage } } } },
+            mergePatch,
+          );
+        }
+        this.boundClaims.add(`${ns}/${claim}`);
+      } catch (err) {
+        this.log(`pvc ${ns}/${claim}: ${errorMessage(err)}`);
+      }
+    }
+  }
+
+  private async writeStatus(rt: PodRuntime): Promise<void> {
+    if (rt.terminating) return;
+    const status = rt.status();
+    const json = JSON.stringify(status);
+    if (json === rt.lastStatusJson) return;
+    await this.core.patchNamespacedPodStatus({ namespace: rt.namespace, name: rt.name, body: { status } }, strategicPatch);
+    rt.lastStatusJson = json;
+  }
+
+  private async terminate(rt: PodRuntime, pod: V1Pod): Promise<void> {
+    const grace = pod.metadata?.deletionGracePeriodSeconds ?? pod.spec?.terminationGracePeriodSeconds ?? 30;
+    try {
+      await rt.terminate(grace);
+      this.updateHosts();
+      await rt.cleanUp();
+      await this.deleteNow(rt.namespace, rt.name, rt.uid);
+    } catch (err) {
+      this.log(`pod ${rt.key}: termination failed: ${errorMessage(err)}`);
+    } finally {
+      this.runtimes.delete(rt.uid);
+      this.wake?.();
+    }
+  }
+
+  private async deleteNow(namespace: string, name: string, uid: string): Promise<void> {
+    try {
+      await this.core.deleteNamespacedPod({ namespace, name, gracePeriodSeconds: 0, body: { gracePeriodSeconds: 0, preconditions: { uid } } });
+      this.log(`pod ${namespace}/${name}: deleted`);
+    } catch (err) {
+      const code = (err as { code?: number }).code;
+      if (code !== 404 && code !== 409) throw err;
+    }
+  }
+
+  private updateHosts(): void {
+    const pods = [...this.runtimes.values()]
+      .filter((rt) => !rt.finished && !(rt.terminating && rt.pids().length === 0))
+      .map((rt) => ({ pod: rt.pod, ip: rt.ip, ready: rt.ready && !rt.terminating }));
+    const entries = hostsEntries(pods, this.services?.list() ?? []);
+    const json = JSON.stringify([...entries]);
+    if (json === this.lastHosts) return;
+    try {
+      writeHostsBlock(this.config.runId, this.config.workDir, entries, this.config.hostsFile);
+      this.lastHosts = json;
+    } catch (err) {
+      this.log(`hosts file update failed: ${errorMessage(err)}`);
+    }
+  }
+
+  private writePids(): void {
+    const pids = [...this.runtimes.values()].flatMap((rt) => rt.pids()).map((pid) => ({ pid, expect: this.config.natsServer }));
+    try {
+      writeFileSync(this.config.pidFile, JSON.stringify(pids));
+    } catch {
+      // work dir gone: shutting down
+    }
+  }
+
+  /** Stops every Pod (SIGTERM, then SIGKILL after 10 s), the watches and the hosts block. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.wake?.();
+    await this.loopDone?.catch(() => undefined);
+    this.node.stop();
+    await Promise.all([this.pods?.stop(), this.services?.stop()]).catch(() => undefined);
+    await Promise.all([...this.runtimes.values()].map((rt) => (rt.terminating ? rt.kill() : rt.terminate(10))));
+    this.writePids();
+    try {
+      removeHostsBlock(this.config.runId, this.config.workDir, this.config.hostsFile);
+    } catch (err) {
+      this.log(`hosts block removal failed: ${errorMessage(err)}`);
+    }
+    this.log("kubelet stopped");
+  }
+}
