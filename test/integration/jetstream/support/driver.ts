@@ -29,6 +29,8 @@ export interface Driver {
   handled(object: string): Delivery[];
   /** A drift tick for the namespace, as its PingSource would send it. */
   tick(namespace: string): Promise<Outcome>;
+  /** Moves the function's clock forward (a resync period passing without waiting for it). */
+  advance(ms: number): void;
   /** Waits until nothing has been delivered for `quietMs`. */
   settle(quietMs?: number, timeoutMs?: number): Promise<void>;
   stop(): Promise<void>;
@@ -46,8 +48,10 @@ export function startDriver(transport: KubeTransport, kube: Kube, namespaces: re
       },
     }),
   });
+  let offsetMs = 0;
   const deps: DispatchDeps = {
     log,
+    now: () => new Date(Date.now() + offsetMs),
     kube: async () => kube,
     recorder: async (name) => createEventRecorder(kube, `nats-operator.io/${name}`, "test"),
   };
@@ -85,6 +89,9 @@ export function startDriver(transport: KubeTransport, kube: Kube, namespaces: re
   return {
     deliveries,
     handled: (object) => deliveries.filter((d) => d.object === object && !(d.outcome.kind === "skipped" && d.outcome.reason.startsWith("status-only"))),
+    advance(ms) {
+      offsetMs += ms;
+    },
     async tick(namespace) {
       const ce = pingEvent(namespace, "sync-stream-drift", {
         data: JSON.stringify({ check: "drift", namespace }),
