@@ -1,0 +1,87 @@
+// The two cluster functions run in this process the way the local runner runs them: an
+// in-process ApiServerSource (NatsCluster and owned StatefulSets only) and PingSources feed
+// CloudEvents through the Triggers' filters, with the Broker's retries.
+import type { CloudEvent } from "cloudevents";
+import { Writable } from "node:stream";
+import { renderCluster } from "../../../../functions/render-cluster/index.ts";
+import { stepRollout } from "../../../../functions/step-rollout/index.ts";
+import { startApiServerSource } from "../../../../shared/eventing/apiserver-source.ts";
+import { loadTriggerRoutes, loadWatchedResources } from "../../../../shared/eventing/manifests.ts";
+import { startPingSources } from "../../../../shared/eventing/ping-source.ts";
+import { routeEvent } from "../../../../shared/eventing/router.ts";
+import { createKube } from "../../../../shared/kube/client.ts";
+import type { KubeTransport } from "../../../../shared/kube/transport.ts";
+import { processDeps } from "../../../../shared/runtime/deps.ts";
+import { dispatch } from "../../../../shared/runtime/dispatch.ts";
+import type { OperatorFunction } from "../../../../shared/runtime/function.ts";
+import type { Outcome } from "../../../../shared/runtime/outcome.ts";
+import { createLogger } from "../../../../shared/telemetry/logger.ts";
+
+export interface DeliveryRecord {
+  fn: string;
+  type: string;
+  outcome: Outcome;
+  at: number;
+}
+
+export interface RunningOperator {
+  deliveries: DeliveryRecord[];
+  /** Delivers one CloudEvent to one function, with the Broker's retries. */
+  deliver(fn: OperatorFunction, ce: CloudEvent<unknown>): Promise<Outcome>;
+  log: string[];
+  stop(): Promise<void>;
+}
+
+export async function startOperator(transport: KubeTransport): Promise<RunningOperator> {
+  const lines: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(chunk.toString("utf8"));
+      if (lines.length > 20000) lines.splice(0, 10000);
+      done();
+    },
+  });
+  const log = createLogger({ level: process.env["OPERATOR_LOG"] ?? "info", destination: sink });
+  const functions = new Map<string, OperatorFunction>([
+    [renderCluster.name, renderCluster],
+    [stepRollout.name, stepRollout],
+  ]);
+  const routes = await loadTriggerRoutes();
+  const resources = (await loadWatchedResources()).filter((r) => r.kind === "NatsCluster" || r.kind === "StatefulSet");
+  const deps = processDeps(log, async () => createKube(transport));
+  const abort = new AbortController();
+  const inFlight = new Set<Promise<unknown>>();
+  const deliveries: DeliveryRecord[] = [];
+
+  const deliver = async (fn: OperatorFunction, ce: CloudEvent<unknown>): Promise<Outcome> => {
+    let outcome: Outcome = { kind: "skipped", reason: "not delivered" };
+    for (let attempt = 0; attempt <= 10; attempt++) {
+      outcome = await dispatch(fn, ce, deps);
+      deliveries.push({ fn: fn.name, type: ce.type, outcome, at: Date.now() });
+      if (outcome.kind !== "conflict" && outcome.kind !== "retry") return outcome;
+      if (abort.signal.aborted) return outcome;
+      await new Promise((resolve) => setTimeout(resolve, 500 * 2 ** Math.min(attempt, 4)));
+    }
+    return outcome;
+  };
+  const emit = (ce: CloudEvent<unknown>) => {
+    for (const service of routeEvent(routes, ce)) {
+      const fn = functions.get(service);
+      if (!fn) continue;
+      const delivery = deliver(fn, ce);
+      inFlight.add(delivery);
+      void delivery.finally(() => inFlight.delete(delivery));
+    }
+  };
+  const running = Promise.all([startApiServerSource(transport, resources, emit, log, abort.signal), startPingSources(transport, emit, log, abort.signal)]).catch(() => undefined);
+  return {
+    deliveries,
+    deliver,
+    log: lines,
+    async stop() {
+      abort.abort();
+      await Promise.allSettled([...inFlight]);
+      await Promise.race([running, new Promise((r) => setTimeout(r, 3000))]);
+    },
+  };
+}
