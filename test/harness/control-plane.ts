@@ -23,7 +23,10 @@ export const NODE_NAME = "harness-node";
 
 export interface StartOptions {
   profile?: Profile;
-  /** Directory of CRD manifests to install (default <repo>/crds). */
+  /**
+   * Directory of CRD manifests to install (default: $NATS_OPERATOR_HARNESS_CRDS,
+   * else <repo>/crds; "none" installs nothing).
+   */
   crdDir?: string;
   /** Build progress and phase messages (default: stderr). */
   log?: (line: string) => void;
@@ -181,7 +184,8 @@ export async function startControlPlane(options: StartOptions = {}): Promise<Har
 
     const kc = new KubeConfig();
     kc.loadFromFile(state.kubeconfig);
-    const crds = await loadCrdFiles(options.crdDir ?? join(repoRoot, "crds"));
+    const crdDir = options.crdDir ?? process.env["NATS_OPERATOR_HARNESS_CRDS"] ?? join(repoRoot, "crds");
+    const crds = crdDir === "none" ? [] : await loadCrdFiles(crdDir);
     await installCrds(kc, crds);
     note(`installed ${crds.length} CRDs`);
     mark("crds");

@@ -3,10 +3,18 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseAllDocuments } from "yaml";
-import { ApiextensionsV1Api, KubeConfig, KubernetesObjectApi, PatchStrategy, type KubernetesObject } from "@kubernetes/client-node";
+import { ApiextensionsV1Api, KubeConfig, type KubernetesObject } from "@kubernetes/client-node";
+import { rawRequest } from "./raw-api.ts";
 import { waitFor } from "./wait.ts";
 
 export const FIELD_MANAGER = "nats-operator-harness";
+
+/** Non-enumerable property naming the file a CRD was read from. */
+const sourceFile = Symbol("sourceFile");
+
+function apiErrorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
 
 /** Every CustomResourceDefinition in `dir/*.yaml|yml|json`; [] when the directory is absent or empty. */
 export async function loadCrdFiles(dir: string): Promise<KubernetesObject[]> {
@@ -23,7 +31,10 @@ export async function loadCrdFiles(dir: string): Promise<KubernetesObject[]> {
     for (const doc of parseAllDocuments(text)) {
       if (doc.errors.length > 0) throw new Error(`${join(dir, name)}: ${doc.errors[0]!.message}`);
       const obj = doc.toJS() as KubernetesObject | null;
-      if (obj !== null && typeof obj === "object" && obj.kind === "CustomResourceDefinition") crds.push(obj);
+      if (obj !== null && typeof obj === "object" && obj.kind === "CustomResourceDefinition") {
+        Object.defineProperty(obj, sourceFile, { value: join(dir, name), enumerable: false });
+        crds.push(obj);
+      }
     }
   }
   return crds;
@@ -31,11 +42,16 @@ export async function loadCrdFiles(dir: string): Promise<KubernetesObject[]> {
 
 /** Applies the CRDs (server-side apply, forced) and waits until each is Established. */
 export async function installCrds(kc: KubeConfig, crds: KubernetesObject[], timeoutMs = 60_000): Promise<void> {
-  const objects = KubernetesObjectApi.makeApiClient(kc);
   const ext = kc.makeApiClient(ApiextensionsV1Api);
   for (const crd of crds) {
     const body = { ...crd, apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition" };
-    await objects.patch(body, undefined, undefined, FIELD_MANAGER, true, PatchStrategy.ServerSideApply);
+    try {
+      const path = `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${encodeURIComponent(crd.metadata?.name ?? "")}`;
+      await rawRequest(kc, "PATCH", `${path}?fieldManager=${FIELD_MANAGER}&force=true`, body, "application/apply-patch+yaml");
+    } catch (err) {
+      const from = (crd as unknown as Record<symbol, string | undefined>)[sourceFile];
+      throw new Error(`kube-apiserver refused CRD ${crd.metadata?.name ?? "?"}${from ? ` (${from})` : ""}: ${apiErrorMessage(err)}`);
+    }
   }
   for (const crd of crds) {
     const name = crd.metadata?.name ?? "";

@@ -70,7 +70,8 @@ describe("CRDs installed by the harness", () => {
   }, 60_000);
 
   it("has installed every CRD in crds/ and they are Established", async () => {
-    const crds = await loadCrdFiles(join(repoRoot, "crds"));
+    const dir = process.env["NATS_OPERATOR_HARNESS_CRDS"] ?? join(repoRoot, "crds");
+    const crds = dir === "none" ? [] : await loadCrdFiles(dir);
     const ext = ns.kc.makeApiClient(ApiextensionsV1Api);
     for (const c of crds) {
       const got = await ext.readCustomResourceDefinition({ name: c.metadata?.name ?? "" });

@@ -184,7 +184,8 @@ describe("a NATS cluster from plain StatefulSet objects", () => {
       expect(varz.cluster?.name).toBe("harness");
       // the configured routes are the in-cluster DNS names, as in a real cluster
       expect(varz.cluster?.urls?.sort()).toEqual(names.map((n) => `${fqdn(n)}:6222`));
-      expect((varz.connect_urls ?? []).length).toBe(replicas - 1);
+      // every server advertises the client URLs of all members: the pod addresses
+      expect([...(varz.connect_urls ?? [])].sort()).toEqual(pods.map((p) => `${p.status?.podIP}:4222`).sort());
     }
     const leader = await waitFor(
       async () => {
