@@ -3,7 +3,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { startEnvironment, type Environment } from "./support/environment.ts";
 import { startOperator, type RunningOperator } from "./support/operator.ts";
-import { condition, quickstart, waitAtRest } from "./support/natscluster.ts";
+import { condition, clusterKey, quickstart, readCluster, waitAtRest, waitFor } from "./support/natscluster.ts";
+import { samplePods } from "./support/sampler.ts";
+import { startPublisher } from "./support/publisher.ts";
+import type { Cluster } from "../../../functions/cluster-shared/cluster.ts";
+import type { KubeObject } from "../../../shared/kube/object.ts";
 
 let env: Environment;
 let operator: RunningOperator;
@@ -42,4 +46,54 @@ describe("story 1: quickstart", () => {
     );
     expect(status.rollout).toBeUndefined();
   }, 300_000);
+
+  it("step 02: a memory change restarts one server at a time, gated on Settled, losing no acknowledged message", async () => {
+    const before = await readCluster(env.kube, namespace);
+    const servers = [0, 1, 2].map((i) => `nats://demo-${i}-0.demo-headless.${namespace}.svc:4222`);
+    const publisher = await startPublisher(servers, "ORDERS", "orders");
+    await waitFor("publishes acknowledged", async () => publisher.acked.size > 20, 30_000);
+    const sampler = samplePods(env.kube, namespace, "demo", 3);
+    const seen: Cluster[] = [];
+    let watching = true;
+    const watcher = (async () => {
+      while (watching) {
+        const cluster = await readCluster(env.kube, namespace).catch(() => undefined);
+        if (cluster?.status?.rollout) seen.push(cluster);
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    })();
+
+    await env.kube.patch(clusterKey(namespace), { spec: { resources: { requests: { cpu: "100m", memory: "512Mi" }, limits: { memory: "512Mi" } } } }, "merge");
+    await waitFor("the rollout to start", async () => seen.length > 0, 60_000);
+    const after = await waitAtRest(env.kube, namespace, 600_000);
+    watching = false;
+    await watcher;
+    await sampler.stop();
+    await publisher.stop();
+
+    expect(after.status?.config?.revision).not.toBe(before?.status?.config?.revision);
+    expect(condition(after, "Progressing")).toMatchObject({ status: "False", reason: "UpToDate" });
+    expect(after.status?.rollout).toBeUndefined();
+    // One server at a time: never more than one pod not Ready, every server restarted once.
+    expect(sampler.maxNotReady).toBeLessThanOrEqual(1);
+    expect([...sampler.restarts].sort()).toEqual(["demo-0", "demo-1", "demo-2"]);
+    // The mid-rollout status, as the story shows it.
+    const mid = seen.find((c) => c.status?.rollout?.current && c.status.rollout.gate);
+    expect(mid?.status).toMatchObject({
+      observedGeneration: 2,
+      config: { appliedBy: "Restart", restartReason: "the StatefulSet spec is restart-only" },
+      rollout: { targetRevision: after.status?.config?.revision, gate: { waitingFor: expect.stringMatching(/^(Settled|Ready|TargetRevision)$/) } },
+    });
+    expect(condition(mid, "Progressing")).toMatchObject({ status: "True", reason: "RollingRestart" });
+    expect(condition(mid, "Progressing")?.message).toMatch(/^restarting demo-[012] \([123] of 3\); waiting for (Settled|Ready|TargetRevision)$/);
+    expect(seen.some((c) => condition(c, "Ready")?.reason === "QuorumAvailable" && condition(c, "Ready")?.message === "2 of 3 servers ready")).toBe(true);
+    // The pod runs the new limit.
+    const pod = await env.kube.get<KubeObject & { spec: { containers: { resources?: { limits?: Record<string, string> } }[] } }>({ apiVersion: "v1", kind: "Pod", namespace, name: "demo-0-0" });
+    expect(pod?.spec.containers[0]?.resources?.limits?.["memory"]).toBe("512Mi");
+    // No acknowledged message is lost.
+    expect(publisher.acked.size).toBeGreaterThan(100);
+    expect(await publisher.missing()).toEqual([]);
+    await publisher.close();
+    process.stdout.write(`story1 step 02: ${sampler.samples} samples, max not Ready ${sampler.maxNotReady}, restart order ${sampler.restarts.join(", ")}, ${publisher.acked.size} acked, ${publisher.failures} failed publishes\n`);
+  }, 900_000);
 });

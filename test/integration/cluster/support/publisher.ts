@@ -1,0 +1,61 @@
+// Publishes to an R3 stream throughout a rollout and remembers what the cluster acknowledged.
+import { connect, type NatsConnection } from "@nats-io/transport-node";
+import { jetstream, jetstreamManager } from "@nats-io/jetstream";
+
+export interface Publisher {
+  acked: Map<number, string>;
+  failures: number;
+  stop(): Promise<void>;
+  /** Acknowledged messages the stream no longer holds. */
+  missing(): Promise<number[]>;
+  close(): Promise<void>;
+}
+
+export async function startPublisher(servers: string[], stream: string, subject: string, intervalMs = 50): Promise<Publisher> {
+  const nc: NatsConnection = await connect({ servers, maxReconnectAttempts: -1, reconnectTimeWait: 250 });
+  const jsm = await jetstreamManager(nc);
+  await jsm.streams.add({ name: stream, subjects: [`${subject}.>`], num_replicas: 3 });
+  const js = jetstream(nc, { timeout: 3000 });
+  const acked = new Map<number, string>();
+  let failures = 0;
+  let running = true;
+  let n = 0;
+  const loop = (async () => {
+    while (running) {
+      const body = `m-${n++}`;
+      try {
+        const ack = await js.publish(`${subject}.x`, body);
+        acked.set(ack.seq, body);
+      } catch {
+        failures++;
+      }
+      await new Promise((r) => setTimeout(r, intervalMs));
+    }
+  })();
+  return {
+    acked,
+    get failures() {
+      return failures;
+    },
+    async stop() {
+      running = false;
+      await loop;
+    },
+    async missing() {
+      const manager = await jetstreamManager(nc);
+      const lost: number[] = [];
+      for (const [seq, body] of acked) {
+        try {
+          const message = await manager.streams.getMessage(stream, { seq });
+          if (message?.string() !== body) lost.push(seq);
+        } catch {
+          lost.push(seq);
+        }
+      }
+      return lost;
+    },
+    async close() {
+      await nc.close();
+    },
+  };
+}
