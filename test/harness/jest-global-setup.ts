@@ -6,6 +6,8 @@
 //   NATS_OPERATOR_HARNESS_EXTERNAL=1          use the cluster KUBECONFIG points at
 //                                             (e.g. from `npm run cluster:up`)
 import { startControlPlane } from "./control-plane.ts";
+import { spawnDetached } from "./processes.ts";
+import { repoRoot } from "./paths.ts";
 import { writeState } from "./state.ts";
 import { join } from "node:path";
 import type { Profile } from "./state.ts";
@@ -22,6 +24,11 @@ export default async function globalSetup(): Promise<void> {
   const stateFile = join(state.workDir, "harness-state.json");
   await writeState(stateFile, state);
   process.env[STATE_ENV] = stateFile;
+  // stops everything if this Jest process dies without running the global teardown
+  spawnDetached(process.execPath, [join(repoRoot, "test", "harness", "watchdog.ts"), stateFile, String(process.pid)], {
+    logFile: join(state.workDir, "logs", "watchdog.log"),
+    cwd: repoRoot,
+  });
   process.env["KUBECONFIG"] = state.kubeconfig;
   process.env["NATS_OPERATOR_HARNESS_BIN"] = state.binDir;
   process.stderr.write(
