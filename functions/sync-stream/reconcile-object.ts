@@ -49,8 +49,15 @@ export async function reconcileObject(deps: SyncDeps, key: ObjectKey, trigger: T
     if (now.getTime() - last < freshForMs) return result(skipped("checked moments ago at this generation"));
   }
 
-  if (!hasFinalizer(object, finalizer)) object = await addFinalizer(deps.kube, object, finalizer);
   await deps.ensureSchedule(key.namespace);
+  if (!hasFinalizer(object, finalizer)) {
+    // The finalizer write is itself an update event; that event does the work,
+    // so one delivery chain (and one backoff) runs per change, not two.
+    await addFinalizer(deps.kube, object, finalizer);
+    if (trigger === "event") return result(done("finalizer added; the update it makes carries on"));
+    object = await deps.kube.get<JetStreamObject>(key);
+    if (!object) return result(skipped(`${key.kind} ${key.namespace}/${key.name} is gone`));
+  }
 
   const wasReady = findCondition(status?.conditions, "Ready")?.status === "True";
   const write = async (sync: SyncResult): Promise<boolean> => {

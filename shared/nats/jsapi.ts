@@ -27,7 +27,16 @@ export const ErrCodes = {
   streamNotFound: 10059,
   consumerNotFound: 10014,
   streamInvalidConfig: 10052,
+  /** "no suitable peers for placement": a 400 that goes away when servers come back. */
+  noSuitablePeers: 10005,
+  /** "insufficient resources". */
+  insufficientResources: 10023,
 } as const;
+
+/** Refusals for want of peers or room: retried, whatever their HTTP-style code says. */
+export function isPlacementError(error: unknown): boolean {
+  return error instanceof JsApiError && (error.errCode === ErrCodes.noSuitablePeers || error.errCode === ErrCodes.insufficientResources);
+}
 
 export function isNotFound(error: unknown): boolean {
   return error instanceof JsApiError && (error.errCode === ErrCodes.streamNotFound || error.errCode === ErrCodes.consumerNotFound);
