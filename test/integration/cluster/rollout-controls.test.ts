@@ -1,0 +1,137 @@
+// Pause and force-step, 50 parallel replays of one event during a rollout, and the deletion guard.
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { stepRollout } from "../../../functions/step-rollout/index.ts";
+import { apiServerEvent } from "../../../shared/eventing/apiserver-event.ts";
+import { createKube } from "../../../shared/kube/client.ts";
+import type { KubeObject } from "../../../shared/kube/object.ts";
+import { processDeps } from "../../../shared/runtime/deps.ts";
+import { dispatch } from "../../../shared/runtime/dispatch.ts";
+import type { Outcome } from "../../../shared/runtime/outcome.ts";
+import { createLogger } from "../../../shared/telemetry/logger.ts";
+import { startEnvironment, type Environment } from "./support/environment.ts";
+import { clusterKey, condition, quickstart, readCluster, waitAtRest, waitFor } from "./support/natscluster.ts";
+import { startOperator, type RunningOperator } from "./support/operator.ts";
+import { startPublisher } from "./support/publisher.ts";
+import { samplePods } from "./support/sampler.ts";
+
+let env: Environment;
+let operator: RunningOperator | undefined;
+let namespace: string;
+
+const memory = (value: string) => ({ resources: { requests: { cpu: "100m", memory: value }, limits: { memory: value } } });
+type StatefulSet = KubeObject & { spec: { template: { metadata: { annotations?: Record<string, string> } } } };
+
+async function templateRevisions(name: string): Promise<Map<string, string>> {
+  const list = await env.kube.list<StatefulSet>({ apiVersion: "apps/v1", kind: "StatefulSet", namespace, labelSelector: `cluster.nats-operator.io/cluster=${name}` });
+  return new Map(list.map((s) => [s.metadata.name, s.spec.template.metadata.annotations?.["cluster.nats-operator.io/config-revision"] ?? ""]));
+}
+
+beforeAll(async () => {
+  env = await startEnvironment();
+  namespace = await env.namespace("controls");
+  operator = await startOperator(env.transport);
+}, 300_000);
+
+afterAll(async () => {
+  await operator?.stop();
+  await env?.stop();
+}, 120_000);
+
+describe("rollout controls", () => {
+  it("holds a paused rollout before its next step, and force-step restarts the named server at once", async () => {
+    await env.kube.create(quickstart(namespace, "paused"));
+    await waitAtRest(env.kube, namespace, 240_000, "paused");
+    const before = await templateRevisions("paused");
+    await env.kube.patch(clusterKey(namespace, "paused"), { spec: { ...memory("320Mi"), rollout: { paused: true } } }, "merge");
+    const held = await waitFor(
+      "RolloutPaused",
+      async () => {
+        const c = await readCluster(env.kube, namespace, "paused");
+        return condition(c, "Progressing")?.reason === "RolloutPaused" ? c : undefined;
+      },
+      60_000,
+    );
+    expect(condition(held, "Progressing")).toMatchObject({ status: "False", message: "paused before restarting demo-2".replace("demo", "paused") });
+    await new Promise((r) => setTimeout(r, 3000));
+    expect(await templateRevisions("paused")).toEqual(before);
+
+    await env.kube.patch(clusterKey(namespace, "paused"), { metadata: { annotations: { "cluster.nats-operator.io/force-step": "paused-0" } } }, "merge");
+    await waitFor("paused-0 restarted", async () => (await templateRevisions("paused")).get("paused-0") !== before.get("paused-0"), 60_000);
+    const cleared = await waitFor(
+      "force-step cleared",
+      async () => {
+        const c = await readCluster(env.kube, namespace, "paused");
+        return c && c.metadata.annotations?.["cluster.nats-operator.io/force-step"] === undefined ? c : undefined;
+      },
+      30_000,
+    );
+    expect(cleared.status?.rollout?.pending).toEqual(["paused-2", "paused-1"].filter((s) => s !== cleared.status?.jetstream?.metaLeader).concat(
+      ["paused-2", "paused-1"].filter((s) => s === cleared.status?.jetstream?.metaLeader),
+    ));
+    const after = await templateRevisions("paused");
+    expect(after.get("paused-1")).toBe(before.get("paused-1"));
+    expect(after.get("paused-2")).toBe(before.get("paused-2"));
+
+    await env.kube.patch(clusterKey(namespace, "paused"), { spec: { rollout: { paused: false } } }, "merge");
+    await waitAtRest(env.kube, namespace, 300_000, "paused");
+  }, 700_000);
+
+  it("takes one step when the same event is delivered 50 times in parallel", async () => {
+    await env.kube.create(quickstart(namespace, "replay"));
+    await waitAtRest(env.kube, namespace, 240_000, "replay");
+    await operator?.stop();
+    operator = undefined;
+    const before = await templateRevisions("replay");
+    const sampler = samplePods(env.kube, namespace, "replay", 3, 100);
+    await env.kube.patch(clusterKey(namespace, "replay"), { spec: memory("384Mi") }, "merge");
+    const object = await readCluster(env.kube, namespace, "replay");
+    if (!object) throw new Error("replay cluster is gone");
+    const ce = apiServerEvent("https://harness", "Resource", "update", object);
+    const deps = processDeps(createLogger({ level: "silent" }), async () => createKube(env.transport));
+    const deliverWithRetries = async (): Promise<Outcome[]> => {
+      const outcomes: Outcome[] = [];
+      for (let attempt = 0; attempt < 10; attempt++) {
+        const outcome = await dispatch(stepRollout, ce, deps);
+        outcomes.push(outcome);
+        if (outcome.kind !== "conflict" && outcome.kind !== "retry") break;
+        await new Promise((r) => setTimeout(r, 100 + Math.random() * 400));
+      }
+      return outcomes;
+    };
+    const outcomes = (await Promise.all(Array.from({ length: 50 }, deliverWithRetries))).flat();
+    await new Promise((r) => setTimeout(r, 5000));
+    await sampler.stop();
+    const after = await templateRevisions("replay");
+    const moved = [...after].filter(([name, revision]) => revision !== before.get(name)).map(([name]) => name);
+    expect(moved).toHaveLength(1);
+    expect(sampler.restarts.length).toBeLessThanOrEqual(1);
+    expect(sampler.maxNotReady).toBeLessThanOrEqual(1);
+    const steps = outcomes.filter((o) => o.kind === "done" && o.summary?.startsWith("restarting"));
+    process.stdout.write(`replay: ${outcomes.length} deliveries, ${outcomes.filter((o) => o.kind === "conflict").length} conflicts, ${steps.length} claimed steps on ${moved.join(", ")}\n`);
+    operator = await startOperator(env.transport);
+    await waitAtRest(env.kube, namespace, 300_000, "replay");
+  }, 700_000);
+
+  it("keeps a NatsCluster holding JetStream data until force-delete", async () => {
+    await env.kube.create(quickstart(namespace, "guard"));
+    await waitAtRest(env.kube, namespace, 240_000, "guard");
+    const servers = [0, 1, 2].map((i) => `nats://guard-${i}-0.guard-headless.${namespace}.svc:4222`);
+    const publisher = await startPublisher(servers, "KEEP", "keep");
+    await waitFor("a message", async () => publisher.acked.size > 0, 30_000);
+    await publisher.stop();
+    await publisher.close();
+    await env.kube.delete(clusterKey(namespace, "guard"));
+    const waiting = await waitFor(
+      "Deleting JetStreamDataRemains",
+      async () => {
+        const c = await readCluster(env.kube, namespace, "guard");
+        return condition(c, "Deleting")?.reason === "JetStreamDataRemains" ? c : undefined;
+      },
+      60_000,
+    );
+    expect(condition(waiting, "Deleting")).toMatchObject({ status: "True", message: "1 stream group remain: KEEP" });
+    expect(waiting.metadata.finalizers).toContain("cluster.nats-operator.io/jetstream-data");
+    await env.kube.patch(clusterKey(namespace, "guard"), { metadata: { annotations: { "cluster.nats-operator.io/force-delete": "" } } }, "merge");
+    await waitFor("guard deleted", async () => (await readCluster(env.kube, namespace, "guard")) === undefined, 60_000);
+  }, 400_000);
+});
