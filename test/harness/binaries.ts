@@ -84,8 +84,9 @@ export function parseNatsVersion(output: string): string | undefined {
 
 /** Numeric comparison of the x.y.z part; pre-release suffixes are ignored. */
 export function compareVersions(a: string, b: string): number {
-  const pa = a.split(/[-+]/)[0]!.split(".").map(Number);
-  const pb = b.split(/[-+]/)[0]!.split(".").map(Number);
+  const core = (v: string): number[] => (v.split(/[-+]/)[0] ?? "").split(".").map(Number);
+  const pa = core(a);
+  const pb = core(b);
   for (let i = 0; i < 3; i++) {
     const d = (pa[i] ?? 0) - (pb[i] ?? 0);
     if (d !== 0) return d;

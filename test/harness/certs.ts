@@ -28,7 +28,7 @@ async function openssl(dir: string, args: string[]): Promise<void> {
     await execFileAsync("openssl", args, { cwd: dir, timeout: 60_000 });
   } catch (err) {
     const e = err as { stderr?: string; message: string };
-    throw new Error(`openssl ${args.join(" ")} failed: ${e.stderr ?? e.message}`);
+    throw new Error(`openssl ${args.join(" ")} failed: ${e.stderr ?? e.message}`, { cause: err });
   }
 }
 

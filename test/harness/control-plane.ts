@@ -268,7 +268,7 @@ export async function startControlPlane(options: StartOptions = {}): Promise<Har
   } catch (err) {
     note(`start failed: ${errorMessage(err)}`);
     await stopControlPlane(state, { keepWorkDir: true });
-    throw new Error(`test harness: control plane failed to start (logs in ${logDir}): ${errorMessage(err)}`);
+    throw new Error(`test harness: control plane failed to start (logs in ${logDir}): ${errorMessage(err)}`, { cause: err });
   }
 }
 

@@ -29,7 +29,7 @@ export async function loadCrdFiles(dir: string): Promise<KubernetesObject[]> {
   for (const name of names) {
     const text = await readFile(join(dir, name), "utf8");
     for (const doc of parseAllDocuments(text)) {
-      if (doc.errors.length > 0) throw new Error(`${join(dir, name)}: ${doc.errors[0]!.message}`);
+      if (doc.errors.length > 0) throw new Error(`${join(dir, name)}: ${doc.errors[0]?.message ?? ""}`);
       const obj = doc.toJS() as KubernetesObject | null;
       if (obj !== null && typeof obj === "object" && obj.kind === "CustomResourceDefinition") {
         Object.defineProperty(obj, sourceFile, { value: join(dir, name), enumerable: false });
@@ -50,7 +50,7 @@ export async function installCrds(kc: KubeConfig, crds: KubernetesObject[], time
       await rawRequest(kc, "PATCH", `${path}?fieldManager=${FIELD_MANAGER}&force=true`, body, "application/apply-patch+yaml");
     } catch (err) {
       const from = (crd as unknown as Record<symbol, string | undefined>)[sourceFile];
-      throw new Error(`kube-apiserver refused CRD ${crd.metadata?.name ?? "?"}${from ? ` (${from})` : ""}: ${apiErrorMessage(err)}`);
+      throw new Error(`kube-apiserver refused CRD ${crd.metadata?.name ?? "?"}${from ? ` (${from})` : ""}: ${apiErrorMessage(err)}`, { cause: err });
     }
   }
   for (const crd of crds) {

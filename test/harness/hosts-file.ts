@@ -28,14 +28,14 @@ function withLock<T>(hostsFile: string, fn: () => T): T {
       break;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-      try {
-        if (Date.now() - statSync(lock).mtimeMs > 5_000) rmSync(lock, { force: true }); // holder died
-      } catch {
-        // gone already
-      }
-      if (Date.now() > deadline) throw new Error(`test harness: could not lock ${hostsFile}`);
-      sleepSync(10 + Math.random() * 20);
     }
+    try {
+      if (Date.now() - statSync(lock).mtimeMs > 5_000) rmSync(lock, { force: true }); // holder died
+    } catch {
+      // gone already
+    }
+    if (Date.now() > deadline) throw new Error(`test harness: could not lock ${hostsFile}`);
+    sleepSync(10 + Math.random() * 20);
   }
   try {
     return fn();

@@ -19,7 +19,7 @@ export function reserveSubnet(workDir: string): string {
       mkdirSync(dir);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-      let owner = "";
+      let owner: string;
       try {
         owner = readFileSync(join(dir, "owner"), "utf8").trim();
       } catch {

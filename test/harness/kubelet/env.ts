@@ -8,7 +8,7 @@ import { fieldRefValue, resourceFieldRefValue, type PodAddresses } from "./field
 export function expandVars(input: string, env: Record<string, string>): string {
   return input.replace(/\$\$|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)/g, (whole, name: string | undefined) => {
     if (whole === "$$") return "$";
-    return name !== undefined && Object.hasOwn(env, name) ? env[name]! : whole;
+    return name !== undefined && Object.hasOwn(env, name) ? (env[name] ?? whole) : whole;
   });
 }
 
@@ -42,10 +42,9 @@ export async function resolveEnv(
     if (vf.fieldRef !== undefined) {
       env[e.name] = fieldRefValue(pod, vf.fieldRef, addr);
     } else if (vf.resourceFieldRef !== undefined) {
-      const target = vf.resourceFieldRef.containerName
-        ? pod.spec?.containers.find((c) => c.name === vf.resourceFieldRef!.containerName)
-        : container;
-      env[e.name] = resourceFieldRefValue(target, vf.resourceFieldRef);
+      const ref = vf.resourceFieldRef;
+      const target = ref.containerName ? pod.spec?.containers.find((c) => c.name === ref.containerName) : container;
+      env[e.name] = resourceFieldRefValue(target, ref);
     } else if (vf.configMapKeyRef !== undefined) {
       const ref = vf.configMapKeyRef;
       const value = (await objects.configMap(ns, ref.name ?? ""))?.data?.[ref.key];

@@ -11,7 +11,7 @@ export function fieldRefValue(pod: V1Pod, ref: V1ObjectFieldSelector, addr: PodA
   const mapKey = /^metadata\.(labels|annotations)\['([^']*)'\]$/.exec(path);
   if (mapKey !== null) {
     const map = mapKey[1] === "labels" ? pod.metadata?.labels : pod.metadata?.annotations;
-    return map?.[mapKey[2]!] ?? "";
+    return map?.[mapKey[2] ?? ""] ?? "";
   }
   switch (path) {
     case "metadata.name":
@@ -47,8 +47,9 @@ export function parseQuantity(q: string | number | undefined): number | undefine
   if (q === undefined) return undefined;
   if (typeof q === "number") return q;
   const m = /^([0-9.]+)([a-zA-Z]*)$/.exec(q.trim());
-  if (m === null || units[m[2]!] === undefined) return undefined;
-  return Number(m[1]) * units[m[2]!]!;
+  const unit = m === null ? undefined : units[m[2] ?? ""];
+  if (m === null || unit === undefined) return undefined;
+  return Number(m[1]) * unit;
 }
 
 /** Node capacity the kubelet advertises; also the value of unset limits. */

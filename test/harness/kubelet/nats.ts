@@ -26,7 +26,7 @@ export class UnsupportedCommandError extends Error {}
 export function natsServerArgs(c: V1Container): string[] {
   const command = c.command ?? [];
   if (command.length === 0) return [...(c.args ?? [])];
-  if (basename(command[0]!) === "nats-server") return [...command.slice(1), ...(c.args ?? [])];
+  if (basename(command[0] ?? "") === "nats-server") return [...command.slice(1), ...(c.args ?? [])];
   throw new UnsupportedCommandError(`command ${JSON.stringify(command)} is not nats-server`);
 }
 
@@ -77,7 +77,7 @@ export async function renderConfig(file: string, root: string, ip: string, depth
   let out = "";
   let last = 0;
   for (const m of text.matchAll(/^(\s*include\s+)(["']?)([^"'\s;]+)\2/gm)) {
-    const target = join(dir, m[3]!); // nats resolves includes against the including file's directory
+    const target = join(dir, m[3] ?? ""); // nats resolves includes against the including file's directory
     const copy = await renderConfig(target, root, ip, depth + 1);
     out += text.slice(last, m.index) + `${m[1]}"${relative(dir, copy)}"`;
     last = m.index + m[0].length;
@@ -99,7 +99,7 @@ export async function prepareNatsArgs(args: string[], root: string, ip: string):
   const out: string[] = [];
   let configFile: string | undefined;
   for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
+    const arg = args[i] ?? "";
     const [flag, inline] = arg.startsWith("-") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
     if (ADDR_FLAGS.has(flag)) {
       if (inline === undefined) i++;
@@ -137,14 +137,14 @@ const SIGNALS: Record<string, NodeJS.Signals> = {
  * --signal, with or without "="), the signal to send to the running server.
  */
 export function natsSignalCommand(command: string[] | undefined): NodeJS.Signals | undefined {
-  if (command === undefined || command.length === 0 || basename(command[0]!) !== "nats-server") return undefined;
+  if (command === undefined || command.length === 0 || basename(command[0] ?? "") !== "nats-server") return undefined;
   for (let i = 1; i < command.length; i++) {
-    const arg = command[i]!;
+    const arg = command[i] ?? "";
     const m = /^--?(?:sl|signal)(?:=(.*))?$/.exec(arg);
     if (m === null) continue;
     const value = m[1] ?? command[i + 1];
     if (value === undefined) return undefined;
-    return SIGNALS[value.split("=")[0]!.toLowerCase()];
+    return SIGNALS[(value.split("=")[0] ?? "").toLowerCase()];
   }
   return undefined;
 }

@@ -208,9 +208,12 @@ export class PodRuntime {
 
   private condition(type: string, ok: boolean): V1PodCondition {
     const status = ok ? "True" : "False";
-    const prev = this.conditionTimes.get(type);
-    if (prev === undefined || prev.status !== status) this.conditionTimes.set(type, { status, time: new Date().toISOString() });
-    return { type, status, lastTransitionTime: this.conditionTimes.get(type)!.time as unknown as Date, lastProbeTime: null as unknown as Date };
+    let entry = this.conditionTimes.get(type);
+    if (entry === undefined || entry.status !== status) {
+      entry = { status, time: new Date().toISOString() };
+      this.conditionTimes.set(type, entry);
+    }
+    return { type, status, lastTransitionTime: entry.time as unknown as Date, lastProbeTime: null as unknown as Date };
   }
 
   /** The status block to write for the Pod. */

@@ -27,11 +27,12 @@ export async function runProbe(probe: V1Probe, ip: string, container: V1Containe
       return false;
     }
   }
-  if (probe.tcpSocket !== undefined) {
-    const port = resolvePort(probe.tcpSocket.port as number | string, container);
+  const tcp = probe.tcpSocket;
+  if (tcp !== undefined) {
+    const port = resolvePort(tcp.port as number | string, container);
     if (port === undefined) return false;
     return new Promise((resolve) => {
-      const socket = connect({ host: probe.tcpSocket!.host ?? ip, port, timeout: timeoutMs });
+      const socket = connect({ host: tcp.host ?? ip, port, timeout: timeoutMs });
       socket.once("connect", () => {
         socket.destroy();
         resolve(true);

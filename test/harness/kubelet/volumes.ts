@@ -2,7 +2,7 @@
 //   configMap, secret, projected, downwardAPI -> files rendered into <podDir>/volumes/<name>
 //   emptyDir (and anything unsupported, e.g. hostPath) -> an empty <podDir>/volumes/<name>
 //   persistentVolumeClaim -> <workDir>/pvc/<namespace>/<claim>, which outlives the Pod
-import { mkdir, readFile, rm, writeFile, readdir, chmod } from "node:fs/promises";
+import { mkdir, rm, writeFile, readdir, chmod } from "node:fs/promises";
 import { dirname, join, normalize } from "node:path";
 import { createHash } from "node:crypto";
 import type { V1KeyToPath, V1Pod, V1Volume } from "@kubernetes/client-node";
@@ -71,8 +71,9 @@ export async function renderFiles(pod: V1Pod, volume: V1Volume, addr: PodAddress
       let value = "";
       if (item.fieldRef !== undefined) value = fieldRefValue(pod, item.fieldRef, addr);
       else if (item.resourceFieldRef !== undefined) {
-        const c = pod.spec?.containers.find((x) => x.name === item.resourceFieldRef!.containerName) ?? pod.spec?.containers[0];
-        value = resourceFieldRefValue(c, item.resourceFieldRef as never);
+        const ref = item.resourceFieldRef;
+        const c = pod.spec?.containers.find((x) => x.name === ref.containerName) ?? pod.spec?.containers[0];
+        value = resourceFieldRefValue(c, ref as never);
       }
       files.set(item.path, { data: Buffer.from(value), mode: item.mode ?? mode });
     }
@@ -159,8 +160,4 @@ export async function materialiseVolumes(pod: V1Pod, ctx: VolumeContext): Promis
     out.set(volume.name, { name: volume.name, hostPath: ownDir, kind: volume.emptyDir !== undefined ? "emptyDir" : "unsupported" });
   }
   return out;
-}
-
-export async function readText(path: string): Promise<string> {
-  return readFile(path, "utf8");
 }

@@ -195,7 +195,7 @@ describe("a NATS cluster from plain StatefulSet objects", () => {
       { timeoutMs: 60_000, description: "one JetStream meta leader agreed by all servers" },
     );
     expect(names).toContain(leader);
-    expect((await monitor<Jsz>(fqdn(names[0]!), "/jsz")).meta_cluster?.cluster_size).toBe(replicas);
+    expect((await monitor<Jsz>(fqdn(names[0] ?? ""), "/jsz")).meta_cluster?.cluster_size).toBe(replicas);
   }, 120_000);
 
   it("brings a deleted pod back with its JetStream data", async () => {
@@ -210,17 +210,17 @@ describe("a NATS cluster from plain StatefulSet objects", () => {
       { timeoutMs: 30_000, description: "stream creation" },
     );
     await jetstream(nc).publish("harness.hello", "persisted across a pod restart");
-    const host = (await jsm.streams.info(stream)).cluster?.leader;
-    expect(host).toBeDefined();
+    const host = (await jsm.streams.info(stream)).cluster?.leader ?? "";
+    expect(host).toMatch(/^nats-\d$/);
     await nc.close();
     nc = undefined;
 
     const core = ns.kc.makeApiClient(CoreV1Api);
-    const before = await core.readNamespacedPod({ namespace: ns.name, name: host! });
-    await core.deleteNamespacedPod({ namespace: ns.name, name: host! });
+    const before = await core.readNamespacedPod({ namespace: ns.name, name: host });
+    await core.deleteNamespacedPod({ namespace: ns.name, name: host });
     const after = await waitFor(
       async () => {
-        const p = await core.readNamespacedPod({ namespace: ns.name, name: host! }).catch(() => undefined);
+        const p = await core.readNamespacedPod({ namespace: ns.name, name: host }).catch(() => undefined);
         return p !== undefined && p.metadata?.uid !== before.metadata?.uid && isPodReady(p) ? p : undefined;
       },
       { timeoutMs: 120_000, description: `pod ${host} to come back ready` },
@@ -240,7 +240,7 @@ describe("a NATS cluster from plain StatefulSet objects", () => {
     const stateFile = process.env["NATS_OPERATOR_HARNESS_STATE"];
     if (stateFile !== undefined) {
       const state = await readState(stateFile);
-      const log = readFileSync(join(state!.workDir, "logs", "kubelet.log"), "utf8");
+      const log = readFileSync(join(state?.workDir ?? "", "logs", "kubelet.log"), "utf8");
       expect(log).toMatch(new RegExp(`pod ${ns.name}/${host}: nats: preStop .* -> SIGUSR2`));
     }
   }, 240_000);
