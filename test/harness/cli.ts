@@ -7,6 +7,7 @@ import { readState, writeState } from "./state.ts";
 import { cliStateFile } from "./paths.ts";
 import { isAlive } from "./processes.ts";
 import { rm } from "node:fs/promises";
+import { join } from "node:path";
 import type { Profile } from "./state.ts";
 
 async function up(profile: Profile): Promise<void> {
@@ -19,7 +20,8 @@ async function up(profile: Profile): Promise<void> {
   const state = await startControlPlane({ profile });
   await writeState(cliStateFile, state);
   process.stderr.write(
-    `cluster up in ${(state.timings["controlPlaneStartMs"] ?? 0) / 1000}s: ${state.server}, logs in ${state.workDir}/logs\n`,
+    `cluster up in ${(state.timings["controlPlaneStartMs"] ?? 0) / 1000}s: ${state.server}, logs in ${state.workDir}/logs\n` +
+      `kubectl: ${join(state.binDir, "kubectl")}\n`,
   );
   process.stdout.write(`export KUBECONFIG=${state.kubeconfig}\n`);
 }
