@@ -244,4 +244,25 @@ describe("a NATS cluster from plain StatefulSet objects", () => {
       expect(log).toMatch(new RegExp(`pod ${ns.name}/${host}: nats: preStop .* -> SIGUSR2`));
     }
   }, 240_000);
+
+  it("restarts a nats-server that died, counting the restart", async () => {
+    const core = ns.kc.makeApiClient(CoreV1Api);
+    const name = "nats-0";
+    const pod = await core.readNamespacedPod({ namespace: ns.name, name });
+    const status = pod.status?.containerStatuses?.find((c) => c.name === "nats");
+    const pid = Number(/^harness:\/\/pid\/(\d+)$/.exec(status?.containerID ?? "")?.[1]);
+    expect(pid).toBeGreaterThan(0);
+    process.kill(pid, "SIGKILL");
+    const restarted = await waitFor(
+      async () => {
+        const p = await core.readNamespacedPod({ namespace: ns.name, name });
+        const c = p.status?.containerStatuses?.find((x) => x.name === "nats");
+        return c !== undefined && c.restartCount === (status?.restartCount ?? 0) + 1 && c.ready && isPodReady(p) ? c : undefined;
+      },
+      { timeoutMs: 60_000, description: `${name} to restart its nats container` },
+    );
+    expect(restarted.lastState?.terminated?.exitCode).toBe(137);
+    expect(restarted.containerID).not.toBe(status?.containerID);
+    expect((await monitor<Varz>(fqdn(name), "/varz")).server_name).toBe(name);
+  }, 90_000);
 });
