@@ -18,8 +18,26 @@ export type Resolved =
   | { ok: true; connection: NatsConnectionObject }
   | { ok: false; reason: "ConnectionNotFound" | "ReferenceNotPermitted"; message: string; noGrant: boolean };
 
+/**
+ * NatsConnections read in the last moments, so a burst of objects on one
+ * connection reads it once. Only existence and spec come from here; grants
+ * are read on every reconcile.
+ */
+const recentlyRead = new Map<string, { at: number; connection: NatsConnectionObject | undefined }>();
+const recentForMs = 2_000;
+
+async function readConnection(kube: Kube, namespace: string, name: string, fresh: boolean): Promise<NatsConnectionObject | undefined> {
+  const cacheKey = `${namespace}/${name}`;
+  const hit = recentlyRead.get(cacheKey);
+  if (!fresh && hit && Date.now() - hit.at < recentForMs && hit.connection) return hit.connection;
+  const connection = await kube.get<NatsConnectionObject>({ apiVersion: coreApiVersion, kind: "NatsConnection", namespace, name });
+  recentlyRead.set(cacheKey, { at: Date.now(), connection });
+  if (recentlyRead.size > 1000) recentlyRead.clear();
+  return connection;
+}
+
 /** Follows a connectionRef: grant first (cross-namespace), then existence. */
-export async function resolveConnection(kube: Kube, referrer: Referrer, ref: Reference): Promise<Resolved> {
+export async function resolveConnection(kube: Kube, referrer: Referrer, ref: Reference, fresh = false): Promise<Resolved> {
   const namespace = ref.namespace ?? referrer.namespace;
   const admitted = await isAdmitted(kube, referrer, { group: "nats-operator.io", kind: "NatsConnection", namespace, name: ref.name });
   if (!admitted) {
@@ -30,7 +48,7 @@ export async function resolveConnection(kube: Kube, referrer: Referrer, ref: Ref
       noGrant: true,
     };
   }
-  const connection = await kube.get<NatsConnectionObject>({ apiVersion: coreApiVersion, kind: "NatsConnection", namespace, name: ref.name });
+  const connection = await readConnection(kube, namespace, ref.name, fresh);
   if (!connection) {
     return { ok: false, reason: "ConnectionNotFound", message: `NatsConnection ${namespace}/${ref.name} not found`, noGrant: false };
   }

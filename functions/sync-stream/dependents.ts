@@ -25,14 +25,6 @@ export async function usersOfConnection(kube: Kube, namespace: string, name: str
     .map(keyOfItem);
 }
 
-/** Consumers naming this NatsStream through streamRef. */
-export async function consumersOfStream(kube: Kube, namespace: string, name: string): Promise<ObjectKey[]> {
-  const consumers = await kube.list<JetStreamObject>({ apiVersion: jetstreamApiVersion, kind: "NatsConsumer" });
-  return consumers
-    .filter((o) => o.spec.streamRef?.name === name && (o.spec.streamRef.namespace ?? o.metadata.namespace) === namespace)
-    .map(keyOfItem);
-}
-
 /** Objects in other namespaces referring into this one (what a grant there may admit). */
 export async function referrersInto(kube: Kube, namespace: string): Promise<ObjectKey[]> {
   return (await allObjects(kube))

@@ -21,16 +21,21 @@ export function driftNamespace(work: Record<string, unknown>, pingSource: string
 
 /** Ensures each namespace's schedule once per process; a failure is retried on the next object. */
 export function scheduleKeeper(getKube: () => Promise<Kube>, log: Logger) {
-  const kept = new Set<string>();
+  // One write per namespace and process, shared by concurrent reconciles.
+  const kept = new Map<string, Promise<void>>();
   return {
-    async ensure(namespace: string): Promise<void> {
-      if (kept.has(namespace)) return;
-      try {
-        await keepSchedule(await getKube(), { namespace, name: scheduleName, cron: resyncCron, target: "sync-stream", work: driftWork(namespace) });
-        kept.add(namespace);
-      } catch (error) {
-        log.warn({ err: error, namespace }, "cannot keep the drift schedule");
+    ensure(namespace: string): Promise<void> {
+      let pending = kept.get(namespace);
+      if (!pending) {
+        pending = (async () => {
+          await keepSchedule(await getKube(), { namespace, name: scheduleName, cron: resyncCron, target: "sync-stream", work: driftWork(namespace) });
+        })().catch((error: unknown) => {
+          kept.delete(namespace);
+          log.warn({ err: error, namespace }, "cannot keep the drift schedule");
+        });
+        kept.set(namespace, pending);
       }
+      return pending;
     },
     async drop(namespace: string): Promise<void> {
       kept.delete(namespace);
@@ -39,9 +44,6 @@ export function scheduleKeeper(getKube: () => Promise<Kube>, log: Logger) {
       } catch (error) {
         if (!(error instanceof KubeRequestError && error.isNotFound)) throw error;
       }
-    },
-    forget(namespace: string): void {
-      kept.delete(namespace);
     },
   };
 }

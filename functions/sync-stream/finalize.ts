@@ -26,7 +26,7 @@ export async function finalizeObject(deps: SyncDeps, object: JetStreamObject): P
   const policy = object.spec.deletionPolicy ?? (object.kind === "NatsConsumer" ? "Delete" : "Retain");
   if (policy === "Retain") return release("deletionPolicy Retain: the server object stays");
 
-  const placement = await placementOf(deps, object);
+  const placement = await placementOf(deps, object, true);
   if (!placement.ok) {
     const sync = placement.result;
     // A connection that is gone or no longer admitted releases without running the policy.

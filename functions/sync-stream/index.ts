@@ -6,7 +6,7 @@ import { createConnectionPool } from "../../shared/nats/pool.ts";
 import type { FunctionContext, OperatorFunction } from "../../shared/runtime/function.ts";
 import { done, skipped, type Outcome } from "../../shared/runtime/outcome.ts";
 import type { SyncDeps } from "./context.ts";
-import { consumersOfStream, objectsInNamespace, referrersInto, usersOfConnection } from "./dependents.ts";
+import { objectsInNamespace, referrersInto, usersOfConnection } from "./dependents.ts";
 import { connectionsInNamespace, driftNamespace, inBatches, scheduleKeeper, type ScheduleKeeper } from "./drift.ts";
 import { coreApiVersion, isObjectKind } from "./kinds.ts";
 import { reconcileConnection } from "./reconcile-connection.ts";
@@ -94,11 +94,7 @@ export const syncStream: OperatorFunction = {
       return done(`grant change in ${key.namespace}: ${summary(outcomes)}`);
     }
     if (!isObjectKind(key.kind)) return skipped(`sync-stream does not handle ${key.kind}`);
-    const result = await reconcileObject(deps, key, "event");
-    if (result.becameReady && key.kind === "NatsStream") {
-      await recheck(deps, await consumersOfStream(deps.kube, key.namespace, key.name), "event");
-    }
-    return result.outcome;
+    return (await reconcileObject(deps, key, "event")).outcome;
   },
 
   async shutdown() {

@@ -30,7 +30,8 @@ export type Placement =
   | { ok: false; result: SyncResult };
 
 /** Resolves connection (and for consumers with streamRef, the NatsStream) and builds the target. */
-export async function placementOf(deps: SyncDeps, object: JetStreamObject): Promise<Placement> {
+/** `fresh`: read the NatsConnection now, never from the short-lived cache (deletion decides on it). */
+export async function placementOf(deps: SyncDeps, object: JetStreamObject, fresh = false): Promise<Placement> {
   const namespace = object.metadata.namespace ?? "";
   const kind = object.kind as ObjectKind;
   let referrer = { group: "jetstream.nats-operator.io", kind, namespace };
@@ -62,7 +63,7 @@ export async function placementOf(deps: SyncDeps, object: JetStreamObject): Prom
   if (!connectionRef) {
     return { ok: false, result: { kind: "connection", reason: "ConnectionNotFound", message: "spec names no connectionRef", noGrant: false } };
   }
-  const resolved = await resolveConnection(deps.kube, referrer, connectionRef);
+  const resolved = await resolveConnection(deps.kube, referrer, connectionRef, fresh);
   if (!resolved.ok) return { ok: false, result: { kind: "connection", reason: resolved.reason, message: resolved.message, noGrant: resolved.noGrant } };
 
   const target =

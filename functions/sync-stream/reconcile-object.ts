@@ -73,7 +73,9 @@ export async function reconcileObject(deps: SyncDeps, key: ObjectKey, trigger: T
   if (!placement.ok) {
     await write(placement.result);
     const sync = placement.result;
-    return result(sync.kind === "connection" && sync.reason !== "ConnectionNotFound" ? done(sync.message) : done(sync.kind === "streamWaiting" ? sync.message : "waiting for the connection"));
+    // A consumer waiting for its stream is redelivered with backoff (then the next drift check);
+    // a missing or refused connection waits for the connection's, or the grant's, own event.
+    return result(sync.kind === "streamWaiting" ? retry(sync.message) : done(`waiting: ${"message" in sync ? sync.message : sync.kind}`));
   }
   const target = placement.target;
   const terminalOf = (reason: "Rejected" | "ExistsUnowned" | "OwnedByOther" | "NotABucket" | "ImmutableField", message: string): SyncResult => ({
@@ -98,6 +100,7 @@ export async function reconcileObject(deps: SyncDeps, key: ObjectKey, trigger: T
     const sync = await sync_(deps, object, target, connected.nc, terminalOf);
     const becameReady = await write(sync);
     if (sync.kind === "terminal") return result(done(`Terminal ${sync.reason}: ${sync.message}`));
+    if (sync.kind === "streamWaiting") return result(retry(sync.message));
     return result(done(sync.kind), becameReady);
   } catch (error) {
     if (error instanceof JsApiError || error instanceof NatsRequestError) {
