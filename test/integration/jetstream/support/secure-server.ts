@@ -83,7 +83,7 @@ export async function startSecureServer(): Promise<SecureServer> {
     } catch (error) {
       if (Date.now() > deadline) {
         await server.stop();
-        throw new Error(`secure nats-server did not come up: ${String(error)}`);
+        throw new Error(`secure nats-server did not come up: ${String(error)}`, { cause: error });
       }
     }
     await new Promise((r) => setTimeout(r, 250));
