@@ -26,7 +26,7 @@ const timer = setInterval(() => {
     const state = await readState(stateFile);
     if (state !== undefined) {
       process.stderr.write(`${new Date().toISOString()} owner ${owner} is gone; stopping ${state.workDir}\n`);
-      await stopControlPlane(state);
+      await stopControlPlane(state, { keepWorkDir: process.env["NATS_OPERATOR_HARNESS_KEEP"] === "1" });
     }
   })();
 }, 2_000);

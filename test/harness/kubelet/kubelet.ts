@@ -50,6 +50,7 @@ export class Kubelet {
   private stopping = false;
   private wake: (() => void) | undefined;
   private lastHosts = "";
+  private lastHostsWrite = 0;
   private loopDone: Promise<void> | undefined;
 
   constructor(config: KubeletConfig, log: Logger) {
@@ -247,10 +248,13 @@ export class Kubelet {
       .map((rt) => ({ pod: rt.pod, ip: rt.ip, ready: rt.ready && !rt.terminating }));
     const entries = hostsEntries(pods, this.services?.list() ?? []);
     const json = JSON.stringify([...entries]);
-    if (json === this.lastHosts) return;
+    // Unchanged entries are still re-asserted every 5 s, which repairs the block
+    // if someone else rewrote the file (writeHostsBlock only writes on a difference).
+    if (json === this.lastHosts && Date.now() - this.lastHostsWrite < 5_000) return;
     try {
       writeHostsBlock(this.config.runId, this.config.workDir, entries, this.config.hostsFile);
       this.lastHosts = json;
+      this.lastHostsWrite = Date.now();
     } catch (err) {
       this.log(`hosts file update failed: ${errorMessage(err)}`);
     }
