@@ -12,6 +12,8 @@ export const finalizer = "jetstream.nats-operator.io/finalizer";
 export const resyncPeriodMs = 10 * 60_000;
 /** The PingSource schedule matching the resync period. */
 export const resyncCron = process.env.SYNC_STREAM_RESYNC_CRON ?? "*/10 * * * *";
+/** While an object's Raft group is unsettled, its status is re-read this often. */
+export const settleCron = process.env.SYNC_STREAM_SETTLE_CRON ?? "*/15 * * * * *";
 /** An apiserver event for an object checked this recently, at its current generation, is not rechecked. */
 export const freshForMs = 30_000;
 
@@ -21,8 +23,8 @@ export interface SyncDeps {
   log: Logger;
   now(): Date;
   recorder(): Promise<EventRecorder>;
-  /** Makes sure the namespace has its drift schedule (once per process and namespace). */
-  ensureSchedule(namespace: string): Promise<void>;
+  /** Makes sure the namespace has its drift (or settle) schedule (once per process and namespace). */
+  ensureSchedule(namespace: string, check: "drift" | "settle"): Promise<void>;
 }
 
 /** Records an Event; a failure to record never fails the reconcile. */

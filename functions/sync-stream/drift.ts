@@ -6,41 +6,54 @@ import type { Kube } from "../../shared/kube/client.ts";
 import { KubeRequestError } from "../../shared/kube/errors.ts";
 import type { KubeObject } from "../../shared/kube/object.ts";
 import type { Logger } from "../../shared/telemetry/logger.ts";
-import { resyncCron } from "./context.ts";
+import { resyncCron, settleCron } from "./context.ts";
 import { coreApiVersion } from "./kinds.ts";
 
-export const scheduleName = "sync-stream-drift";
-export const driftWork = (namespace: string) => ({ check: "drift", namespace });
+export type Check = "drift" | "settle";
 
-/** The namespace a tick is for, or undefined when the tick is not a drift check. */
-export function driftNamespace(work: Record<string, unknown>, pingSource: string | undefined): string | undefined {
-  if (work.check !== "drift") return undefined;
-  if (typeof work.namespace === "string" && work.namespace !== "") return work.namespace;
-  return pingSource?.split("/")[0];
+/**
+ * Two schedules per namespace: `drift` every resync period while the
+ * namespace holds JetStream objects, and `settle` every 15 s while one of
+ * them has a Raft group without a leader or with a member behind.
+ */
+export const schedules: Record<Check, { name: string; cron: string }> = {
+  drift: { name: "sync-stream-drift", cron: resyncCron },
+  settle: { name: "sync-stream-settle", cron: settleCron },
+};
+export const scheduleName = schedules.drift.name;
+export const workOf = (check: Check, namespace: string) => ({ check, namespace });
+
+/** What a tick asks for, or undefined when it is not one of ours. */
+export function tickOf(work: Record<string, unknown>, pingSource: string | undefined): { check: Check; namespace: string } | undefined {
+  if (work.check !== "drift" && work.check !== "settle") return undefined;
+  const namespace = typeof work.namespace === "string" && work.namespace !== "" ? work.namespace : pingSource?.split("/")[0];
+  return namespace ? { check: work.check, namespace } : undefined;
 }
 
 /** Ensures each namespace's schedule once per process; a failure is retried on the next object. */
 export function scheduleKeeper(getKube: () => Promise<Kube>, log: Logger) {
-  // One write per namespace and process, shared by concurrent reconciles.
+  // One write per namespace, schedule and process, shared by concurrent reconciles.
   const kept = new Map<string, Promise<void>>();
   return {
-    ensure(namespace: string): Promise<void> {
-      let pending = kept.get(namespace);
+    ensure(namespace: string, check: Check): Promise<void> {
+      const id = `${check}/${namespace}`;
+      let pending = kept.get(id);
       if (!pending) {
+        const { name, cron } = schedules[check];
         pending = (async () => {
-          await keepSchedule(await getKube(), { namespace, name: scheduleName, cron: resyncCron, target: "sync-stream", work: driftWork(namespace) });
+          await keepSchedule(await getKube(), { namespace, name, cron, target: "sync-stream", work: workOf(check, namespace) });
         })().catch((error: unknown) => {
-          kept.delete(namespace);
-          log.warn({ err: error, namespace }, "cannot keep the drift schedule");
+          kept.delete(id);
+          log.warn({ err: error, namespace, check }, "cannot keep the schedule");
         });
-        kept.set(namespace, pending);
+        kept.set(id, pending);
       }
       return pending;
     },
-    async drop(namespace: string): Promise<void> {
-      kept.delete(namespace);
+    async drop(namespace: string, check: Check): Promise<void> {
+      kept.delete(`${check}/${namespace}`);
       try {
-        await dropSchedule(await getKube(), namespace, scheduleName);
+        await dropSchedule(await getKube(), namespace, schedules[check].name);
       } catch (error) {
         if (!(error instanceof KubeRequestError && error.isNotFound)) throw error;
       }

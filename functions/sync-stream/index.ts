@@ -1,14 +1,15 @@
 // sync-stream: keeps NatsStream, NatsConsumer, NatsKeyValue and NatsObjectStore
 // in line with JetStream through their NatsConnection, and reports
 // NatsConnection readiness.
-import type { ObjectKey } from "../../shared/kube/object.ts";
+import { keyOf, type ObjectKey } from "../../shared/kube/object.ts";
 import { createConnectionPool } from "../../shared/nats/pool.ts";
 import type { FunctionContext, OperatorFunction } from "../../shared/runtime/function.ts";
 import { done, skipped, type Outcome } from "../../shared/runtime/outcome.ts";
 import type { SyncDeps } from "./context.ts";
 import { objectsInNamespace, referrersInto, usersOfConnection } from "./dependents.ts";
-import { connectionsInNamespace, driftNamespace, inBatches, scheduleKeeper, type ScheduleKeeper } from "./drift.ts";
-import { coreApiVersion, isObjectKind } from "./kinds.ts";
+import { connectionsInNamespace, inBatches, scheduleKeeper, tickOf, type ScheduleKeeper } from "./drift.ts";
+import { coreApiVersion, isObjectKind, jetstreamApiVersion, objectKinds } from "./kinds.ts";
+import type { JetStreamObject } from "./placement.ts";
 import { reconcileConnection } from "./reconcile-connection.ts";
 import { reconcileObject, type Trigger } from "./reconcile-object.ts";
 
@@ -27,7 +28,7 @@ async function depsOf(context: FunctionContext): Promise<SyncDeps> {
     log: context.log,
     now: () => context.now(),
     recorder: () => context.recorder(),
-    ensureSchedule: (namespace) => schedules.ensure(namespace),
+    ensureSchedule: (namespace, check) => schedules.ensure(namespace, check),
   };
 }
 
@@ -49,11 +50,29 @@ function summary(outcomes: readonly Outcome[]): string {
   return [...counts].map(([k, n]) => `${n} ${k}`).join(", ") || "nothing";
 }
 
+/** Re-reads the objects whose Raft group was unsettled; drops the schedule once none is. */
+async function settleCheck(deps: SyncDeps, namespace: string): Promise<Outcome> {
+  const unsettled = (await objectsWithStatus(deps, namespace)).filter(
+    (o) => o.status?.server !== undefined && (!o.status.server.leader || (o.status.server.replicas ?? []).some((r) => !r.current)),
+  );
+  const outcomes = await recheck(deps, unsettled.map((o) => keyOf(o)), "tick");
+  const still = (await objectsWithStatus(deps, namespace)).filter((o) => unsettled.some((u) => u.metadata.uid === o.metadata.uid))
+    .filter((o) => !o.status?.server?.leader || (o.status.server.replicas ?? []).some((r) => !r.current));
+  if (still.length === 0) await keeper?.drop(namespace, "settle");
+  return done(`settle check of ${namespace}: ${summary(outcomes)}; ${still.length} still unsettled`);
+}
+
+async function objectsWithStatus(deps: SyncDeps, namespace: string): Promise<JetStreamObject[]> {
+  const lists = await Promise.all(objectKinds.map((kind) => deps.kube.list<JetStreamObject>({ apiVersion: jetstreamApiVersion, kind, namespace })));
+  return lists.flat();
+}
+
 async function driftCheck(deps: SyncDeps, namespace: string): Promise<Outcome> {
   const objects = await objectsInNamespace(deps.kube, namespace);
   if (objects.length === 0) {
-    await keeper?.drop(namespace);
-    return done(`namespace ${namespace} holds no JetStream objects; its drift schedule is dropped`);
+    await keeper?.drop(namespace, "drift");
+    await keeper?.drop(namespace, "settle");
+    return done(`namespace ${namespace} holds no JetStream objects; its schedules are dropped`);
   }
   const connections = await connectionsInNamespace(deps.kube, namespace);
   for (const c of connections) {
@@ -79,9 +98,9 @@ export const syncStream: OperatorFunction = {
     const event = context.event;
     const deps = await depsOf(context);
     if (event.source === "ping") {
-      const namespace = driftNamespace(event.work, event.pingSource);
-      if (namespace === undefined) return skipped("tick is not a drift check");
-      return driftCheck(deps, namespace);
+      const tick = tickOf(event.work, event.pingSource);
+      if (tick === undefined) return skipped("tick is not a sync-stream check");
+      return tick.check === "drift" ? driftCheck(deps, tick.namespace) : settleCheck(deps, tick.namespace);
     }
     const key: ObjectKey = event.ref;
     if (key.kind === "NatsConnection") {

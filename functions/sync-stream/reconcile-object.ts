@@ -16,7 +16,7 @@ import { readMarker } from "./marker.ts";
 import { observe, type Observed } from "./observe.ts";
 import { placementOf, type JetStreamObject } from "./placement.ts";
 import { planObject, specWriteBack, type Plan } from "./plan.ts";
-import { nextStatus, serverStatusOf, type SyncResult } from "./status.ts";
+import { isUnsettled, nextStatus, serverStatusOf, type SyncResult } from "./status.ts";
 
 export type { JetStreamObject };
 
@@ -49,7 +49,7 @@ export async function reconcileObject(deps: SyncDeps, key: ObjectKey, trigger: T
     if (now.getTime() - last < freshForMs) return result(skipped("checked moments ago at this generation"));
   }
 
-  await deps.ensureSchedule(key.namespace);
+  await deps.ensureSchedule(key.namespace, "drift");
   if (!hasFinalizer(object, finalizer)) {
     // The finalizer write is itself an update event; that event does the work,
     // so one delivery chain (and one backoff) runs per change, not two.
@@ -101,6 +101,7 @@ export async function reconcileObject(deps: SyncDeps, key: ObjectKey, trigger: T
     const becameReady = await write(sync);
     if (sync.kind === "terminal") return result(done(`Terminal ${sync.reason}: ${sync.message}`));
     if (sync.kind === "streamWaiting") return result(retry(sync.message));
+    if (sync.kind === "synced" && sync.unsettled) await deps.ensureSchedule(key.namespace, "settle");
     return result(done(sync.kind), becameReady);
   } catch (error) {
     if (error instanceof JsApiError || error instanceof NatsRequestError) {
@@ -187,6 +188,7 @@ async function sync_(
     uid,
     drift,
     server: serverStatusOf(after.info, target.consumer === undefined),
+    unsettled: isUnsettled(after.info),
   };
 }
 

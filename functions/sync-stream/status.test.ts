@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import { nextStatus, serverStatusOf } from "./status.ts";
+import { isUnsettled, nextStatus, serverStatusOf } from "./status.ts";
 
 const now = new Date("2026-12-02T10:00:00.000Z");
 const later = new Date("2026-12-02T10:10:00.000Z");
@@ -63,5 +63,12 @@ describe("object status", () => {
       replicas: [{ name: "n1", current: true }, { name: "n3", current: false, lag: 4 }],
       bytes: "0",
     });
+  });
+
+  it("calls a Raft group unsettled without a leader or with a member behind, and never a server outside any cluster", () => {
+    expect(isUnsettled({ cluster: { leader: "n1", replicas: [{ name: "n2", current: true }] } })).toBe(false);
+    expect(isUnsettled({ cluster: { replicas: [{ name: "n2", current: true }] } })).toBe(true);
+    expect(isUnsettled({ cluster: { leader: "n1", replicas: [{ name: "n2", current: false }] } })).toBe(true);
+    expect(isUnsettled({})).toBe(false);
   });
 });

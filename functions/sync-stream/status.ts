@@ -30,7 +30,16 @@ export interface ObjectStatus {
 }
 
 export type SyncResult =
-  | { kind: "synced"; what: string; origin: Origin; uid: string; drift: string[] | undefined; server: ServerStatus | undefined }
+  | {
+      kind: "synced";
+      what: string;
+      origin: Origin;
+      uid: string;
+      drift: string[] | undefined;
+      server: ServerStatus | undefined;
+      /** The Raft group has no leader or a member that is not current (re-read every 15 s until it settles). */
+      unsettled?: boolean;
+    }
   | { kind: "terminal"; reason: TerminalReason; message: string; nextCheck: Date | undefined }
   | { kind: "failed"; reason: "SyncFailed" | "ObserveFailed"; message: string }
   | { kind: "connection"; reason: "ConnectionNotFound" | "ConnectionFailed" | "ReferenceNotPermitted"; message: string; noGrant: boolean }
@@ -130,6 +139,13 @@ export function nextStatus(previous: ObjectStatus | undefined, result: SyncResul
         conditions: at([{ type: "Ready", status: False, reason: result.reason, message: result.message }], ["Terminal"]),
       };
   }
+}
+
+/** A replicated object whose Raft group has no leader yet or a member that is not current. */
+export function isUnsettled(info: Record<string, unknown>): boolean {
+  const cluster = info.cluster as { leader?: string; replicas?: { current?: boolean }[] } | undefined;
+  if (cluster === undefined) return false; // a server outside any cluster: nothing to settle
+  return !cluster.leader || (cluster.replicas ?? []).some((r) => r.current !== true);
 }
 
 /** The server's view from a stream or consumer info reply. */

@@ -156,6 +156,17 @@ describe("story 3: consumers", () => {
     );
     const consumer = await waitForCondition(env.kube, key("NatsConsumer", "payments-settlement"), "Ready", "True", "Synced");
     expect((consumer.status?.server as { created?: string }).created).toEqual(expect.any(String));
+    // A new R3 consumer may have no leader yet: the settle schedule re-reads it until it has one.
+    await eventually("consumer leader shown", async () => {
+      await driver.tick(ns, "settle");
+      const c = await read(env.kube, JS, "NatsConsumer", ns, "payments-settlement");
+      const server = c?.status?.server as { leader?: string; replicas?: { current: boolean }[] } | undefined;
+      return Boolean(server?.leader) && (server?.replicas ?? []).every((r) => r.current);
+    });
+    await driver.tick(ns, "settle");
+    await eventually("settle schedule dropped once settled", async () =>
+      (await env.kube.get({ apiVersion: "sources.knative.dev/v1", kind: "PingSource", namespace: ns, name: "sync-stream-settle" })) === undefined,
+    );
     const info = await js<{ config: Record<string, unknown> }>(client, "CONSUMER.INFO.PAYMENTS.settlement");
     expect(info.config).toMatchObject({ ack_wait: 30e9, max_deliver: 10, filter_subjects: ["payments.settled.>"] });
   });

@@ -27,8 +27,8 @@ export interface Driver {
   deliveries: Delivery[];
   /** Deliveries that reached `handle` (not dropped as status echoes), per "Kind/name". */
   handled(object: string): Delivery[];
-  /** A drift tick for the namespace, as its PingSource would send it. */
-  tick(namespace: string): Promise<Outcome>;
+  /** A tick for the namespace (drift by default, or settle), as its PingSource would send it. */
+  tick(namespace: string, check?: "drift" | "settle"): Promise<Outcome>;
   /** Moves the function's clock forward (a resync period passing without waiting for it). */
   advance(ms: number): void;
   /** Waits until nothing has been delivered for `quietMs`. */
@@ -92,9 +92,9 @@ export function startDriver(transport: KubeTransport, kube: Kube, namespaces: re
     advance(ms) {
       offsetMs += ms;
     },
-    async tick(namespace) {
-      const ce = pingEvent(namespace, "sync-stream-drift", {
-        data: JSON.stringify({ check: "drift", namespace }),
+    async tick(namespace, check = "drift") {
+      const ce = pingEvent(namespace, `sync-stream-${check}`, {
+        data: JSON.stringify({ check, namespace }),
         ceOverrides: { extensions: { target: "sync-stream" } },
       });
       const outcome = await dispatch(syncStream, ce, deps);
