@@ -60,8 +60,22 @@ async function waitHealthy(
   });
 }
 
-/** Starts a control plane; on failure stops whatever was started (the work dir is kept for its logs). */
+/**
+ * Starts a control plane; on failure stops whatever was started (the work dir
+ * is kept for its logs). A start that lost a race for one of its free ports
+ * ("address already in use") is retried once with new ports.
+ */
 export async function startControlPlane(options: StartOptions = {}): Promise<HarnessState> {
+  try {
+    return await startOnce(options);
+  } catch (err) {
+    if (!/address already in use/i.test(errorMessage(err))) throw err;
+    (options.log ?? ((l: string) => process.stderr.write(`${l}\n`)))(`test harness: port clash, retrying: ${errorMessage(err).split("\n")[0] ?? ""}`);
+    return startOnce(options);
+  }
+}
+
+async function startOnce(options: StartOptions): Promise<HarnessState> {
   const log = options.log ?? ((l: string) => process.stderr.write(`${l}\n`));
   const profile = options.profile ?? "cluster";
   const t0 = Date.now();
