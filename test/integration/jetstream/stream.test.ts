@@ -122,6 +122,15 @@ describe("story 1 step 3: a NatsConnection and a NatsStream on a three-server cl
     expect((await info("ORDERS")).config?.name).toBe("ORDERS");
   });
 
+  it("recorded Events for the create and the drift correction", async () => {
+    const events = (await env.transport.request("GET", `/apis/events.k8s.io/v1/namespaces/${ns}/events`)) as {
+      items: { reason: string; note: string; regarding: { kind: string; name: string } }[];
+    };
+    const about = events.items.filter((e) => e.regarding.kind === "NatsStream" && e.regarding.name === "orders");
+    expect(about.map((e) => e.reason)).toEqual(expect.arrayContaining(["Created", "DriftCorrected"]));
+    expect(about.find((e) => e.reason === "Created")?.note).toBe("created stream ORDERS");
+  });
+
   it("drops the drift schedule once the namespace holds no JetStream objects", async () => {
     await driver.tick(ns);
     const ping = await env.kube.get({ apiVersion: "sources.knative.dev/v1", kind: "PingSource", namespace: ns, name: "sync-stream-drift" });
