@@ -79,13 +79,11 @@ export function writeHostsBlock(
   return withLock(hostsFile, () => {
     const before = existsSync(hostsFile) ? readFileSync(hostsFile, "utf8") : "";
     const lines = stripBlocks(before, runId);
-    if (entries.size > 0) {
-      lines.push(`${BEGIN}${runId} ${workDir}`);
-      for (const [ip, names] of [...entries].sort(([a], [b]) => a.localeCompare(b))) {
-        if (names.length > 0) lines.push(`${ip} ${names.join(" ")}`);
-      }
-      lines.push(`${END}${runId}`);
-    }
+    const block = [...entries]
+      .filter(([, names]) => names.length > 0)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([ip, names]) => `${ip} ${names.join(" ")}`);
+    if (block.length > 0) lines.push(`${BEGIN}${runId} ${workDir}`, ...block, `${END}${runId}`);
     const after = `${lines.join("\n")}\n`;
     if (after === before) return false;
     const mode = existsSync(hostsFile) ? statSync(hostsFile).mode & 0o7777 : 0o644;
