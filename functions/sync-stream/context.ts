@@ -1,12 +1,14 @@
 // What the reconcilers share within one process.
+import { FIELD_MANAGERS } from "../../shared/api/constants/field-managers.ts";
+import { FINALIZERS } from "../../shared/api/constants/finalizers.ts";
 import type { Kube } from "../../shared/kube/client.ts";
 import type { EventRecorder, EventType } from "../../shared/kube/events.ts";
 import type { KubeObject } from "../../shared/kube/object.ts";
 import type { ConnectionPool } from "../../shared/nats/pool.ts";
 import type { Logger } from "../../shared/telemetry/logger.ts";
 
-export const fieldManager = "nats-operator/sync-stream";
-export const finalizer = "jetstream.nats-operator.io/finalizer";
+export const fieldManager: string = FIELD_MANAGERS.syncStream;
+export const finalizer: string = FINALIZERS.jetstream;
 
 /** `--resync-period`: how often every object is compared with the server (and Terminal under Retry rechecked). */
 export const resyncPeriodMs = 10 * 60_000;

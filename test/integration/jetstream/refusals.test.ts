@@ -69,6 +69,16 @@ describe("configs the server refuses", () => {
     expect(((await js<{ config: { subjects: string[] } }>(client, "STREAM.INFO.MOVER")).config.subjects)).toEqual(["mover.>", "moved.>"]);
   });
 
+  it("adopting a consumer whose immutable fields differ from spec goes Terminal/ImmutableField and leaves it alone", async () => {
+    await js(client, "CONSUMER.CREATE.TAKEN.legacy", { stream_name: "TAKEN", config: { durable_name: "legacy", name: "legacy", deliver_policy: "new", ack_policy: "explicit" }, action: "create" });
+    await create(env.kube, resource(JS, "NatsConsumer", ns, "legacy", { ...conn, stream: "TAKEN", name: "legacy", adoptionPolicy: "AdoptOrCreate", deliverPolicy: "All", ackPolicy: "Explicit" }));
+    const c = await waitForCondition(env.kube, key("NatsConsumer", "legacy"), "Terminal", "True", "ImmutableField");
+    expect(c.status?.conditions?.find((x) => x.type === "Terminal")?.message).toContain("cannot change deliver_policy in place");
+    const info = await js<{ config: Record<string, unknown> }>(client, "CONSUMER.INFO.TAKEN.legacy");
+    expect(info.config.deliver_policy).toBe("new");
+    expect((info.config.metadata as Record<string, string> | undefined)?.["jetstream.nats-operator.io/owner"]).toBeUndefined();
+  });
+
   it("a value the spec cannot express on the wire goes Terminal/Rejected without asking the server", async () => {
     await create(env.kube, resource(JS, "NatsKeyValue", ns, "dotted", { ...conn, name: "has.dot" }));
     const kv = await waitForCondition(env.kube, key("NatsKeyValue", "dotted"), "Terminal", "True", "Rejected");
