@@ -52,14 +52,18 @@ function summary(outcomes: readonly Outcome[]): string {
 
 /** Re-reads the objects whose Raft group was unsettled; drops the schedule once none is. */
 async function settleCheck(deps: SyncDeps, namespace: string): Promise<Outcome> {
-  const unsettled = (await objectsWithStatus(deps, namespace)).filter(
-    (o) => o.status?.server !== undefined && (!o.status.server.leader || (o.status.server.replicas ?? []).some((r) => !r.current)),
-  );
+  const unsettled = (await objectsWithStatus(deps, namespace)).filter(isUnsettledStatus);
   const outcomes = await recheck(deps, unsettled.map((o) => keyOf(o)), "tick");
-  const still = (await objectsWithStatus(deps, namespace)).filter((o) => unsettled.some((u) => u.metadata.uid === o.metadata.uid))
-    .filter((o) => !o.status?.server?.leader || (o.status.server.replicas ?? []).some((r) => !r.current));
+  const still = (await objectsWithStatus(deps, namespace)).filter((o) => unsettled.some((u) => u.metadata.uid === o.metadata.uid)).filter(isUnsettledStatus);
   if (still.length === 0) await keeper?.drop(namespace, "settle");
   return done(`settle check of ${namespace}: ${summary(outcomes)}; ${still.length} still unsettled`);
+}
+
+/** What the status shows: a move in flight, or a replicated group without a leader or with a member behind. */
+function isUnsettledStatus(o: JetStreamObject): boolean {
+  if (o.status?.transfer) return true;
+  const server = o.status?.server;
+  return server !== undefined && server.replicas !== undefined && (!server.leader || server.replicas.some((r) => !r.current));
 }
 
 async function objectsWithStatus(deps: SyncDeps, namespace: string): Promise<JetStreamObject[]> {

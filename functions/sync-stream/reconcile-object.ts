@@ -17,6 +17,7 @@ import { observe, type Observed } from "./observe.ts";
 import { placementOf, type JetStreamObject } from "./placement.ts";
 import { planObject, specWriteBack, type Plan } from "./plan.ts";
 import { isUnsettled, nextStatus, serverStatusOf, type SyncResult } from "./status.ts";
+import { consumersMoved, listConsumers, transferOf } from "./transfer.ts";
 
 export type { JetStreamObject };
 
@@ -100,7 +101,7 @@ export async function reconcileObject(deps: SyncDeps, key: ObjectKey, trigger: T
     const sync = await sync_(deps, object, target, connected.nc, terminalOf);
     const becameReady = await write(sync);
     if (sync.kind === "terminal") return result(done(`Terminal ${sync.reason}: ${sync.message}`));
-    if (sync.kind === "streamWaiting") return result(retry(sync.message));
+    if (sync.kind === "streamWaiting" || sync.kind === "failed") return result(retry(sync.message));
     if (sync.kind === "synced" && sync.unsettled) await deps.ensureSchedule(key.namespace, "settle");
     return result(done(sync.kind), becameReady);
   } catch (error) {
@@ -181,6 +182,15 @@ async function sync_(
     await writeBack(deps, object, target, after, "fill");
   }
   const origin = plan.kind === "create" ? "Created" : plan.origin;
+  let transfer = target.kind === "NatsStream" ? transferOf(after.info) : undefined;
+  if (transfer?.to) {
+    try {
+      transfer = { ...transfer, consumers: consumersMoved(await listConsumers(nc, target.stream), transfer.to) };
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      return { kind: "failed", reason: "ObserveFailed", message: `${target.model.what} is moving but its consumers cannot be read: ${why}` };
+    }
+  }
   return {
     kind: "synced",
     what: target.model.what,
@@ -188,7 +198,8 @@ async function sync_(
     uid,
     drift,
     server: serverStatusOf(after.info, target.consumer === undefined),
-    unsettled: isUnsettled(after.info),
+    unsettled: isUnsettled(after.info) || transfer !== undefined,
+    ...(transfer ? { transfer } : {}),
   };
 }
 

@@ -2,6 +2,7 @@
 import { setConditions, type Condition, type ConditionUpdate } from "../../shared/kube/conditions.ts";
 import type { Origin, } from "./marker.ts";
 import type { TerminalReason } from "./plan.ts";
+import { movingMessage, type TransferStatus } from "./transfer.ts";
 import { bytesToQuantity } from "./units.ts";
 
 export interface ReplicaStatus {
@@ -26,7 +27,7 @@ export interface ObjectStatus {
   nextCheckTime?: string;
   ownership?: { origin?: Origin; uid?: string };
   server?: ServerStatus;
-  transfer?: unknown;
+  transfer?: TransferStatus;
 }
 
 export type SyncResult =
@@ -39,6 +40,8 @@ export type SyncResult =
       server: ServerStatus | undefined;
       /** The Raft group has no leader or a member that is not current (re-read every 15 s until it settles). */
       unsettled?: boolean;
+      /** A move to another NATS cluster in progress. */
+      transfer?: TransferStatus;
     }
   | { kind: "terminal"; reason: TerminalReason; message: string; nextCheck: Date | undefined }
   | { kind: "failed"; reason: "SyncFailed" | "ObserveFailed"; message: string }
@@ -70,7 +73,9 @@ export function nextStatus(previous: ObjectStatus | undefined, result: SyncResul
       const synced =
         result.drift && result.drift.length > 0
           ? { type: "Synced", status: False, reason: "DriftCorrected", message: `reapplied spec over drift in ${result.drift.join(", ")}` }
-          : { type: "Synced", status: True, reason: "MatchesSpec", message: "server config matches spec as of last check" };
+          : result.transfer
+            ? { type: "Synced", status: False, reason: "Moving", message: movingMessage(result.transfer) }
+            : { type: "Synced", status: True, reason: "MatchesSpec", message: "server config matches spec as of last check" };
       const updates = [{ type: "Ready", status: True, reason: "Synced", message: `${result.what} is in sync` }, synced];
       if (result.origin === "Adopted") {
         updates.push({ type: "Adopted", status: True, reason: "FoundUnowned", message: `${result.what} existed without an ownership marker and was adopted` });
@@ -83,6 +88,8 @@ export function nextStatus(previous: ObjectStatus | undefined, result: SyncResul
       };
       delete next.nextCheckTime;
       if (result.server) next.server = result.server;
+      if (result.transfer) next.transfer = result.transfer;
+      else delete next.transfer;
       return next;
     }
     case "terminal": {
@@ -154,8 +161,9 @@ export function serverStatusOf(info: Record<string, unknown>, withState: boolean
   if (typeof info.created === "string") status.created = info.created.replace(/\.\d+Z$/, "Z");
   const cluster = info.cluster as { leader?: string; replicas?: { name: string; current?: boolean; lag?: number }[] } | undefined;
   if (cluster?.leader) status.leader = cluster.leader;
-  if (cluster?.replicas && cluster.replicas.length > 0) {
-    status.replicas = cluster.replicas.map((r) => ({ name: r.name, current: r.current === true, ...(r.lag ? { lag: r.lag } : {}) }));
+  // Present (maybe empty) for any object of a clustered server, so an unsettled group can be told from a lone server.
+  if (cluster) {
+    status.replicas = (cluster.replicas ?? []).map((r) => ({ name: r.name, current: r.current === true, ...(r.lag ? { lag: r.lag } : {}) }));
   }
   if (withState) {
     const state = info.state as { messages?: number; bytes?: number } | undefined;
