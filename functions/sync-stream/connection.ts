@@ -36,6 +36,11 @@ async function readConnection(kube: Kube, namespace: string, name: string, fresh
   return connection;
 }
 
+/** Drops what was read of a NatsConnection (its event says it changed or went away). */
+export function forgetConnection(namespace: string, name: string): void {
+  recentlyRead.delete(`${namespace}/${name}`);
+}
+
 /** Follows a connectionRef: grant first (cross-namespace), then existence. */
 export async function resolveConnection(kube: Kube, referrer: Referrer, ref: Reference, fresh = false): Promise<Resolved> {
   const namespace = ref.namespace ?? referrer.namespace;

@@ -109,7 +109,8 @@ export const syncStream: OperatorFunction = {
     const key: ObjectKey = event.ref;
     if (key.kind === "NatsConnection") {
       const result = await reconcileConnection(deps, key);
-      if (result.becameReady) await recheck(deps, await usersOfConnection(deps.kube, key.namespace, key.name), "event");
+      // Users learn at once that their connection came up (retry now) or went away (ConnectionNotFound).
+      if (result.becameReady || result.gone) await recheck(deps, await usersOfConnection(deps.kube, key.namespace, key.name), result.gone ? "tick" : "event");
       return result.outcome;
     }
     if (key.kind === "NatsReferenceGrant") {

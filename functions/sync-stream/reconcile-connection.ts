@@ -5,7 +5,7 @@ import type { ObjectKey } from "../../shared/kube/object.ts";
 import { writeStatusIfChanged } from "../../shared/kube/status.ts";
 import { redactUrl } from "../../shared/nats/connection-settings.ts";
 import { done, retry, skipped, type Outcome } from "../../shared/runtime/outcome.ts";
-import { connectWith, poolKey, type NatsConnectionObject } from "./connection.ts";
+import { connectWith, forgetConnection, poolKey, type NatsConnectionObject } from "./connection.ts";
 import { fieldManager, type SyncDeps } from "./context.ts";
 
 type ConnectionObject = NatsConnectionObject & { status?: { observedGeneration?: number; conditions?: Condition[] } };
@@ -13,13 +13,16 @@ type ConnectionObject = NatsConnectionObject & { status?: { observedGeneration?:
 export interface ConnectionResult {
   outcome: Outcome;
   becameReady: boolean;
+  /** The NatsConnection is gone or being deleted. */
+  gone?: boolean;
 }
 
 export async function reconcileConnection(deps: SyncDeps, key: ObjectKey): Promise<ConnectionResult> {
+  forgetConnection(key.namespace, key.name);
   const connection = await deps.kube.get<ConnectionObject>(key);
   if (!connection || connection.metadata.deletionTimestamp) {
     await deps.pool.release(`${key.namespace}/${key.name}`);
-    return { outcome: skipped("NatsConnection is gone; its NATS connection is closed"), becameReady: false };
+    return { outcome: skipped("NatsConnection is gone; its NATS connection is closed"), becameReady: false, gone: true };
   }
   const wasReady = connection.status?.conditions?.some((c) => c.type === "Ready" && c.status === "True") ?? false;
   const connected = await connectWith(deps.kube, deps.pool, connection);

@@ -66,6 +66,7 @@ describe("deletion policies", () => {
     await create(env.kube, resource(JS, "NatsStream", team, "orphan", { connectionRef: { name: "doomed" }, deletionPolicy: "Delete", name: "ORPHAN", subjects: ["orphan.>"] }));
     await waitForCondition(env.kube, key(team, "NatsStream", "orphan"), "Ready", "True", "Synced");
     await env.kube.delete({ apiVersion: CORE, kind: "NatsConnection", namespace: team, name: "doomed" });
+    await waitForCondition(env.kube, key(team, "NatsStream", "orphan"), "Ready", "False", "ConnectionNotFound");
     await env.kube.delete(key(team, "NatsStream", "orphan"));
     await gone(team, "NatsStream", "orphan");
     expect(await exists("ORPHAN")).toBe(true);
