@@ -131,6 +131,14 @@ describe("story 3: a key-value bucket and an object store", () => {
     expect(new TextDecoder().decode((await store.getBlob("r1")) ?? new Uint8Array())).toBe("receipt");
   });
 
+  it("puts a bucket's stream back when it is edited behind its back", async () => {
+    const config = (await streamInfo("KV_sessions")).config ?? {};
+    await js(client, "STREAM.UPDATE.KV_sessions", { ...config, max_msgs_per_subject: 2 });
+    await driver.tick(ns);
+    expect((await streamInfo("KV_sessions")).config?.max_msgs_per_subject).toBe(5);
+    expect(conditionsOf(await read(env.kube, JS, "NatsKeyValue", ns, "sessions"))).toContain("Synced=False/DriftCorrected");
+  });
+
   it("refuses an OBJ_ stream that is not an object store: Terminal/NotABucket, stream untouched", async () => {
     await js(client, "STREAM.CREATE.OBJ_fake", { name: "OBJ_fake", subjects: ["fake.>"] });
     await create(env.kube, resource(JS, "NatsObjectStore", ns, "fake", { ...conn, adoptionPolicy: "AdoptOrCreate", name: "fake" }));
@@ -169,6 +177,14 @@ describe("story 3: consumers", () => {
     );
     const info = await js<{ config: Record<string, unknown> }>(client, "CONSUMER.INFO.PAYMENTS.settlement");
     expect(info.config).toMatchObject({ ack_wait: 30e9, max_deliver: 10, filter_subjects: ["payments.settled.>"] });
+  });
+
+  it("puts a consumer back when it is edited behind its back", async () => {
+    const info = await js<{ config: Record<string, unknown> }>(client, "CONSUMER.INFO.PAYMENTS.settlement");
+    await js(client, "CONSUMER.CREATE.PAYMENTS.settlement", { stream_name: "PAYMENTS", config: { ...info.config, max_deliver: 3 }, action: "update" });
+    await driver.tick(ns);
+    const after = await js<{ config: Record<string, unknown> }>(client, "CONSUMER.INFO.PAYMENTS.settlement");
+    expect(after.config.max_deliver).toBe(10);
   });
 
   it("waits with StreamNotReady while its streamRef stream is not Ready, and follows once it is", async () => {
