@@ -5,6 +5,7 @@ import { FIELD_MANAGERS } from "../../shared/api/constants/field-managers.ts";
 import type { Kube } from "../../shared/kube/client.ts";
 import { keyOf } from "../../shared/kube/object.ts";
 import type { Cluster } from "../cluster-shared/cluster.ts";
+import { REMOVAL_ANNOTATION } from "../cluster-shared/annotations.ts";
 import { configMapName } from "../cluster-shared/names.ts";
 import { isControlledBy } from "../cluster-shared/ownership.ts";
 import type { PlannedServer } from "../render-cluster/plan/cluster-plan.ts";
@@ -60,4 +61,20 @@ export async function deleteServer(kube: Kube, cluster: Cluster, server: string,
 /** Clears the one-shot force-step annotation once it has been read. */
 export async function clearForceStep(kube: Kube, cluster: Cluster): Promise<void> {
   await kube.patch(keyOf(cluster), { metadata: { annotations: { [CLUSTER_ANNOTATIONS.forceStep]: null } } }, "merge");
+}
+
+/**
+ * Reads the one-shot replace-server annotation: marks the named server's StatefulSet
+ * `Requested` (unless it already carries a removal phase) and clears the annotation.
+ */
+export async function takeReplaceRequest(kube: Kube, cluster: Cluster): Promise<string | undefined> {
+  const server = cluster.metadata.annotations?.[CLUSTER_ANNOTATIONS.replaceServer];
+  if (server === undefined) return undefined;
+  const key = { apiVersion: "apps/v1", kind: "StatefulSet", namespace: cluster.metadata.namespace, name: server };
+  const sts = await kube.get(key);
+  if (sts && isControlledBy(sts, cluster) && sts.metadata.annotations?.[REMOVAL_ANNOTATION] === undefined) {
+    await kube.patch(key, { metadata: { annotations: { [REMOVAL_ANNOTATION]: "Requested" }, resourceVersion: sts.metadata.resourceVersion } }, "merge");
+  }
+  await kube.patch(keyOf(cluster), { metadata: { annotations: { [CLUSTER_ANNOTATIONS.replaceServer]: null } } }, "merge");
+  return server;
 }

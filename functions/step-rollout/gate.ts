@@ -5,6 +5,7 @@ export type WaitingFor = "Settled" | "Ready" | "TargetRevision" | "Evacuated";
 
 export interface GateServer {
   name: string;
+  planned: boolean;
   exists: boolean;
   onTarget: boolean;
   podReady: boolean;
@@ -26,7 +27,7 @@ export function evaluateGate(servers: readonly GateServer[], snapshot: Snapshot 
     const outside = answering.filter((s) => !snapshot.metaMembers.includes(s));
     if (outside.length > 0) return { waitingFor: "Settled", detail: `${outside.join(", ")} ${outside.length === 1 ? "is" : "are"} not in the meta group` };
   }
-  const notReady = servers.filter((s) => s.exists && !s.podReady).map((s) => s.name);
+  const notReady = servers.filter((s) => (s.exists && !s.podReady) || (s.planned && !s.exists)).map((s) => s.name);
   if (notReady.length > 0) return { waitingFor: "Ready", detail: `${notReady.join(", ")} not Ready` };
   const unreported = servers.filter((s) => s.exists && s.onTarget && s.reportedRevision !== target).map((s) => s.name);
   if (unreported.length > 0) return { waitingFor: "TargetRevision", detail: `${unreported.join(", ")} not reporting revision ${target}` };

@@ -11,11 +11,11 @@ import { conflict, done, skipped, type Outcome } from "../../shared/runtime/outc
 import type { Cluster } from "../cluster-shared/cluster.ts";
 import { scheduleName } from "../cluster-shared/names.ts";
 import { readCluster, resolveTarget } from "../cluster-shared/target.ts";
-import { clearForceStep, deleteServer, restartServer } from "./act.ts";
+import { clearForceStep, deleteServer, restartServer, takeReplaceRequest } from "./act.ts";
 import { judgeDeletion } from "./deletion.ts";
 import type { MonitorAddress } from "./monitor.ts";
 import { observeCluster } from "./observe.ts";
-import { planRollout, type RolloutStatus } from "./plan.ts";
+import { planRollout, type Removal, type RolloutStatus } from "./plan.ts";
 import { nextStatus } from "./status.ts";
 
 export const TICK_CRON = "*/10 * * * * *";
@@ -76,7 +76,7 @@ export const stepRollout: OperatorFunction = {
   name: "step-rollout",
   kinds: ["NatsCluster.cluster.nats-operator.io", "StatefulSet.apps"],
   handlesPings: true,
-  actionAnnotations: [CLUSTER_ANNOTATIONS.forceStep, CLUSTER_ANNOTATIONS.forceDelete],
+  actionAnnotations: [CLUSTER_ANNOTATIONS.forceStep, CLUSTER_ANNOTATIONS.forceDelete, CLUSTER_ANNOTATIONS.replaceServer],
   async handle(context) {
     const kube = await context.kube();
     const target = await resolveTarget(kube, context.event);
@@ -88,6 +88,11 @@ export const stepRollout: OperatorFunction = {
     const jetstream = cluster.spec.jetstream !== undefined;
     if (jetstream && !hasFinalizer(cluster, FINALIZERS.jetstreamData)) cluster = await addFinalizer(kube, cluster, FINALIZERS.jetstreamData);
     else if (!jetstream && hasFinalizer(cluster, FINALIZERS.jetstreamData)) cluster = await removeFinalizer(kube, cluster, FINALIZERS.jetstreamData);
+
+    if (cluster.metadata.annotations?.[CLUSTER_ANNOTATIONS.replaceServer] !== undefined) {
+      await takeReplaceRequest(kube, cluster);
+      cluster = (await readCluster(kube, target.namespace, target.name)) ?? cluster;
+    }
 
     const now = context.now();
     const seen = await observeCluster(kube, cluster, monitorAddress);
@@ -105,6 +110,7 @@ export const stepRollout: OperatorFunction = {
       ...(forceStep ? { forceStep } : {}),
       ...(cluster.status?.rollout?.targetRevision ? { previous: cluster.status.rollout as RolloutStatus } : {}),
       ...(previousProgressing ? { previousProgressingReason: previousProgressing } : {}),
+      ...(cluster.status?.removals ? { previousRemovals: cluster.status.removals as Removal[] } : {}),
       foreign: seen.foreign,
       now,
     });

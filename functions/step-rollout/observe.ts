@@ -5,6 +5,7 @@ import { LABELS } from "../../shared/api/constants/labels.ts";
 import type { Kube } from "../../shared/kube/client.ts";
 import { keyOf, type KubeObject } from "../../shared/kube/object.ts";
 import type { Cluster } from "../cluster-shared/cluster.ts";
+import { REMOVAL_ANNOTATION } from "../cluster-shared/annotations.ts";
 import { ordinalOf } from "../cluster-shared/names.ts";
 import { describeObject, isControlledBy } from "../cluster-shared/ownership.ts";
 import { clientTlsSecretName, planCluster, routeTlsPlan, type ClusterPlan } from "../render-cluster/plan/cluster-plan.ts";
@@ -123,6 +124,7 @@ export async function observeCluster(kube: Kube, cluster: Cluster, address?: Mon
     }
     const volumeDigest = annotations[VOLUME_DIGEST_ANNOTATION];
     if (sts && planned && volumeDigest !== undefined && volumeDigest !== planned.volumeDigest) input.replace = true;
+    if (sts && planned && annotations[REMOVAL_ANNOTATION] === "Requested") input.replace = true;
     const revision = report?.varz?.server_name === server ? report.varz.metadata?.["config_revision"] : undefined;
     if (revision) input.reportedRevision = revision;
     if (report?.varz?.server_name === server && report.varz.version) input.reportedVersion = report.varz.version;

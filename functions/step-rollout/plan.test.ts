@@ -152,4 +152,33 @@ describe("rollout plan", () => {
     const decision = planRollout(input([server(0, NEW, { podReady: false }), server(1, NEW, { podReady: false }), server(2, NEW)]));
     expect(condition(decision, "Ready")).toMatchObject({ status: "False", reason: "QuorumUnavailable" });
   });
+
+  it("replaces a server replace-server marked by deleting it when it holds no JetStream data, and lists it in removals", () => {
+    const names = ["demo-0", "demo-1", "demo-2"];
+    const decision = planRollout(
+      input([server(0, NEW), server(1, NEW, { replace: true }), server(2, NEW)], { jetstream: false, snapshot: { roster: names, silent: [], metaMembers: [], groups: [] } }),
+    );
+    expect(decision.step).toEqual({ kind: "delete", server: "demo-1", surplus: false });
+    expect(decision.removals).toEqual([{ name: "demo-1", phase: "Deleting", since: "2026-12-02T10:00:00.000Z" }]);
+    expect(condition(decision, "Progressing")).toMatchObject({ status: "True", reason: "ReplacingServer", message: "replacing demo-1 (3 of 3); waiting for Settled" });
+  });
+
+  it("keeps the gate closed until a replaced server exists again", () => {
+    const names = ["demo-0", "demo-2"];
+    const previous = { targetRevision: NEW, updated: ["demo-0", "demo-2"], current: "demo-1", gate: { waitingFor: "Settled", since: "2026-12-02T09:59:00.000Z" } };
+    const decision = planRollout(
+      input([server(0, NEW), server(1, NEW, { exists: false, podReady: false, reportedRevision: undefined }), server(2, NEW)], {
+        jetstream: false,
+        previous,
+        snapshot: { roster: names, silent: [], metaMembers: [], groups: [] },
+      }),
+    );
+    expect(decision.step).toEqual({ kind: "none" });
+    expect(decision.rollout).toMatchObject({ current: "demo-1", gate: { waitingFor: "Ready" } });
+  });
+
+  it("shows a replacement waiting its turn as Requested", () => {
+    const decision = planRollout(input([server(0, NEW), server(1, NEW, { replace: true }), server(2, NEW)]));
+    expect(decision.removals).toEqual([{ name: "demo-1", phase: "Requested", since: "2026-12-02T10:00:00.000Z" }]);
+  });
 });

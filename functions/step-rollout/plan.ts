@@ -45,6 +45,7 @@ export interface RolloutInput {
   forceStep?: string;
   previous?: RolloutStatus;
   previousProgressingReason?: string;
+  previousRemovals?: readonly Removal[];
   /** Rendered names held by objects this NatsCluster does not control. */
   foreign: readonly string[];
   now: Date;
@@ -55,8 +56,16 @@ export type Step =
   | { kind: "restart"; server: string; forced: boolean }
   | { kind: "delete"; server: string; surplus: boolean };
 
+export interface Removal {
+  name: string;
+  phase: "Requested" | "Evacuating" | "Removed" | "Deleting" | "Rejoining";
+  since?: string;
+}
+
 export interface RolloutDecision {
   step: Step;
+  /** `status.removals`: servers on their way out or waiting to be replaced. */
+  removals: Removal[];
   rollout?: RolloutStatus;
   conditions: ConditionUpdate[];
   /** Message of a GateBlocked Warning event to record (once, on the transition). */
@@ -182,9 +191,21 @@ export function planRollout(input: RolloutInput): RolloutDecision {
     settled = { type: "Settled", status: verdict.settled ? "True" : "False", reason: verdict.reason, message: verdict.message };
   }
 
+  const removals: Removal[] = [];
+  const phaseOf = (name: string): Removal["phase"] | undefined =>
+    current === name && (kindOf.get(name) === "surplus" || kindOf.get(name) === "replace") ? "Deleting" : kindOf.get(name) === "replace" ? "Requested" : undefined;
+  for (const name of [current, ...pending]) {
+    if (name === undefined) continue;
+    const phase = phaseOf(name);
+    if (!phase) continue;
+    const before = input.previousRemovals?.find((r) => r.name === name && r.phase === phase);
+    removals.push({ name, phase, since: before?.since ?? now.toISOString() });
+  }
+
   const atRest = !active && progressing.reason === "UpToDate" && settled.status === "True" && readyCondition.reason === "AllServersReady";
   return {
     step,
+    removals,
     ...(rollout ? { rollout } : {}),
     conditions: [readyCondition, settled, progressing],
     ...(gateBlockedEvent ? { gateBlockedEvent } : {}),

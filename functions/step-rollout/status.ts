@@ -35,6 +35,8 @@ export function nextStatus(cluster: Cluster, seen: ClusterObservation, decision:
   };
   if (!cluster.spec.jetstream) delete status.jetstream;
   if (version) status.version = version;
+  if (decision.removals.length > 0) status.removals = decision.removals;
+  else delete status.removals;
   if (decision.rollout) status.rollout = decision.rollout;
   else delete status.rollout;
   return status;
