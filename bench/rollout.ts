@@ -34,7 +34,7 @@ try {
   const namespace = await env.namespace("bench");
   await env.kube.create(quickstart(namespace, "bench"));
   await waitAtRest(env.kube, namespace, 300_000, "bench").catch(async (error: unknown) => {
-    const status = await readCluster(env.kube, namespace, "bench");
+    const status = await waitAtRest(env.kube, namespace, 120_000, "bench").catch(() => readCluster(env.kube, namespace, "bench"));
     process.stderr.write(`${JSON.stringify(status?.status, null, 2)}\n${operator.log.slice(-30).join("")}\n`);
     throw error;
   });
@@ -91,7 +91,7 @@ try {
   const ownTimes = starts.map((start, i) => (openAt[i] ?? start) - start);
   const total = (openAt[openAt.length - 1] ?? performance.now()) - (starts[0] ?? patchedAt);
   const sum = ownTimes.reduce((a, b) => a + b, 0);
-  const status = await readCluster(env.kube, namespace, "bench");
+  const status = await waitAtRest(env.kube, namespace, 120_000, "bench").catch(() => readCluster(env.kube, namespace, "bench"));
   const result = {
     benchmark: "rollout",
     servers: order.map(([name]) => name),
