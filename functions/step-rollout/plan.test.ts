@@ -181,4 +181,10 @@ describe("rollout plan", () => {
     const decision = planRollout(input([server(0, NEW), server(1, NEW, { replace: true }), server(2, NEW)]));
     expect(decision.removals).toEqual([{ name: "demo-1", phase: "Requested", since: "2026-12-02T10:00:00.000Z" }]);
   });
+
+  it("takes no step while a mounted certificate is missing, and says so", () => {
+    const decision = planRollout(input([server(0), server(1), server(2)], { certificateWait: { reason: "RouteCertificateNotReady", message: "waiting" }, forceStep: "demo-0" }));
+    expect(decision.step).toEqual({ kind: "none" });
+    expect(condition(decision, "Progressing")).toMatchObject({ status: "True", reason: "RouteCertificateNotReady" });
+  });
 });

@@ -46,6 +46,8 @@ export interface RolloutInput {
   previous?: RolloutStatus;
   previousProgressingReason?: string;
   previousRemovals?: readonly Removal[];
+  /** Set while a mounted certificate is missing: nothing steps, Progressing says why. */
+  certificateWait?: { reason: string; message: string };
   /** Rendered names held by objects this NatsCluster does not control. */
   foreign: readonly string[];
   now: Date;
@@ -116,8 +118,8 @@ export function planRollout(input: RolloutInput): RolloutDecision {
 
   let step: Step = { kind: "none" };
   const forced = input.forceStep !== undefined && restarts.some((s) => s.name === input.forceStep) ? input.forceStep : undefined;
-  if (forced !== undefined) step = { kind: "restart", server: forced, forced: true };
-  else if (!gate && !input.paused && !blocked && ordered.length > 0) {
+  if (forced !== undefined && !input.certificateWait) step = { kind: "restart", server: forced, forced: true };
+  else if (!gate && !input.paused && !blocked && !input.certificateWait && ordered.length > 0) {
     const next = ordered[0] ?? "";
     step = kindOf.get(next) === "restart" ? { kind: "restart", server: next, forced: false } : { kind: "delete", server: next, surplus: kindOf.get(next) === "surplus" };
   }
@@ -147,7 +149,9 @@ export function planRollout(input: RolloutInput): RolloutDecision {
   const subject = current ?? pending[0] ?? "";
   const verb = verbFor(kindOf.get(subject) ?? "restart");
   const reasonFor = (kind: "surplus" | "restart" | "replace") => (kind === "surplus" ? "ScalingDown" : kind === "restart" ? "RollingRestart" : "ReplacingServer");
-  if (blocked && step.kind === "none") {
+  if (input.certificateWait) {
+    progressing = { type: "Progressing", status: "True", reason: input.certificateWait.reason, message: input.certificateWait.message };
+  } else if (blocked && step.kind === "none") {
     progressing = { type: "Progressing", status: "False", reason: blocked.reason, message: blocked.message };
   } else if (active) {
     const waiting = effectiveGate ? `; waiting for ${effectiveGate.waitingFor}` : "";

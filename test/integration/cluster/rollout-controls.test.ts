@@ -51,7 +51,10 @@ describe("rollout controls", () => {
       },
       60_000,
     );
-    expect(condition(held, "Progressing")).toMatchObject({ status: "False", message: "paused before restarting demo-2".replace("demo", "paused") });
+    // Highest ordinal first, the meta leader's server last.
+    const leader = held.status?.jetstream?.metaLeader;
+    const first = ["paused-2", "paused-1", "paused-0"].find((s) => s !== leader);
+    expect(condition(held, "Progressing")).toMatchObject({ status: "False", message: `paused before restarting ${first}` });
     await new Promise((r) => setTimeout(r, 3000));
     expect(await templateRevisions("paused")).toEqual(before);
 
@@ -134,4 +137,25 @@ describe("rollout controls", () => {
     await env.kube.patch(clusterKey(namespace, "guard"), { metadata: { annotations: { "cluster.nats-operator.io/force-delete": "" } } }, "merge");
     await waitFor("guard deleted", async () => (await readCluster(env.kube, namespace, "guard")) === undefined, 60_000);
   }, 400_000);
+
+  it("leaves an object of a rendered name it does not control untouched and reports it", async () => {
+    const service = { apiVersion: "v1", kind: "Service", metadata: { name: "taken", namespace, labels: { owner: "someone-else" } }, spec: { ports: [{ port: 80 }] } };
+    await env.kube.create(service);
+    const manifest = quickstart(namespace, "taken");
+    delete manifest.spec["jetstream"];
+    await env.kube.create(manifest);
+    const failed = await waitFor(
+      "Ready ReconcileFailed",
+      async () => {
+        const c = await readCluster(env.kube, namespace, "taken");
+        return condition(c, "Ready")?.reason === "ReconcileFailed" ? c : undefined;
+      },
+      120_000,
+    );
+    expect(condition(failed, "Ready")).toMatchObject({ status: "False", message: "not controlled by this NatsCluster: Service taken" });
+    const after = await env.kube.get<KubeObject & { spec: { ports: { port: number }[] } }>({ apiVersion: "v1", kind: "Service", namespace, name: "taken" });
+    expect(after?.metadata.ownerReferences).toBeUndefined();
+    expect(after?.metadata.labels).toEqual({ owner: "someone-else" });
+    expect(after?.spec.ports.map((p) => p.port)).toEqual([80]);
+  }, 300_000);
 });

@@ -54,11 +54,14 @@ describe("story 1: quickstart", () => {
     await waitFor("publishes acknowledged", async () => publisher.acked.size > 20, 30_000);
     const sampler = samplePods(env.kube, namespace, "demo", 3);
     const seen: Cluster[] = [];
+    const pingSourceKey = { apiVersion: "sources.knative.dev/v1", kind: "PingSource", namespace, name: "demo-rollout" };
+    let pingSourceSeen = false;
     let watching = true;
     const watcher = (async () => {
       while (watching) {
         const cluster = await readCluster(env.kube, namespace).catch(() => undefined);
         if (cluster?.status?.rollout) seen.push(cluster);
+        if (!pingSourceSeen) pingSourceSeen = (await env.kube.get(pingSourceKey).catch(() => undefined)) !== undefined;
         await new Promise((r) => setTimeout(r, 250));
       }
     })();
@@ -94,6 +97,9 @@ describe("story 1: quickstart", () => {
     expect(publisher.acked.size).toBeGreaterThan(100);
     expect(await publisher.missing()).toEqual([]);
     await publisher.close();
+    // A PingSource pokes step-rollout while the rollout runs, and none is left at rest.
+    expect(pingSourceSeen).toBe(true);
+    await waitFor("no PingSource at rest", async () => (await env.kube.get(pingSourceKey)) === undefined, 30_000);
     process.stdout.write(`story1 step 02: ${sampler.samples} samples, max not Ready ${sampler.maxNotReady}, restart order ${sampler.restarts.join(", ")}, ${publisher.acked.size} acked, ${publisher.failures} failed publishes\n`);
   }, 900_000);
 });
