@@ -1,0 +1,85 @@
+import { KubeRequestError } from "../../shared/kube/errors.ts";
+import type { Kube } from "../../shared/kube/client.ts";
+import type { KubeObject, ObjectKey } from "../../shared/kube/object.ts";
+
+const keyString = (k: { apiVersion: string; kind: string; namespace?: string; name: string }) => `${k.apiVersion}/${k.kind}/${k.namespace ?? ""}/${k.name}`;
+
+/**
+ * An in-memory API server for unit tests: objects by key, resourceVersions
+ * that move on every write and guard replaces, and a log of the writes made.
+ * Label selectors of the form `k=v,k2=v2` are honoured.
+ */
+export function memoryKube(seed: KubeObject[] = []) {
+  const objects = new Map<string, KubeObject>();
+  const writes: string[] = [];
+  let version = 1;
+  const store = <T extends KubeObject>(object: T): T => {
+    const stored = { ...object, metadata: { ...object.metadata, resourceVersion: String(++version), uid: object.metadata.uid ?? `uid-${version}` } };
+    objects.set(keyString({ ...stored, ...stored.metadata }), stored);
+    return structuredClone(stored);
+  };
+  for (const object of seed) store(object);
+  const existing = (key: ObjectKey) => objects.get(keyString(key));
+  const guard = (object: KubeObject) => {
+    const current = existing({ apiVersion: object.apiVersion, kind: object.kind, namespace: object.metadata.namespace ?? "", name: object.metadata.name });
+    if (!current) throw new KubeRequestError(404, "NotFound", `${object.kind} ${object.metadata.name} not found`);
+    if (object.metadata.resourceVersion && object.metadata.resourceVersion !== current.metadata.resourceVersion) {
+      throw new KubeRequestError(409, "Conflict", "the object has been modified; please apply your changes to the latest version and try again");
+    }
+    return current;
+  };
+  const kube: Kube & { writes: string[]; objects: Map<string, KubeObject> } = {
+    writes,
+    objects,
+    async get<T extends KubeObject>(key: ObjectKey) {
+      const found = existing(key);
+      return found ? (structuredClone(found) as T) : undefined;
+    },
+    async list<T extends KubeObject>(query: { apiVersion: string; kind: string; namespace?: string; labelSelector?: string }) {
+      const wanted = (query.labelSelector ?? "").split(",").filter(Boolean).map((term) => term.split("="));
+      return [...objects.values()]
+        .filter((o) => o.apiVersion === query.apiVersion && o.kind === query.kind)
+        .filter((o) => query.namespace === undefined || o.metadata.namespace === query.namespace)
+        .filter((o) => wanted.every(([k, v]) => k !== undefined && o.metadata.labels?.[k] === v))
+        .map((o) => structuredClone(o) as T);
+    },
+    async apply<T extends KubeObject>(object: T) {
+      writes.push(`apply ${object.kind} ${object.metadata.name}`);
+      return store(object);
+    },
+    async applyStatus<T extends KubeObject>(object: KubeObject & { status: unknown }) {
+      writes.push(`status ${object.kind} ${object.metadata.name}`);
+      const current = guard({ ...object, metadata: { ...object.metadata, resourceVersion: undefined } });
+      return store({ ...current, status: object.status }) as unknown as T;
+    },
+    async replaceStatus<T extends KubeObject>(object: T) {
+      writes.push(`status ${object.kind} ${object.metadata.name}`);
+      const current = guard(object);
+      return store({ ...current, status: (object as T & { status?: unknown }).status }) as unknown as T;
+    },
+    async replace<T extends KubeObject>(object: T) {
+      writes.push(`replace ${object.kind} ${object.metadata.name}`);
+      guard(object);
+      return store(object);
+    },
+    async patch<T extends KubeObject>(key: ObjectKey, patch: unknown) {
+      writes.push(`patch ${key.kind} ${key.name}`);
+      const current = existing(key);
+      if (!current) throw new KubeRequestError(404, "NotFound", `${key.kind} ${key.name} not found`);
+      const { metadata, ...rest } = (patch ?? {}) as { metadata?: Record<string, unknown> };
+      return store({ ...current, ...rest, metadata: { ...current.metadata, ...metadata } } as T);
+    },
+    async create<T extends KubeObject>(object: T) {
+      writes.push(`create ${object.kind} ${object.metadata.name}`);
+      if (existing({ apiVersion: object.apiVersion, kind: object.kind, namespace: object.metadata.namespace ?? "", name: object.metadata.name })) {
+        throw new KubeRequestError(409, "AlreadyExists", `${object.kind} ${object.metadata.name} already exists`);
+      }
+      return store(object);
+    },
+    async delete(key: ObjectKey) {
+      writes.push(`delete ${key.kind} ${key.name}`);
+      return objects.delete(keyString(key));
+    },
+  };
+  return kube;
+}
