@@ -5,6 +5,7 @@ import { applyPlan, FIELD_MANAGER } from "./apply.ts";
 import { observeRendered } from "./observe.ts";
 import { operatorNamespace } from "./operator-namespace.ts";
 import { clientTlsSecretName, planCluster, routeTlsPlan } from "./plan/cluster-plan.ts";
+import { keepRenewalSchedule, pokeRollout } from "./schedule.ts";
 import { writeRenderedStatus } from "./status.ts";
 import { ensureRouteTls, type SecretObject } from "./tls/route-secrets.ts";
 
@@ -16,7 +17,7 @@ import { ensureRouteTls, type SecretObject } from "./tls/route-secrets.ts";
 export const renderCluster: OperatorFunction = {
   name: "render-cluster",
   kinds: ["NatsCluster.cluster.nats-operator.io", "StatefulSet.apps"],
-  handlesPings: false,
+  handlesPings: true,
   async handle(context) {
     const kube = await context.kube();
     const target = await resolveTarget(kube, context.event);
@@ -47,6 +48,8 @@ export const renderCluster: OperatorFunction = {
       await recorder.record(cluster, "Warning", "ReconcileFailed", `not controlled by this NatsCluster, left untouched: ${foreign.join(", ")}`);
     }
     await writeRenderedStatus(kube, cluster, plan.status);
+    if (routeTls.kind === "ready" && routeTls.renewAt) await keepRenewalSchedule(kube, cluster, routeTls.renewAt);
+    if (routeTls.kind === "ready" && routeTls.renewed) await pokeRollout(kube, cluster);
     const parts = [`revision ${plan.revision}`];
     if (applied.created.length > 0) parts.push(`created ${applied.created.join(", ")}`);
     if (routeTls.kind === "waiting") parts.push(routeTls.message);

@@ -5,13 +5,23 @@ import type { Cluster } from "../../cluster-shared/cluster.ts";
 import { clusterLabels, routesCaSecretName } from "../../cluster-shared/names.ts";
 import { isControlledBy } from "../../cluster-shared/ownership.ts";
 import type { RouteTlsPlan } from "../plan/cluster-plan.ts";
+import { readCertificate } from "./certificate.ts";
 import { ensureCa, issueLeaf, leafRenewalReason, type RouteCa, type RouteLeaf } from "./route-certificates.ts";
+
+/** When a third of the certificate's life remains. */
+function renewalTime(certificatePem: string): Date | undefined {
+  const certificate = readCertificate(certificatePem);
+  if (!certificate) return undefined;
+  const notBefore = new Date(certificate.validFrom).getTime();
+  const notAfter = new Date(certificate.validTo).getTime();
+  return new Date(notAfter - (notAfter - notBefore) / 3);
+}
 
 export type SecretObject = KubeObject & { type?: string; data?: Record<string, string> };
 
 export type RouteTlsState =
   | { kind: "off" }
-  | { kind: "ready"; data: Record<string, string> }
+  | { kind: "ready"; data: Record<string, string>; renewAt?: Date; renewed?: boolean }
   | { kind: "waiting"; message: string }
   | { kind: "foreign"; objects: string[] };
 
@@ -55,10 +65,14 @@ export async function ensureRouteTls(kube: Kube, cluster: Cluster, plan: RouteTl
   if (issued) await kube.apply(secret(cluster, caName, { "tls.crt": ca.certificatePem, "tls.key": ca.keyPem }), fieldManager);
 
   const storedLeaf = mounted ? readLeaf(mounted) : undefined;
-  if (storedLeaf && leafRenewalReason(ca, storedLeaf, now) === undefined && mounted?.data) return { kind: "ready", data: mounted.data };
+  if (storedLeaf && leafRenewalReason(ca, storedLeaf, now) === undefined && mounted?.data) {
+    const renewAt = renewalTime(storedLeaf.certificatePem);
+    return { kind: "ready", data: mounted.data, ...(renewAt ? { renewAt } : {}) };
+  }
   const leaf = issueLeaf(cluster.metadata.name, cluster.metadata.namespace, ca, now);
   const written = await kube.apply(secret(cluster, plan.secretName, { "ca.crt": leaf.caPem, "tls.crt": leaf.certificatePem, "tls.key": leaf.keyPem }), fieldManager);
-  return { kind: "ready", data: (written as SecretObject).data ?? {} };
+  const renewAt = renewalTime(leaf.certificatePem);
+  return { kind: "ready", data: (written as SecretObject).data ?? {}, renewed: storedLeaf !== undefined, ...(renewAt ? { renewAt } : {}) };
 }
 
 function readCa(object: SecretObject): RouteCa | undefined {

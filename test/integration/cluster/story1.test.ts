@@ -27,7 +27,10 @@ afterAll(async () => {
 describe("story 1: quickstart", () => {
   it("step 01: three servers come to rest with the expected status", async () => {
     await env.kube.create(quickstart(namespace));
-    const cluster = await waitAtRest(env.kube, namespace, 240_000);
+    const cluster = await waitAtRest(env.kube, namespace, 240_000).catch((error: unknown) => {
+      process.stdout.write(operator.log.slice(-40).join(""));
+      throw error;
+    });
     const status = cluster.status ?? {};
     expect(status).toMatchObject({
       observedGeneration: 1,

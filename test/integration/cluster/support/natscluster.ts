@@ -48,10 +48,12 @@ export async function waitFor<T>(what: string, probe: () => Promise<T | undefine
 
 /** Ready AllServersReady, Settled AllGroupsCurrent, Progressing UpToDate, for the current generation. */
 export async function waitAtRest(kube: Kube, namespace: string, timeoutMs: number, name = "demo"): Promise<Cluster> {
+  let last: Cluster | undefined;
   return waitFor(
     `${name} at rest`,
     async () => {
       const cluster = await readCluster(kube, namespace, name);
+      last = cluster;
       const ok =
         cluster?.status?.observedGeneration === cluster?.metadata.generation &&
         condition(cluster, "Ready")?.reason === "AllServersReady" &&
@@ -60,5 +62,8 @@ export async function waitAtRest(kube: Kube, namespace: string, timeoutMs: numbe
       return ok ? cluster : undefined;
     },
     timeoutMs,
-  );
+  ).catch((error: unknown) => {
+    const conditions = (last?.status?.conditions as Condition[] | undefined)?.map((c) => `${c.type}=${c.status}/${c.reason}: ${c.message}`).join("; ");
+    throw new Error(`${String(error)}; generation ${last?.metadata.generation}, observed ${last?.status?.observedGeneration}; ${conditions}; rollout ${JSON.stringify(last?.status?.rollout)}`);
+  });
 }
