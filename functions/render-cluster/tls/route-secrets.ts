@@ -1,5 +1,6 @@
 // Keeps the route TLS Secrets of a cluster: the CA Secret and the mounted leaf Secret.
 import type { Kube } from "../../../shared/kube/client.ts";
+import { KubeRequestError } from "../../../shared/kube/errors.ts";
 import { controllerReference, type KubeObject } from "../../../shared/kube/object.ts";
 import type { Cluster } from "../../cluster-shared/cluster.ts";
 import { clusterLabels, routesCaSecretName } from "../../cluster-shared/names.ts";
@@ -60,19 +61,53 @@ export async function ensureRouteTls(kube: Kube, cluster: Cluster, plan: RouteTl
   const foreign = [caSecret, mounted].filter((s): s is SecretObject => s !== undefined && !isControlledBy(s, cluster)).map((s) => `Secret ${s.metadata.name}`);
   if (foreign.length > 0) return { kind: "foreign", objects: foreign };
 
+  // Concurrent deliveries must agree on one CA: a missing CA is created (first writer wins)
+  // and a loser reads the winner's; only an unusable stored CA is overwritten.
   const storedCa = caSecret ? readCa(caSecret) : undefined;
-  const { ca, issued } = ensureCa(cluster.metadata.name, storedCa, now);
-  if (issued) await kube.apply(secret(cluster, caName, { "tls.crt": ca.certificatePem, "tls.key": ca.keyPem }), fieldManager);
-
-  const storedLeaf = mounted ? readLeaf(mounted) : undefined;
-  if (storedLeaf && leafRenewalReason(ca, storedLeaf, now) === undefined && mounted?.data) {
-    const renewAt = renewalTime(storedLeaf.certificatePem);
-    return { kind: "ready", data: mounted.data, ...(renewAt ? { renewAt } : {}) };
+  const first = ensureCa(cluster.metadata.name, storedCa, now);
+  let ca = first.ca;
+  if (first.issued) {
+    const caObject = secret(cluster, caName, { "tls.crt": ca.certificatePem, "tls.key": ca.keyPem });
+    if (caSecret) await kube.apply(caObject, fieldManager);
+    else if (!(await createOnce(kube, caObject))) {
+      const winner = await kube.get<SecretObject>(secretKey(cluster, caName));
+      const stored = winner ? readCa(winner) : undefined;
+      if (!stored) throw new Error(`Secret ${caName} was created concurrently but holds no CA`);
+      ca = stored;
+    }
   }
-  const leaf = issueLeaf(cluster.metadata.name, cluster.metadata.namespace, ca, now);
-  const written = await kube.apply(secret(cluster, plan.secretName, { "ca.crt": leaf.caPem, "tls.crt": leaf.certificatePem, "tls.key": leaf.keyPem }), fieldManager);
-  const renewAt = renewalTime(leaf.certificatePem);
-  return { kind: "ready", data: (written as SecretObject).data ?? {}, renewed: storedLeaf !== undefined, ...(renewAt ? { renewAt } : {}) };
+
+  let current = mounted;
+  let storedLeaf = current ? readLeaf(current) : undefined;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    if (storedLeaf && leafRenewalReason(ca, storedLeaf, now) === undefined && current?.data) {
+      const renewAt = renewalTime(storedLeaf.certificatePem);
+      return { kind: "ready", data: current.data, ...(renewAt ? { renewAt } : {}) };
+    }
+    const leaf = issueLeaf(cluster.metadata.name, cluster.metadata.namespace, ca, now);
+    const leafObject = secret(cluster, plan.secretName, { "ca.crt": leaf.caPem, "tls.crt": leaf.certificatePem, "tls.key": leaf.keyPem });
+    const renewAt = renewalTime(leaf.certificatePem);
+    if (current) {
+      const written = await kube.apply(leafObject, fieldManager);
+      return { kind: "ready", data: (written as SecretObject).data ?? {}, renewed: true, ...(renewAt ? { renewAt } : {}) };
+    }
+    if (await createOnce(kube, leafObject)) return { kind: "ready", data: leafObject.data ?? {}, ...(renewAt ? { renewAt } : {}) };
+    // Another delivery issued it first: use theirs when it is good.
+    current = await kube.get<SecretObject>(secretKey(cluster, plan.secretName));
+    storedLeaf = current ? readLeaf(current) : undefined;
+  }
+  return { kind: "waiting", message: `Secret ${plan.secretName} is being written concurrently` };
+}
+
+/** Creates the object; false when it already exists. */
+async function createOnce(kube: Kube, object: SecretObject): Promise<boolean> {
+  try {
+    await kube.create(object);
+    return true;
+  } catch (error) {
+    if (error instanceof KubeRequestError && error.isConflict) return false;
+    throw error;
+  }
 }
 
 function readCa(object: SecretObject): RouteCa | undefined {
