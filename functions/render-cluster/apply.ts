@@ -3,6 +3,7 @@
 import { RENDERED_ANNOTATIONS } from "../../shared/api/constants/annotations.ts";
 import { FIELD_MANAGERS } from "../../shared/api/constants/field-managers.ts";
 import type { Kube } from "../../shared/kube/client.ts";
+import { KubeRequestError } from "../../shared/kube/errors.ts";
 import type { Cluster } from "../cluster-shared/cluster.ts";
 import { describeObject, isControlledBy } from "../cluster-shared/ownership.ts";
 import { sharedKey, type RenderObservation } from "./observe.ts";
@@ -44,8 +45,13 @@ export async function applyPlan(kube: Kube, cluster: Cluster, plan: ClusterPlan,
       continue;
     }
     await kube.apply(server.configMap, FIELD_MANAGER);
-    await kube.apply(server.statefulSet, FIELD_MANAGER);
-    result.created.push(server.name);
+    // Created, never applied over: a StatefulSet that appeared meanwhile belongs to the rollout.
+    try {
+      await kube.create(server.statefulSet);
+      result.created.push(server.name);
+    } catch (error) {
+      if (!(error instanceof KubeRequestError && error.isConflict)) throw error;
+    }
   }
   return result;
 }
