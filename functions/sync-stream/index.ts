@@ -4,7 +4,7 @@
 import { keyOf, type ObjectKey } from "../../shared/kube/object.ts";
 import { createConnectionPool } from "../../shared/nats/pool.ts";
 import type { FunctionContext, OperatorFunction } from "../../shared/runtime/function.ts";
-import { done, skipped, type Outcome } from "../../shared/runtime/outcome.ts";
+import { done, retry, skipped, type Outcome } from "../../shared/runtime/outcome.ts";
 import type { SyncDeps } from "./context.ts";
 import { objectsInNamespace, referrersInto, usersOfConnection } from "./dependents.ts";
 import { connectionsInNamespace, inBatches, scheduleKeeper, tickOf, type ScheduleKeeper } from "./drift.ts";
@@ -39,9 +39,20 @@ async function recheck(deps: SyncDeps, keys: readonly ObjectKey[], trigger: Trig
       return (await reconcileObject(deps, key, trigger)).outcome;
     } catch (error) {
       deps.log.warn({ err: error, object: `${key.kind} ${key.namespace}/${key.name}` }, "re-check failed");
-      return skipped("re-check failed");
+      return retry(`re-check of ${key.kind} ${key.namespace}/${key.name} failed: ${error instanceof Error ? error.message : String(error)}`);
     }
   });
+}
+
+/**
+ * The answer to an event whose handling re-checked dependents: its own, unless
+ * a re-check needs another try, in which case the event is redelivered (with
+ * the Broker's backoff) so the re-check runs again.
+ */
+function withRechecks(own: Outcome, outcomes: readonly Outcome[]): Outcome {
+  const failed = outcomes.filter((o) => o.kind === "retry" || o.kind === "conflict");
+  if (failed.length === 0) return own;
+  return retry(`${failed.length} of ${outcomes.length} dependent objects need another try: ${summary(outcomes)}`);
 }
 
 function summary(outcomes: readonly Outcome[]): string {
@@ -110,12 +121,12 @@ export const syncStream: OperatorFunction = {
     if (key.kind === "NatsConnection") {
       const result = await reconcileConnection(deps, key);
       // Users learn at once that their connection came up (retry now) or went away (ConnectionNotFound).
-      if (result.becameReady || result.gone) await recheck(deps, await usersOfConnection(deps.kube, key.namespace, key.name), result.gone ? "tick" : "event");
-      return result.outcome;
+      if (!result.becameReady && !result.gone) return result.outcome;
+      return withRechecks(result.outcome, await recheck(deps, await usersOfConnection(deps.kube, key.namespace, key.name), result.gone ? "tick" : "event"));
     }
     if (key.kind === "NatsReferenceGrant") {
       const outcomes = await recheck(deps, await referrersInto(deps.kube, key.namespace), "tick");
-      return done(`grant change in ${key.namespace}: ${summary(outcomes)}`);
+      return withRechecks(done(`grant change in ${key.namespace}: ${summary(outcomes)}`), outcomes);
     }
     if (!isObjectKind(key.kind)) return skipped(`sync-stream does not handle ${key.kind}`);
     return (await reconcileObject(deps, key, "event")).outcome;

@@ -63,7 +63,8 @@ export async function reconcileObject(deps: SyncDeps, key: ObjectKey, trigger: T
   const wasReady = findCondition(status?.conditions, "Ready")?.status === "True";
   const write = async (sync: SyncResult): Promise<boolean> => {
     try {
-      await writeStatusIfChanged(deps.kube, object as JetStreamObject, nextStatus(object?.status, sync, generation, now), fieldManager);
+      // Guarded: a reconcile that waited on NATS must not overwrite what a newer one wrote.
+      await writeStatusIfChanged(deps.kube, object as JetStreamObject, nextStatus(object?.status, sync, generation, now), fieldManager, { guarded: true });
     } catch (error) {
       if (!(error instanceof KubeRequestError && error.isNotFound)) throw error;
     }

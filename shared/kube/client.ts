@@ -10,8 +10,12 @@ export interface Kube {
   list<T extends KubeObject>(query: ListQuery): Promise<T[]>;
   /** Server-side apply of the fields `fieldManager` owns; conflicts are forced. */
   apply<T extends KubeObject>(object: T, fieldManager: string): Promise<T>;
-  /** Server-side apply of `status` through the status subresource. */
-  applyStatus<T extends KubeObject>(object: KubeObject & { status: unknown }, fieldManager: string): Promise<T>;
+  /**
+   * Server-side apply of `status` through the status subresource. With
+   * `guarded`, the write carries the object's resourceVersion as a
+   * precondition and fails with 409 when anyone wrote the object since.
+   */
+  applyStatus<T extends KubeObject>(object: KubeObject & { status: unknown }, fieldManager: string, options?: { guarded?: boolean }): Promise<T>;
   /**
    * Replaces the status of exactly the resourceVersion the object carries;
    * fails with a 409 conflict when anyone wrote the object since.
@@ -86,10 +90,11 @@ export function createKube(transport: KubeTransport): Kube {
         query: { fieldManager, force: true },
       })) as T;
     },
-    async applyStatus<T extends KubeObject>(object: KubeObject & { status: unknown }, fieldManager: string) {
+    async applyStatus<T extends KubeObject>(object: KubeObject & { status: unknown }, fieldManager: string, options: { guarded?: boolean } = {}) {
       const { apiVersion, kind, metadata, status } = object;
+      const precondition = options.guarded ? { resourceVersion: metadata.resourceVersion } : {};
       return (await transport.request("PATCH", pathOf(objectKey(object), metadata.name, "status"), {
-        body: { apiVersion, kind, metadata: { name: metadata.name, namespace: metadata.namespace }, status },
+        body: { apiVersion, kind, metadata: { name: metadata.name, namespace: metadata.namespace, ...precondition }, status },
         contentType: patchContentTypes.apply,
         query: { fieldManager, force: true },
       })) as T;

@@ -22,4 +22,11 @@ describe("writeStatusIfChanged", () => {
     expect(await writeStatusIfChanged(createKube(transport), object, { phase: "Terminal" }, "m")).toBe(true);
     expect(transport.requests[0]?.options.body).toMatchObject({ status: { phase: "Terminal", observedGeneration: 3 } });
   });
+
+  it("carries the resourceVersion it read as a precondition when guarded", async () => {
+    const transport = scriptedTransport();
+    const read = { ...object, metadata: { ...object.metadata, resourceVersion: "77" } };
+    await writeStatusIfChanged(createKube(transport), read, { phase: "Terminal" }, "m", { guarded: true });
+    expect(transport.requests[0]?.options.body).toMatchObject({ metadata: { name: "orders", namespace: "team-a", resourceVersion: "77" } });
+  });
 });

@@ -47,9 +47,9 @@ export function memoryKube(seed: KubeObject[] = []) {
       writes.push(`apply ${object.kind} ${object.metadata.name}`);
       return store(object);
     },
-    async applyStatus<T extends KubeObject>(object: KubeObject & { status: unknown }) {
+    async applyStatus<T extends KubeObject>(object: KubeObject & { status: unknown }, _fieldManager: string, options: { guarded?: boolean } = {}) {
       writes.push(`status ${object.kind} ${object.metadata.name}`);
-      const current = guard({ ...object, metadata: { ...object.metadata, resourceVersion: undefined } });
+      const current = guard({ ...object, metadata: { ...object.metadata, resourceVersion: options.guarded ? object.metadata.resourceVersion : undefined } });
       return store({ ...current, status: object.status }) as unknown as T;
     },
     async replaceStatus<T extends KubeObject>(object: T) {
