@@ -5,6 +5,7 @@ import { FIELD_MANAGERS } from "../../shared/api/constants/field-managers.ts";
 import type { Kube } from "../../shared/kube/client.ts";
 import { KubeRequestError } from "../../shared/kube/errors.ts";
 import type { Cluster } from "../cluster-shared/cluster.ts";
+import { containsRendered } from "../cluster-shared/contains.ts";
 import { describeObject, isControlledBy } from "../cluster-shared/ownership.ts";
 import { sharedKey, type RenderObservation } from "./observe.ts";
 import type { ClusterPlan } from "./plan/cluster-plan.ts";
@@ -24,7 +25,7 @@ export async function applyPlan(kube: Kube, cluster: Cluster, plan: ClusterPlan,
   for (const object of plan.shared) {
     const existing = seen.shared.get(sharedKey(object));
     if (existing && !isControlledBy(existing, cluster)) result.foreign.push(describeObject(existing));
-    else await kube.apply(object, FIELD_MANAGER);
+    else if (!existing || !containsRendered(existing, object)) await kube.apply(object, FIELD_MANAGER);
   }
   for (const server of plan.servers) {
     const objects = seen.servers.get(server.name) ?? {};

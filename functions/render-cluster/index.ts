@@ -1,5 +1,8 @@
-import type { OperatorFunction } from "../../shared/runtime/function.ts";
-import { done, skipped } from "../../shared/runtime/outcome.ts";
+import type { Kube } from "../../shared/kube/client.ts";
+import { KubeRequestError } from "../../shared/kube/errors.ts";
+import type { FunctionContext, OperatorFunction } from "../../shared/runtime/function.ts";
+import { done, skipped, type Outcome } from "../../shared/runtime/outcome.ts";
+import type { Cluster } from "../cluster-shared/cluster.ts";
 import { readCluster, resolveTarget } from "../cluster-shared/target.ts";
 import { applyPlan, FIELD_MANAGER } from "./apply.ts";
 import { observeRendered } from "./observe.ts";
@@ -25,37 +28,49 @@ export const renderCluster: OperatorFunction = {
     const cluster = await readCluster(kube, target.namespace, target.name);
     if (!cluster) return skipped(`NatsCluster ${target.namespace}/${target.name} is gone`);
     if (cluster.metadata.deletionTimestamp) return skipped("NatsCluster is being deleted");
-
-    const routeTls = await ensureRouteTls(kube, cluster, routeTlsPlan(cluster), context.now(), FIELD_MANAGER);
-    const clientSecret = clientTlsSecretName(cluster);
-    const clientTls = clientSecret
-      ? await kube.get<SecretObject>({ apiVersion: "v1", kind: "Secret", namespace: cluster.metadata.namespace, name: clientSecret })
-      : undefined;
-    const ns = operatorNamespace();
-    const plan = planCluster({
-      cluster,
-      ...(routeTls.kind === "ready" ? { routeTlsData: routeTls.data } : {}),
-      ...(clientTls?.data ? { clientTlsData: clientTls.data } : {}),
-      ...(ns ? { operatorNamespace: ns } : {}),
-    });
-    const certificatesReady = routeTls.kind === "ready" || routeTls.kind === "off";
-    const clientReady = !clientSecret || Boolean(clientTls?.data?.["tls.crt"]);
-    const seen = await observeRendered(kube, plan, cluster.metadata.namespace);
-    const applied = await applyPlan(kube, cluster, plan, seen, certificatesReady && clientReady);
-    const foreign = [...(routeTls.kind === "foreign" ? routeTls.objects : []), ...applied.foreign];
-    if (foreign.length > 0) {
-      const recorder = await context.recorder();
-      await recorder.record(cluster, "Warning", "ReconcileFailed", `not controlled by this NatsCluster, left untouched: ${foreign.join(", ")}`);
+    try {
+      return await render(context, kube, cluster);
+    } catch (error) {
+      // A write conflict is retried quietly; anything else is also told to the user.
+      if (!(error instanceof KubeRequestError && error.isConflict)) {
+        const recorder = await context.recorder();
+        await recorder.record(cluster, "Warning", "ReconcileFailed", error instanceof Error ? error.message : String(error)).catch(() => undefined);
+      }
+      throw error;
     }
-    await writeRenderedStatus(kube, cluster, plan.status);
-    if (routeTls.kind === "ready" && routeTls.renewAt) await keepRenewalSchedule(kube, cluster, routeTls.renewAt);
-    if (routeTls.kind === "ready" && routeTls.renewed) await pokeRollout(kube, cluster);
-    const parts = [`revision ${plan.revision}`];
-    if (applied.created.length > 0) parts.push(`created ${applied.created.join(", ")}`);
-    if (routeTls.kind === "waiting") parts.push(routeTls.message);
-    if (foreign.length > 0) parts.push(`foreign: ${foreign.join(", ")}`);
-    return done(parts.join("; "));
   },
 };
+
+async function render(context: FunctionContext, kube: Kube, cluster: Cluster): Promise<Outcome> {
+  const routeTls = await ensureRouteTls(kube, cluster, routeTlsPlan(cluster), context.now(), FIELD_MANAGER);
+  const clientSecret = clientTlsSecretName(cluster);
+  const clientTls = clientSecret
+    ? await kube.get<SecretObject>({ apiVersion: "v1", kind: "Secret", namespace: cluster.metadata.namespace, name: clientSecret })
+    : undefined;
+  const ns = operatorNamespace();
+  const plan = planCluster({
+    cluster,
+    ...(routeTls.kind === "ready" ? { routeTlsData: routeTls.data } : {}),
+    ...(clientTls?.data ? { clientTlsData: clientTls.data } : {}),
+    ...(ns ? { operatorNamespace: ns } : {}),
+  });
+  const certificatesReady = routeTls.kind === "ready" || routeTls.kind === "off";
+  const clientReady = !clientSecret || Boolean(clientTls?.data?.["tls.crt"]);
+  const seen = await observeRendered(kube, plan, cluster.metadata.namespace);
+  const applied = await applyPlan(kube, cluster, plan, seen, certificatesReady && clientReady);
+  const foreign = [...(routeTls.kind === "foreign" ? routeTls.objects : []), ...applied.foreign];
+  if (foreign.length > 0) {
+    const recorder = await context.recorder();
+    await recorder.record(cluster, "Warning", "ReconcileFailed", `not controlled by this NatsCluster, left untouched: ${foreign.join(", ")}`);
+  }
+  await writeRenderedStatus(kube, cluster, plan.status);
+  if (routeTls.kind === "ready" && routeTls.renewAt) await keepRenewalSchedule(kube, cluster, routeTls.renewAt);
+  if (routeTls.kind === "ready" && routeTls.renewed) await pokeRollout(kube, cluster);
+  const parts = [`revision ${plan.revision}`];
+  if (applied.created.length > 0) parts.push(`created ${applied.created.join(", ")}`);
+  if (routeTls.kind === "waiting") parts.push(routeTls.message);
+  if (foreign.length > 0) parts.push(`foreign: ${foreign.join(", ")}`);
+  return done(parts.join("; "));
+}
 
 export const handle = renderCluster.handle;
