@@ -10,4 +10,7 @@ export default {
   globalSetup: "<rootDir>/test/harness/jest-global-setup.ts",
   globalTeardown: "<rootDir>/test/harness/jest-global-teardown.ts",
   testTimeout: 120_000,
+  // NATS clients of code under test may hold sockets past the last test; the
+  // global teardown stops every server, so waiting on them would only hang CI.
+  forceExit: true,
 };

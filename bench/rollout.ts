@@ -9,7 +9,7 @@
 import type { KubeObject } from "../shared/kube/object.ts";
 import { judge, mergeSnapshot, type Jsz, type Varz } from "../functions/step-rollout/snapshot.ts";
 import { monitorUrl } from "../functions/cluster-shared/names.ts";
-import { startEnvironment } from "../test/integration/cluster/support/environment.ts";
+import { startEnvironment } from "../test/integration/support/environment.ts";
 import { startOperator } from "../test/integration/cluster/support/operator.ts";
 import { clusterKey, quickstart, readCluster, waitAtRest } from "../test/integration/cluster/support/natscluster.ts";
 
@@ -28,7 +28,7 @@ async function getJson<T>(url: string): Promise<T | undefined> {
   }
 }
 
-const env = await startEnvironment();
+const env = await startEnvironment({ profile: "cluster" });
 const operator = await startOperator(env.transport);
 try {
   const namespace = await env.namespace("bench");

@@ -13,7 +13,7 @@ import type { KubeObject } from "../shared/kube/object.ts";
 import type { KubeTransport } from "../shared/kube/transport.ts";
 import { jsApiRequestCount } from "../shared/nats/jsapi.ts";
 import { startDriver } from "../test/integration/jetstream/support/driver.ts";
-import { startEnvironment } from "../test/integration/jetstream/support/environment.ts";
+import { startEnvironment } from "../test/integration/support/environment.ts";
 import { startNatsCluster } from "../test/integration/jetstream/support/nats-cluster.ts";
 
 const streams = Number(process.env.BENCH_STREAMS ?? 500);
@@ -40,7 +40,7 @@ function counting(transport: KubeTransport): { transport: KubeTransport; count: 
 }
 
 async function main(): Promise<void> {
-  const env = await startEnvironment();
+  const env = await startEnvironment({ profile: "apiserver" });
   const nats = await startNatsCluster({ servers: 3, name: "bench" });
   const namespace = await env.namespace("bench-streams");
   const fn = counting(env.transport);

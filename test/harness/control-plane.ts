@@ -199,7 +199,9 @@ async function startOnce(options: StartOptions): Promise<HarnessState> {
     const kc = new KubeConfig();
     kc.loadFromFile(state.kubeconfig);
     const crdDir = options.crdDir ?? process.env["NATS_OPERATOR_HARNESS_CRDS"] ?? join(repoRoot, "crds");
-    const crds = crdDir === "none" ? [] : await loadCrdFiles(crdDir);
+    // Our CRDs, plus the local PingSource kind: this cluster has no Knative
+    // Eventing, and functions schedule work by writing PingSources.
+    const crds = crdDir === "none" ? [] : [...(await loadCrdFiles(crdDir)), ...(await loadCrdFiles(join(repoRoot, "knative", "local")))];
     await installCrds(kc, crds);
     note(`installed ${crds.length} CRDs`);
     mark("crds");

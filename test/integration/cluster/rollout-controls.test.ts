@@ -8,7 +8,7 @@ import { processDeps } from "../../../shared/runtime/deps.ts";
 import { dispatch } from "../../../shared/runtime/dispatch.ts";
 import type { Outcome } from "../../../shared/runtime/outcome.ts";
 import { createLogger } from "../../../shared/telemetry/logger.ts";
-import { startEnvironment, type Environment } from "./support/environment.ts";
+import { startEnvironment, type Environment } from "../support/environment.ts";
 import { clusterKey, condition, quickstart, readCluster, waitAtRest, waitFor } from "./support/natscluster.ts";
 import { startOperator, type RunningOperator } from "./support/operator.ts";
 import { startPublisher } from "./support/publisher.ts";

@@ -2,7 +2,7 @@
 // no system credentials, scale-up works and scale-down and replacement are blocked, never forced.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import type { KubeObject } from "../../../shared/kube/object.ts";
-import { startEnvironment, type Environment } from "./support/environment.ts";
+import { startEnvironment, type Environment } from "../support/environment.ts";
 import { clusterKey, condition, quickstart, readCluster, waitAtRest, waitFor } from "./support/natscluster.ts";
 import { startOperator, type RunningOperator } from "./support/operator.ts";
 import { startPublisher } from "./support/publisher.ts";

@@ -1,7 +1,7 @@
 // Story 1, steps 01 and 02: a three-server JetStream cluster at rest, then a memory change
 // rolled one server at a time while an R3 stream keeps taking publishes.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { startEnvironment, type Environment } from "./support/environment.ts";
+import { startEnvironment, type Environment } from "../support/environment.ts";
 import { startOperator, type RunningOperator } from "./support/operator.ts";
 import { condition, clusterKey, quickstart, readCluster, waitAtRest, waitFor } from "./support/natscluster.ts";
 import { samplePods } from "./support/sampler.ts";

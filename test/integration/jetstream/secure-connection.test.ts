@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { startDriver, type Driver } from "./support/driver.ts";
-import { startEnvironment, type Environment } from "./support/environment.ts";
+import { startEnvironment, type Environment } from "../support/environment.ts";
 import { js } from "./support/nats-cluster.ts";
 import { CORE, create, JS, resource, waitForCondition } from "./support/objects.ts";
 import { startSecureServer, type SecureServer } from "./support/secure-server.ts";

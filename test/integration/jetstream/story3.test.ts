@@ -7,7 +7,7 @@ import type { NatsConnection } from "@nats-io/transport-node";
 import { Kvm } from "@nats-io/kv";
 import { Objm } from "@nats-io/obj";
 import { startDriver, type Driver } from "./support/driver.ts";
-import { startEnvironment, type Environment } from "./support/environment.ts";
+import { startEnvironment, type Environment } from "../support/environment.ts";
 import { startNatsCluster, js, type NatsCluster } from "./support/nats-cluster.ts";
 import { conditionsOf, CORE, create, eventually, JS, read, resource, waitForCondition } from "./support/objects.ts";
 

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { startDriver, type Driver } from "./support/driver.ts";
-import { startEnvironment, type Environment } from "./support/environment.ts";
+import { startEnvironment, type Environment } from "../support/environment.ts";
 import { startNatsCluster, js, type NatsCluster } from "./support/nats-cluster.ts";
 import { conditionsOf, CORE, create, eventually, JS, read, resource, waitForCondition, type Resource } from "./support/objects.ts";
 

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { startDriver, type Driver } from "./support/driver.ts";
-import { startEnvironment, type Environment } from "./support/environment.ts";
+import { startEnvironment, type Environment } from "../support/environment.ts";
 import { js, type NatsCluster } from "./support/nats-cluster.ts";
 import { conditionsOf, CORE, create, eventually, JS, read, resource, waitForCondition } from "./support/objects.ts";
 import { startSupercluster } from "./support/supercluster.ts";

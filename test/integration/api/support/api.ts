@@ -3,7 +3,6 @@
 // that return the API server's verdict as a value.
 import { ApiException, CoreV1Api, CustomObjectsApi, KubeConfig } from "@kubernetes/client-node";
 import { KINDS, isKindName, type KindInfo } from "../../../../shared/api/kinds.ts";
-import { installCrds } from "./install-crds.ts";
 
 /** A custom object as we send and read it. */
 export type CustomObject = Record<string, unknown> & {
@@ -31,10 +30,9 @@ export const loadKubeConfig = (): KubeConfig => {
   return kc;
 };
 
-/** Creates a fresh namespace (and makes sure our CRDs are installed as generated). */
+/** Creates a fresh namespace; the harness installed the CRDs from crds/ (which the drift check keeps equal to the source). */
 export const openSession = async (prefix: string): Promise<ApiSession> => {
   const kc = loadKubeConfig();
-  await installCrds(kc);
   const core = kc.makeApiClient(CoreV1Api);
   const ns = await core.createNamespace({ body: { metadata: { generateName: `${prefix}-` } } });
   const namespace = ns.metadata?.name;
