@@ -5,18 +5,14 @@ import { loadFunctions, selectFunctions } from "../../functions/catalog.ts";
 import { createKube } from "../kube/client.ts";
 import { KubeRequestError } from "../kube/errors.ts";
 import { createTransport, type KubeTransport } from "../kube/transport.ts";
-import { dispatch } from "../runtime/dispatch.ts";
 import { processDeps } from "../runtime/deps.ts";
-import type { OperatorFunction } from "../runtime/function.ts";
 import { onTermination } from "../runtime/shutdown.ts";
 import type { Logger } from "../telemetry/logger.ts";
 import { startApiServerSource } from "./apiserver-source.ts";
+import { deliverWithRetries } from "./delivery.ts";
 import { knativeDir, loadTriggerRoutes, loadWatchedResources } from "./manifests.ts";
 import { startPingSources } from "./ping-source.ts";
 import { routeEvent } from "./router.ts";
-
-/** The Broker's delivery spec in knative/: 10 retries, exponential from 0.5 s. */
-const delivery = { retries: 10, backoffMs: 500 };
 
 /**
  * Runs every selected function in this process against the cluster KUBECONFIG
@@ -48,7 +44,11 @@ export async function runLocally(log: Logger, env: NodeJS.ProcessEnv = process.e
     for (const service of routeEvent(routes, ce)) {
       const fn = functions.get(service);
       if (!fn) continue;
-      const delivery = deliver(fn, ce, deps, log, abort.signal);
+      const delivery = deliverWithRetries(fn, ce, deps, { signal: abort.signal }).then((outcome) => {
+        if ((outcome.kind === "retry" || outcome.kind === "conflict") && !abort.signal.aborted) {
+          log.warn({ function: fn.name, eventId: ce.id, type: ce.type }, "event dead-lettered after the last retry");
+        }
+      });
       inFlight.add(delivery);
       void delivery.finally(() => inFlight.delete(delivery));
     }
@@ -65,18 +65,6 @@ export async function runLocally(log: Logger, env: NodeJS.ProcessEnv = process.e
     startPingSources(transport, emit, log, abort.signal),
   ]);
   return 0;
-}
-
-async function deliver(fn: OperatorFunction, ce: CloudEvent<unknown>, deps: ReturnType<typeof processDeps>, log: Logger, signal: AbortSignal): Promise<void> {
-  for (let attempt = 0; attempt <= delivery.retries; attempt++) {
-    const outcome = await dispatch(fn, ce, deps);
-    if (outcome.kind !== "conflict" && outcome.kind !== "retry") return;
-    if (signal.aborted) return;
-    const wait = delivery.backoffMs * 2 ** attempt;
-    log.debug({ function: fn.name, eventId: ce.id, attempt, wait }, "redelivering");
-    await new Promise((resolve) => setTimeout(resolve, wait));
-  }
-  log.warn({ function: fn.name, eventId: ce.id, type: ce.type }, "event dead-lettered after the last retry");
 }
 
 /** The transport, or one line saying why no cluster can be reached. */

@@ -6,13 +6,13 @@ import { Writable } from "node:stream";
 import { renderCluster } from "../../../../functions/render-cluster/index.ts";
 import { stepRollout } from "../../../../functions/step-rollout/index.ts";
 import { startApiServerSource } from "../../../../shared/eventing/apiserver-source.ts";
+import { brokerDelivery, deliverWithRetries } from "../../../../shared/eventing/delivery.ts";
 import { loadTriggerRoutes, loadWatchedResources } from "../../../../shared/eventing/manifests.ts";
 import { startPingSources } from "../../../../shared/eventing/ping-source.ts";
 import { routeEvent } from "../../../../shared/eventing/router.ts";
 import { createKube } from "../../../../shared/kube/client.ts";
 import type { KubeTransport } from "../../../../shared/kube/transport.ts";
 import { processDeps } from "../../../../shared/runtime/deps.ts";
-import { dispatch } from "../../../../shared/runtime/dispatch.ts";
 import type { OperatorFunction } from "../../../../shared/runtime/function.ts";
 import type { Outcome } from "../../../../shared/runtime/outcome.ts";
 import { createLogger } from "../../../../shared/telemetry/logger.ts";
@@ -53,17 +53,13 @@ export async function startOperator(transport: KubeTransport): Promise<RunningOp
   const inFlight = new Set<Promise<unknown>>();
   const deliveries: DeliveryRecord[] = [];
 
-  const deliver = async (fn: OperatorFunction, ce: CloudEvent<unknown>): Promise<Outcome> => {
-    let outcome: Outcome = { kind: "skipped", reason: "not delivered" };
-    for (let attempt = 0; attempt <= 10; attempt++) {
-      outcome = await dispatch(fn, ce, deps);
-      deliveries.push({ fn: fn.name, type: ce.type, outcome, at: Date.now() });
-      if (outcome.kind !== "conflict" && outcome.kind !== "retry") return outcome;
-      if (abort.signal.aborted) return outcome;
-      await new Promise((resolve) => setTimeout(resolve, 500 * 2 ** Math.min(attempt, 4)));
-    }
-    return outcome;
-  };
+  const deliver = (fn: OperatorFunction, ce: CloudEvent<unknown>): Promise<Outcome> =>
+    deliverWithRetries(fn, ce, deps, {
+      signal: abort.signal,
+      // The Broker's schedule with the waits capped at 8 s, so a test sees the same order sooner.
+      policy: { ...brokerDelivery, maxBackoffMs: 8_000 },
+      onAttempt: (outcome) => deliveries.push({ fn: fn.name, type: ce.type, outcome, at: Date.now() }),
+    });
   const emit = (ce: CloudEvent<unknown>) => {
     for (const service of routeEvent(routes, ce)) {
       const fn = functions.get(service);

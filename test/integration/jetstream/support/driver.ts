@@ -6,6 +6,7 @@ import { Writable } from "node:stream";
 import type { CloudEvent } from "cloudevents";
 import { syncStream } from "../../../../functions/sync-stream/index.ts";
 import { startApiServerSource } from "../../../../shared/eventing/apiserver-source.ts";
+import { deliverWithRetries } from "../../../../shared/eventing/delivery.ts";
 import { loadWatchedResources } from "../../../../shared/eventing/manifests.ts";
 import { pingEvent } from "../../../../shared/eventing/ping-event.ts";
 import type { Kube } from "../../../../shared/kube/client.ts";
@@ -62,15 +63,13 @@ export function startDriver(transport: KubeTransport, kube: Kube, namespaces: re
 
   const deliver = async (ce: CloudEvent<unknown>) => {
     const object = `${String(ce["kind"] ?? "Ping")}/${String(ce["name"] ?? ce.source)}`;
-    for (let attempt = 0; attempt <= 10; attempt++) {
-      const outcome = await dispatch(syncStream, ce, deps);
-      lastActivity = Date.now();
-      deliveries.push({ object, type: ce.type, outcome, at: Date.now() });
-      if (outcome.kind !== "retry" && outcome.kind !== "conflict") return;
-      if (abort.signal.aborted) return;
-      await new Promise((r) => setTimeout(r, 500 * 2 ** attempt));
-      if (abort.signal.aborted) return;
-    }
+    await deliverWithRetries(syncStream, ce, deps, {
+      signal: abort.signal,
+      onAttempt: (outcome) => {
+        lastActivity = Date.now();
+        deliveries.push({ object, type: ce.type, outcome, at: Date.now() });
+      },
+    });
   };
 
   const emit = (ce: CloudEvent<unknown>) => {
