@@ -46,7 +46,13 @@ export async function createTransport(): Promise<KubeTransport> {
   const endpoint = async (): Promise<Endpoint> => {
     // Applied per request: service-account tokens rotate on disk.
     const tls: https.RequestOptions = { agent };
-    await kc.applyToHTTPSOptions(tls);
+    try {
+      await kc.applyToHTTPSOptions(tls);
+    } catch (error) {
+      // Typically no kubeconfig at all: the client library then points at http://localhost:8080 and refuses it.
+      const why = error instanceof Error ? error.message : String(error);
+      throw new KubeRequestError(0, "NoCluster", `cannot use the Kubernetes API server ${cluster.server} (is KUBECONFIG set?): ${why}`);
+    }
     return { server, tls };
   };
   return {
