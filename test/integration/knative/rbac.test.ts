@@ -1,0 +1,82 @@
+// The RBAC in knative/rbac.yaml, installed on the real API server and asked
+// through SubjectAccessReviews: each function may do what it needs and no more.
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { readFile } from "node:fs/promises";
+import { parseAllDocuments } from "yaml";
+import { knativeDir } from "../../../shared/eventing/manifests.ts";
+import { resourcePath, resourceTypeOf } from "../../../shared/kube/resource-types.ts";
+import { startEnvironment, type Environment } from "../support/environment.ts";
+
+let env: Environment;
+
+interface Manifest {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string };
+}
+
+beforeAll(async () => {
+  env = await startEnvironment();
+  await env.transport.request("PATCH", "/api/v1/namespaces/nats-operator", {
+    body: { apiVersion: "v1", kind: "Namespace", metadata: { name: "nats-operator" } },
+    contentType: "application/apply-patch+yaml",
+    query: { fieldManager: "rbac-test", force: true },
+  });
+  const text = await readFile(new URL("rbac.yaml", knativeDir), "utf8");
+  for (const doc of parseAllDocuments(text)) {
+    const manifest = doc.toJS() as Manifest;
+    const type = manifest.kind.startsWith("Cluster")
+      ? { group: "rbac.authorization.k8s.io", version: "v1", plural: manifest.kind === "ClusterRole" ? "clusterroles" : "clusterrolebindings", namespaced: false }
+      : resourceTypeOf(manifest.apiVersion, manifest.kind);
+    await env.transport.request("PATCH", resourcePath(type, manifest.metadata.namespace, manifest.metadata.name), {
+      body: manifest,
+      contentType: "application/apply-patch+yaml",
+      query: { fieldManager: "rbac-test", force: true },
+    });
+  }
+}, 60_000);
+
+afterAll(() => env?.stop());
+
+async function allowed(serviceAccount: string, verb: string, group: string, resource: string, subresource = ""): Promise<boolean> {
+  const review = (await env.transport.request("POST", "/apis/authorization.k8s.io/v1/subjectaccessreviews", {
+    body: {
+      apiVersion: "authorization.k8s.io/v1",
+      kind: "SubjectAccessReview",
+      spec: {
+        user: `system:serviceaccount:nats-operator:${serviceAccount}`,
+        groups: ["system:serviceaccounts", "system:serviceaccounts:nats-operator", "system:authenticated"],
+        resourceAttributes: { namespace: "team-a", verb, group, resource, subresource },
+      },
+    },
+  })) as { status: { allowed: boolean } };
+  return review.status.allowed;
+}
+
+describe("least-privilege RBAC per function", () => {
+  it.each([
+    ["nats-operator-source", "watch", "cluster.nats-operator.io", "natsclusters", ""],
+    ["nats-operator-source", "watch", "", "secrets", ""],
+    ["nats-operator-render-cluster", "create", "apps", "statefulsets", ""],
+    ["nats-operator-render-cluster", "create", "", "secrets", ""],
+    ["nats-operator-render-cluster", "patch", "cluster.nats-operator.io", "natsclusters", "status"],
+    ["nats-operator-step-rollout", "delete", "", "persistentvolumeclaims", ""],
+    ["nats-operator-step-rollout", "update", "cluster.nats-operator.io", "natsclusters", "status"],
+    ["nats-operator-sync-stream", "patch", "jetstream.nats-operator.io", "natsstreams", "status"],
+    ["nats-operator-sync-stream", "get", "", "secrets", ""],
+    ["nats-operator-sync-stream", "create", "sources.knative.dev", "pingsources", ""],
+  ])("lets %s %s %s/%s %s", async (account, verb, group, resource, subresource) => {
+    expect(await allowed(account, verb, group, resource, subresource)).toBe(true);
+  });
+
+  it.each([
+    ["nats-operator-source", "update", "cluster.nats-operator.io", "natsclusters"],
+    ["nats-operator-sync-stream", "create", "", "secrets"],
+    ["nats-operator-sync-stream", "delete", "apps", "statefulsets"],
+    ["nats-operator-render-cluster", "delete", "", "persistentvolumeclaims"],
+    ["nats-operator-step-rollout", "create", "", "secrets"],
+    ["nats-operator-balance", "get", "", "secrets"],
+  ])("refuses %s %s %s/%s", async (account, verb, group, resource) => {
+    expect(await allowed(account, verb, group, resource)).toBe(false);
+  });
+});
