@@ -3,3 +3,15 @@ import { API_GROUPS } from "../../shared/api/groups.ts";
 
 /** On a server's StatefulSet: the removal phase of a server being replaced (`Requested`, ...). */
 export const REMOVAL_ANNOTATION = `${API_GROUPS.cluster}/removal`;
+
+/**
+ * On the NatsCluster, written only by render-cluster: what its last reconcile failed on (an
+ * error, or objects of rendered names it does not control). Absent when it succeeded.
+ * step-rollout, which owns the conditions, reports it as `Progressing=False, ReconcileFailed`.
+ */
+export const RENDER_FAILURE_ANNOTATION = `${API_GROUPS.cluster}/render-failure`;
+
+/** Kubernetes caps an Event note at 1 kB; the annotation keeps the same text as the Event. */
+const maxMessageLength = 1024;
+
+export const failureMessage = (message: string): string => (message.length > maxMessageLength ? `${message.slice(0, maxMessageLength - 1)}…` : message);

@@ -5,6 +5,7 @@ import { done, skipped, type Outcome } from "../../shared/runtime/outcome.ts";
 import type { Cluster } from "../cluster-shared/cluster.ts";
 import { readCluster, resolveTarget } from "../cluster-shared/target.ts";
 import { applyPlan, FIELD_MANAGER } from "./apply.ts";
+import { reportFailure } from "./failure.ts";
 import { observeRendered } from "./observe.ts";
 import { operatorNamespace } from "./operator-namespace.ts";
 import { clientTlsSecretName, planCluster, routeTlsPlan } from "./plan/cluster-plan.ts";
@@ -31,10 +32,9 @@ export const renderCluster: OperatorFunction = {
     try {
       return await render(context, kube, cluster);
     } catch (error) {
-      // A write conflict is retried quietly; anything else is also told to the user.
+      // A write conflict is retried quietly; anything else is also told to the user, once.
       if (!(error instanceof KubeRequestError && error.isConflict)) {
-        const recorder = await context.recorder();
-        await recorder.record(cluster, "Warning", "ReconcileFailed", error instanceof Error ? error.message : String(error)).catch(() => undefined);
+        await reportFailure(kube, () => context.recorder(), cluster, error instanceof Error ? error.message : String(error)).catch(() => undefined);
       }
       throw error;
     }
@@ -59,13 +59,11 @@ async function render(context: FunctionContext, kube: Kube, cluster: Cluster): P
   const seen = await observeRendered(kube, plan, cluster.metadata.namespace);
   const applied = await applyPlan(kube, cluster, plan, seen, certificatesReady && clientReady);
   const foreign = [...(routeTls.kind === "foreign" ? routeTls.objects : []), ...applied.foreign];
-  if (foreign.length > 0) {
-    const recorder = await context.recorder();
-    await recorder.record(cluster, "Warning", "ReconcileFailed", `not controlled by this NatsCluster, left untouched: ${foreign.join(", ")}`);
-  }
   await writeRenderedStatus(kube, cluster, plan.status);
   if (routeTls.kind === "ready" && routeTls.renewAt) await keepRenewalSchedule(kube, cluster, routeTls.renewAt);
   if (routeTls.kind === "ready" && routeTls.renewed) await pokeRollout(kube, cluster);
+  // Last, so a failure of any write above is what the annotation keeps.
+  await reportFailure(kube, () => context.recorder(), cluster, foreign.length > 0 ? `not controlled by this NatsCluster, left untouched: ${foreign.join(", ")}` : undefined);
   const parts = [`revision ${plan.revision}`];
   if (applied.created.length > 0) parts.push(`created ${applied.created.join(", ")}`);
   if (routeTls.kind === "waiting") parts.push(routeTls.message);

@@ -8,6 +8,7 @@ import { KubeRequestError } from "../../shared/kube/errors.ts";
 import { addFinalizer, hasFinalizer, removeFinalizer } from "../../shared/kube/finalizers.ts";
 import type { FunctionContext, OperatorFunction } from "../../shared/runtime/function.ts";
 import { conflict, done, skipped, type Outcome } from "../../shared/runtime/outcome.ts";
+import { RENDER_FAILURE_ANNOTATION } from "../cluster-shared/annotations.ts";
 import type { Cluster } from "../cluster-shared/cluster.ts";
 import { scheduleName } from "../cluster-shared/names.ts";
 import { readCluster, resolveTarget } from "../cluster-shared/target.ts";
@@ -97,6 +98,7 @@ export const stepRollout: OperatorFunction = {
     const now = context.now();
     const seen = await observeCluster(kube, cluster, monitorAddress);
     const forceStep = cluster.metadata.annotations?.[CLUSTER_ANNOTATIONS.forceStep];
+    const renderFailure = cluster.metadata.annotations?.[RENDER_FAILURE_ANNOTATION];
     const previousProgressing = (cluster.status?.conditions as Condition[] | undefined)?.find((c) => c.type === "Progressing")?.reason;
     const decision = planRollout({
       cluster: cluster.metadata.name,
@@ -113,6 +115,7 @@ export const stepRollout: OperatorFunction = {
       ...(previousProgressing ? { previousProgressingReason: previousProgressing } : {}),
       ...(cluster.status?.removals ? { previousRemovals: cluster.status.removals as Removal[] } : {}),
       foreign: seen.foreign,
+      ...(renderFailure !== undefined ? { renderFailure } : {}),
       now,
     });
     const status = nextStatus(cluster, seen, decision, now);

@@ -148,6 +148,23 @@ describe("rollout plan", () => {
     expect(condition(decision, "Ready")).toMatchObject({ status: "False", reason: "ReconcileFailed", message: "not controlled by this NatsCluster: Service demo" });
   });
 
+  it("reports a failed render as Progressing False ReconcileFailed with its message", () => {
+    const decision = planRollout(input([server(0, NEW), server(1, NEW), server(2, NEW)], { renderFailure: "Service demo: admission webhook denied" }));
+    expect(condition(decision, "Progressing")).toMatchObject({ status: "False", reason: "ReconcileFailed", message: "Service demo: admission webhook denied" });
+  });
+
+  it("keeps rolling out while a render has failed", () => {
+    const decision = planRollout(input([server(0), server(1), server(2)], { snapshot: settled(undefined, "demo-0"), renderFailure: "boom" }));
+    expect(decision.step).toEqual({ kind: "restart", server: "demo-2", forced: false });
+    expect(condition(decision, "Progressing")).toMatchObject({ reason: "ReconcileFailed" });
+  });
+
+  it("holds the GateBlocked event back while a failed render is what Progressing says", () => {
+    const previous = { targetRevision: NEW, current: "demo-2", pending: ["demo-1", "demo-0"], gate: { waitingFor: "Settled", since: "2026-12-02T09:49:00.000Z" } };
+    const decision = planRollout(input([server(0), server(1), server(2, NEW)], { previous, snapshot: catchingUp("demo-2", 1), renderFailure: "boom" }));
+    expect(decision.gateBlockedEvent).toBeUndefined();
+  });
+
   it("reports quorum unavailable when a majority is down", () => {
     const decision = planRollout(input([server(0, NEW, { podReady: false }), server(1, NEW, { podReady: false }), server(2, NEW)]));
     expect(condition(decision, "Ready")).toMatchObject({ status: "False", reason: "QuorumUnavailable" });

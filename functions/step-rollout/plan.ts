@@ -50,6 +50,8 @@ export interface RolloutInput {
   certificateWait?: { reason: string; message: string };
   /** Rendered names held by objects this NatsCluster does not control. */
   foreign: readonly string[];
+  /** What render-cluster's last reconcile failed on, as it recorded it; absent when it succeeded. */
+  renderFailure?: string;
   now: Date;
 }
 
@@ -207,6 +209,12 @@ export function planRollout(input: RolloutInput): RolloutDecision {
   }
 
   const atRest = !active && progressing.reason === "UpToDate" && settled.status === "True" && readyCondition.reason === "AllServersReady";
+  // A failed render is told first; the rollout itself carries on (steps need no render).
+  // GateBlocked is then not what Progressing says, so its event waits until it is.
+  if (input.renderFailure !== undefined) {
+    progressing = { type: "Progressing", status: "False", reason: "ReconcileFailed", message: input.renderFailure };
+    gateBlockedEvent = undefined;
+  }
   return {
     step,
     removals,

@@ -153,6 +153,24 @@ describe("rollout controls", () => {
       120_000,
     );
     expect(condition(failed, "Ready")).toMatchObject({ status: "False", message: "not controlled by this NatsCluster: Service taken" });
+    const message = "not controlled by this NatsCluster, left untouched: Service taken";
+    const progressing = await waitFor(
+      "Progressing ReconcileFailed",
+      async () => {
+        const c = await readCluster(env.kube, namespace, "taken");
+        return condition(c, "Progressing")?.reason === "ReconcileFailed" ? c : undefined;
+      },
+      60_000,
+    );
+    expect(condition(progressing, "Progressing")).toMatchObject({ status: "False", message });
+    // Servers keep coming up meanwhile, each a reconcile that finds the same foreign Service.
+    await waitFor("a server created", async () => (await templateRevisions("taken")).size > 0, 60_000);
+    await new Promise((r) => setTimeout(r, 5000));
+    type Event = KubeObject & { reason?: string; type?: string; note?: string; regarding?: { name?: string } };
+    const events = (await env.kube.list<Event>({ apiVersion: "events.k8s.io/v1", kind: "Event", namespace })).filter(
+      (e) => e.regarding?.name === "taken" && e.reason === "ReconcileFailed",
+    );
+    expect(events.map((e) => [e.type, e.note])).toEqual([["Warning", message]]);
     const after = await env.kube.get<KubeObject & { spec: { ports: { port: number }[] } }>({ apiVersion: "v1", kind: "Service", namespace, name: "taken" });
     expect(after?.metadata.ownerReferences).toBeUndefined();
     expect(after?.metadata.labels).toEqual({ owner: "someone-else" });
