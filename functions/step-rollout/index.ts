@@ -77,7 +77,11 @@ export const stepRollout: OperatorFunction = {
   name: "step-rollout",
   kinds: ["NatsCluster.cluster.nats-operator.io", "StatefulSet.apps"],
   handlesPings: true,
-  actionAnnotations: [CLUSTER_ANNOTATIONS.forceStep, CLUSTER_ANNOTATIONS.forceDelete, CLUSTER_ANNOTATIONS.replaceServer],
+  actionAnnotations: [CLUSTER_ANNOTATIONS.forceStep, CLUSTER_ANNOTATIONS.forceDelete, CLUSTER_ANNOTATIONS.replaceServer, RENDER_FAILURE_ANNOTATION],
+  // A render failure that render-cluster has since cleared: Progressing still shows it.
+  caresAbout: (snapshot) =>
+    !(RENDER_FAILURE_ANNOTATION in (snapshot.metadata?.annotations ?? {})) &&
+    (snapshot.status?.conditions ?? []).some((c) => c.type === "Progressing" && c.reason === "ReconcileFailed"),
   async handle(context) {
     const kube = await context.kube();
     const target = await resolveTarget(kube, context.event);

@@ -31,4 +31,10 @@ describe("isStatusEcho", () => {
   it("keeps adds, even of objects already observed", () => {
     expect(isStatusEcho(eventWith({ metadata: { generation: 3 }, status: { observedGeneration: 3 } }, "dev.knative.apiserver.resource.add"))).toBe(false);
   });
+
+  it("keeps an update the function still cares about, by its own look at the payload", () => {
+    const data = { metadata: { generation: 3 }, status: { observedGeneration: 3, conditions: [{ type: "Progressing", reason: "ReconcileFailed" }] } };
+    const staleFailure = (snapshot: { status?: { conditions?: { reason?: string }[] } }) => snapshot.status?.conditions?.some((c) => c.reason === "ReconcileFailed") ?? false;
+    expect(isStatusEcho(eventWith(data), [], staleFailure)).toBe(false);
+  });
 });

@@ -29,7 +29,7 @@ export interface ObjectSnapshot {
     deletionTimestamp?: string;
     annotations?: Record<string, string>;
   };
-  status?: { observedGeneration?: number };
+  status?: { observedGeneration?: number; conditions?: { type: string; status?: string; reason?: string }[] };
 }
 
 export type OperatorEvent =

@@ -2,7 +2,7 @@ import type { CloudEvent } from "cloudevents";
 import type { Logger } from "../telemetry/logger.ts";
 import type { Kube } from "../kube/client.ts";
 import type { EventRecorder } from "../kube/events.ts";
-import type { OperatorEvent } from "./event.ts";
+import type { ObjectSnapshot, OperatorEvent } from "./event.ts";
 import type { Outcome } from "./outcome.ts";
 
 /** What a function gets besides the event: all of it lazily, so idle paths stay cheap. */
@@ -32,6 +32,12 @@ export interface OperatorFunction {
   readonly handlesPings: boolean;
   /** Annotations that make an otherwise unchanged object worth a look. */
   readonly actionAnnotations?: readonly string[];
+  /**
+   * A look at a Resource-mode payload whose generation is already observed:
+   * true when something in it (a condition that no longer holds, say) still
+   * needs the function, so the event is not dropped as a status echo.
+   */
+  caresAbout?(snapshot: ObjectSnapshot): boolean;
   handle(context: FunctionContext, cloudEvent: CloudEvent<unknown>): Promise<Outcome>;
   /** Releases what the function keeps across events (NATS connections). */
   shutdown?(): Promise<void>;
