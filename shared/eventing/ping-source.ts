@@ -5,6 +5,8 @@ import type { Logger } from "../telemetry/logger.ts";
 import { parseSchedule } from "./cron.ts";
 import { pingEvent, type PingSourceSpec } from "./ping-event.ts";
 
+const relistMs = 5_000;
+
 interface PingSourceObject {
   metadata: { name: string; namespace: string };
   spec?: PingSourceSpec;
@@ -13,8 +15,9 @@ interface PingSourceObject {
 /**
  * Fires the PingSources the cluster holds, as Knative's PingSource adapter
  * would: each second, every PingSource whose schedule matches that second
- * emits its event. PingSources are listed afresh each minute, so ones the
- * functions create or delete take effect within a minute.
+ * emits its event. PingSources are listed afresh every few seconds, so one a
+ * function creates fires from its first matching second (a 10-second rollout
+ * poll must not wait for a once-a-minute list).
  */
 export async function startPingSources(
   transport: KubeTransport,
@@ -23,13 +26,12 @@ export async function startPingSources(
   signal: AbortSignal,
 ): Promise<void> {
   let sources: PingSourceObject[] = [];
-  let listedMinute = -1;
+  let listedAt = -Infinity;
   while (!signal.aborted) {
     const now = new Date();
-    const minute = Math.floor(now.getTime() / 60_000);
-    if (minute !== listedMinute) {
+    if (now.getTime() - listedAt >= relistMs) {
       sources = await listPingSources(transport, log);
-      listedMinute = minute;
+      listedAt = now.getTime();
     }
     for (const source of sources) {
       const schedule = parseSchedule(source.spec?.schedule ?? "* * * * *");
