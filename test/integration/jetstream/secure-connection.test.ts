@@ -32,8 +32,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await driver?.stop();
-  const { syncStream } = await import("../../../functions/sync-stream/index.ts");
-  await syncStream.shutdown?.();
   await client?.close();
   await server?.stop();
   await env?.stop();

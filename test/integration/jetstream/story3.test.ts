@@ -34,8 +34,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await driver?.stop();
-  const { syncStream } = await import("../../../functions/sync-stream/index.ts");
-  await syncStream.shutdown?.();
   await client?.close();
   await nats?.stop();
   await env?.stop();

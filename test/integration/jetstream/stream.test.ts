@@ -23,8 +23,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await driver?.stop();
-  const { syncStream } = await import("../../../functions/sync-stream/index.ts");
-  await syncStream.shutdown?.();
   await client?.close();
   await Promise.all([nats?.stop(), env?.stop()]);
 }, 60_000);

@@ -110,6 +110,8 @@ export function startDriver(transport: KubeTransport, kube: Kube, namespaces: re
     async stop() {
       abort.abort();
       await Promise.allSettled([...inFlight]);
+      // As on SIGTERM: the function closes the NATS connections it pooled.
+      await syncStream.shutdown?.();
     },
   };
 }
