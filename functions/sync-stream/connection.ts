@@ -4,7 +4,7 @@ import type { Kube } from "../../shared/kube/client.ts";
 import type { KubeObject } from "../../shared/kube/object.ts";
 import { readConnectionSettings, type ConnectionSpec } from "../../shared/nats/connection-settings.ts";
 import type { ConnectionPool } from "../../shared/nats/pool.ts";
-import { isAdmitted, type Referrer } from "./grants.ts";
+import { isAdmitted, type Referrer } from "../../shared/kube/reference-grants.ts";
 import { coreApiVersion } from "./kinds.ts";
 
 export type NatsConnectionObject = KubeObject & { spec: ConnectionSpec };

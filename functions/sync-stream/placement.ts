@@ -4,7 +4,7 @@ import { findCondition } from "../../shared/kube/conditions.ts";
 import { resolveConnection, type NatsConnectionObject, type Reference } from "./connection.ts";
 import type { SyncDeps } from "./context.ts";
 import type { Spec } from "./fields.ts";
-import { isAdmitted } from "./grants.ts";
+import { isAdmitted } from "../../shared/kube/reference-grants.ts";
 import { jetstreamApiVersion, type ObjectKind, type TargetResult } from "./kinds.ts";
 import { keyValueTarget, objectStoreTarget } from "./plan-bucket.ts";
 import { consumerTarget } from "./plan-consumer.ts";

@@ -1,8 +1,9 @@
 // Cross-namespace references: admitted only by a NatsReferenceGrant in the
-// target namespace, looked up on every reconcile so a deleted grant revokes.
-import type { Kube } from "../../shared/kube/client.ts";
-import type { KubeObject } from "../../shared/kube/object.ts";
-import { coreApiVersion } from "./kinds.ts";
+// target namespace, looked up on every reconcile so a deleted grant revokes. Shared by every
+// function that follows references: sync-stream (connections) and the cluster functions (trusts).
+import { KINDS } from "../api/kinds.ts";
+import type { Kube } from "./client.ts";
+import type { KubeObject } from "./object.ts";
 
 export interface GrantSpec {
   from: { group: string; kind: string; namespace: string }[];
@@ -33,8 +34,8 @@ export function grantAdmits(grant: GrantSpec, from: Referrer, to: Referent): boo
 export async function isAdmitted(kube: Kube, from: Referrer, to: Referent): Promise<boolean> {
   if (from.namespace === to.namespace) return true;
   const grants = await kube.list<KubeObject & { spec?: GrantSpec }>({
-    apiVersion: coreApiVersion,
-    kind: "NatsReferenceGrant",
+    apiVersion: KINDS.NatsReferenceGrant.apiVersion,
+    kind: KINDS.NatsReferenceGrant.kind,
     namespace: to.namespace,
   });
   return grants.some((g) => g.spec !== undefined && grantAdmits(g.spec, from, to));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import { grantAdmits, type GrantSpec } from "./grants.ts";
+import { grantAdmits, type GrantSpec } from "./reference-grants.ts";
 
 const from = { group: "jetstream.nats-operator.io", kind: "NatsStream", namespace: "team-a" };
 const to = { group: "nats-operator.io", kind: "NatsConnection", namespace: "shared", name: "main" };
