@@ -1,7 +1,7 @@
 // The gate before each rollout step, judged in a fixed order.
 import { describeUnsettled, judge, type Snapshot } from "./snapshot.ts";
 
-export type WaitingFor = "Settled" | "Ready" | "TargetRevision" | "Evacuated";
+export type WaitingFor = "Settled" | "Ready" | "TargetRevision" | "Evacuated" | "Removed";
 
 export interface GateServer {
   name: string;

@@ -205,3 +205,67 @@ describe("rollout plan", () => {
     expect(condition(decision, "Progressing")).toMatchObject({ status: "True", reason: "RouteCertificateNotReady" });
   });
 });
+
+describe("rollout plan with system credentials", () => {
+  const FIVE = ["demo-0", "demo-1", "demo-2", "demo-3", "demo-4"];
+  const fiveServers = () => [server(0, NEW), server(1, NEW), server(2, NEW), server(3, NEW, { planned: false }), server(4, NEW, { planned: false })];
+
+  it("starts a scale-down by evacuating the highest surplus server", () => {
+    const three = settled(FIVE, "demo-0");
+    const snapshot = { ...three, groups: three.groups.map((g) => (g.label === "meta" ? g : { ...g, members: g.members.slice(0, 3) })) };
+    const decision = planRollout(input(fiveServers(), { canEvacuate: true, snapshot }));
+    expect(decision.step).toEqual({ kind: "evacuate", server: "demo-4" });
+    expect(decision.removals).toEqual([{ name: "demo-4", phase: "Evacuating", since: "2026-12-02T10:00:00.000Z" }]);
+    expect(decision.stepEvent).toBe("evacuating demo-4");
+    expect(condition(decision, "Progressing")).toMatchObject({ status: "True", reason: "ScalingDown", message: "removing demo-4 (4 of 5); waiting for Settled" });
+  });
+
+  it("refuses to shrink below a stream's replica count", () => {
+    const snapshot = settled(FIVE, "demo-0");
+    const decision = planRollout(input(fiveServers(), { canEvacuate: true, replicas: 2, snapshot }));
+    expect(decision.step).toEqual({ kind: "none" });
+    expect(condition(decision, "Progressing")).toMatchObject({
+      status: "False",
+      reason: "ScaleDownBlocked",
+      message: "stream ORDERS has 5 replicas, more than the 2 servers that would remain",
+    });
+  });
+
+  it("carries a removal under way through its phases even while the rest of the cluster catches up", () => {
+    const previousRemovals = [{ name: "demo-4", phase: "Evacuating" as const, since: "2026-12-02T09:59:00.000Z" }];
+    const previous = { targetRevision: NEW, current: "demo-4", pending: ["demo-3"], gate: { waitingFor: "Evacuated", since: "2026-12-02T09:59:00.000Z" } };
+    const decision = planRollout(input(fiveServers(), { canEvacuate: true, previous, previousRemovals, snapshot: catchingUp("demo-2", 1, FIVE, "demo-0") }));
+    expect(decision.step).toEqual({ kind: "none" });
+    expect(decision.rollout).toEqual({ ...previous, updated: ["demo-0", "demo-1", "demo-2"] });
+    expect(decision.removals).toEqual(previousRemovals);
+  });
+
+  it("removes an evacuated server from the meta group, and says so once", () => {
+    const previousRemovals = [{ name: "demo-4", phase: "Evacuating" as const, since: "2026-12-02T09:59:00.000Z" }];
+    const snapshot = { ...settled(FIVE, "demo-0"), groups: [settled(FIVE, "demo-0").groups[0] ?? { label: "meta", selfReported: true, members: [] }] };
+    const decision = planRollout(input(fiveServers(), { canEvacuate: true, previousRemovals, snapshot }));
+    expect(decision.step).toEqual({ kind: "remove-peer", server: "demo-4" });
+    expect(decision.removals).toEqual([{ name: "demo-4", phase: "Removed", since: "2026-12-02T10:00:00.000Z" }]);
+    expect(decision.stepEvent).toBe("removing demo-4 from the meta group");
+  });
+
+  it("shows a replaced server as Deleting until it exists again, then Rejoining until the gate opens", () => {
+    const previousRemovals = [{ name: "demo-1", phase: "Deleting" as const, since: "2026-12-02T09:59:00.000Z" }];
+    const previous = { targetRevision: NEW, updated: ["demo-2", "demo-0"], current: "demo-1", gate: { waitingFor: "Settled", since: "2026-12-02T09:59:00.000Z" } };
+    const gone = planRollout(
+      input([server(0, NEW), server(1, NEW, { exists: false, podReady: false, reportedRevision: undefined }), server(2, NEW)], {
+        canEvacuate: true,
+        previous,
+        previousRemovals,
+        snapshot: settled(["demo-0", "demo-2"], "demo-0"),
+      }),
+    );
+    expect(gone.removals).toEqual(previousRemovals);
+    const back = planRollout(input([server(0, NEW), server(1, NEW), server(2, NEW)], { canEvacuate: true, previous, previousRemovals, snapshot: settled(["demo-0", "demo-1", "demo-2"], "demo-0") }));
+    expect(back.removals).toEqual([]);
+    const outside = { ...settled(["demo-0", "demo-1", "demo-2"], "demo-0"), metaMembers: ["demo-0", "demo-2"] };
+    const rejoining = planRollout(input([server(0, NEW), server(1, NEW), server(2, NEW)], { canEvacuate: true, previous, previousRemovals, snapshot: outside }));
+    expect(rejoining.removals).toEqual([{ name: "demo-1", phase: "Rejoining", since: "2026-12-02T10:00:00.000Z" }]);
+    expect(rejoining.rollout?.gate?.waitingFor).toBe("Settled");
+  });
+});

@@ -2,6 +2,7 @@
 // the next step to take, if any, and the status and conditions that describe it.
 import type { ConditionUpdate } from "../../shared/kube/conditions.ts";
 import { evaluateGate, type Gate, type WaitingFor } from "./gate.ts";
+import { advanceRemoval, widestStream, type Removal, type RemovalAction, type RemovalProgress } from "./removal.ts";
 import { judge, type Snapshot } from "./snapshot.ts";
 
 export const GATE_BLOCKED_AFTER_MS = 10 * 60 * 1000;
@@ -55,16 +56,7 @@ export interface RolloutInput {
   now: Date;
 }
 
-export type Step =
-  | { kind: "none" }
-  | { kind: "restart"; server: string; forced: boolean }
-  | { kind: "delete"; server: string; surplus: boolean };
-
-export interface Removal {
-  name: string;
-  phase: "Requested" | "Evacuating" | "Removed" | "Deleting" | "Rejoining";
-  since?: string;
-}
+export type Step = { kind: "none" } | { kind: "restart"; server: string; forced: boolean } | RemovalAction;
 
 export interface RolloutDecision {
   step: Step;
@@ -92,6 +84,21 @@ function stepOrder(servers: ServerInput[], metaLeader: string | undefined): stri
 
 const verbFor = (kind: "surplus" | "restart" | "replace") => (kind === "surplus" ? "removing" : kind === "restart" ? "restarting" : "replacing");
 
+function describeStep(step: Exclude<Step, { kind: "none" }>): string {
+  switch (step.kind) {
+    case "restart":
+      return `restarting ${step.server}${step.forced ? " (forced)" : ""}`;
+    case "evacuate":
+      return `evacuating ${step.server}`;
+    case "stepdown":
+      return `moving the meta leader off ${step.server}`;
+    case "remove-peer":
+      return `removing ${step.server} from the meta group`;
+    case "delete":
+      return `removing ${step.server}`;
+  }
+}
+
 export function planRollout(input: RolloutInput): RolloutDecision {
   const { servers, snapshot, targetRevision: target, now } = input;
   const metaLeader = snapshot?.metaLeader;
@@ -110,28 +117,53 @@ export function planRollout(input: RolloutInput): RolloutDecision {
   const settling = gate !== undefined && previous?.current !== undefined && (previousCurrent === undefined || !previousCurrent.exists || previousCurrent.onTarget);
   let current = settling ? previous?.current : undefined;
 
-  // Blocks: JetStream servers cannot leave without being evacuated first.
+  // JetStream servers leave by evacuation, which needs the system user; without JetStream they
+  // are simply deleted.
+  const evacuates = input.jetstream && input.canEvacuate;
+  const leaving = (name: string) => kindOf.get(name) === "surplus" || kindOf.get(name) === "replace";
+  const inFlight = evacuates ? input.previousRemovals?.find((r) => (r.phase === "Evacuating" || r.phase === "Removed") && leaving(r.name)) : undefined;
+  const widest = evacuates && surplus.length > 0 && snapshot ? widestStream(snapshot) : undefined;
+
+  // Blocks: JetStream servers cannot leave without being evacuated first, nor below a stream's replicas.
   const blocked =
     input.jetstream && !input.canEvacuate && surplus.length > 0
       ? { reason: "ScaleDownBlocked", message: `cannot evacuate ${surplus.map((s) => s.name).join(", ")}: evacuation needs auth.systemCredentials` }
       : input.jetstream && !input.canEvacuate && replacements.length > 0
         ? { reason: "ReplacementBlocked", message: `cannot evacuate ${replacements.map((s) => s.name).join(", ")}: evacuation needs auth.systemCredentials` }
-        : undefined;
+        : widest && widest.replicas > input.replicas && !inFlight
+          ? { reason: "ScaleDownBlocked", message: `stream ${widest.label} has ${widest.replicas} replicas, more than the ${input.replicas} servers that would remain` }
+          : undefined;
 
   let step: Step = { kind: "none" };
+  let progress: RemovalProgress | undefined;
   const forced = input.forceStep !== undefined && restarts.some((s) => s.name === input.forceStep) ? input.forceStep : undefined;
-  if (forced !== undefined && !input.certificateWait) step = { kind: "restart", server: forced, forced: true };
+  if (inFlight) {
+    // A removal under way is carried through its phases before anything else moves.
+    progress = advanceRemoval(inFlight, snapshot, kindOf.get(inFlight.name) === "surplus", now);
+    current = inFlight.name;
+    if (progress.action && !input.certificateWait) step = progress.action;
+  } else if (forced !== undefined && !input.certificateWait) step = { kind: "restart", server: forced, forced: true };
   else if (!gate && !input.paused && !blocked && !input.certificateWait && ordered.length > 0) {
     const next = ordered[0] ?? "";
-    step = kindOf.get(next) === "restart" ? { kind: "restart", server: next, forced: false } : { kind: "delete", server: next, surplus: kindOf.get(next) === "surplus" };
+    const surplusNext = kindOf.get(next) === "surplus";
+    step =
+      kindOf.get(next) === "restart"
+        ? { kind: "restart", server: next, forced: false }
+        : evacuates
+          ? { kind: "evacuate", server: next }
+          : { kind: "delete", server: next, surplus: surplusNext };
   }
   if (step.kind !== "none") current = step.server;
+  // A request sent again within its phase is not news.
+  const resent = inFlight !== undefined && progress?.phase === inFlight.phase && step.kind !== "stepdown";
 
   const pending = ordered.filter((s) => s !== current);
   const updated = servers.filter((s) => s.planned && s.exists && s.onTarget && s.name !== current && !kindOf.has(s.name)).map((s) => s.name);
-  const effectiveGate: Gate | undefined = step.kind !== "none" ? { waitingFor: "Settled", detail: `${step.server} is ${step.kind === "restart" ? "restarting" : "being removed"}` } : gate;
+  const effectiveGate: Gate | undefined =
+    progress?.gate ?? (step.kind !== "none" ? { waitingFor: "Settled", detail: `${step.server} is ${step.kind === "restart" ? "restarting" : "being removed"}` } : gate);
   const active = current !== undefined || pending.length > 0;
-  const since = effectiveGate ? (step.kind === "none" && input.previous?.gate?.since && previous ? input.previous.gate.since : now.toISOString()) : undefined;
+  const holding = step.kind === "none" || resent;
+  const since = effectiveGate ? (holding && input.previous?.gate?.since && previous ? input.previous.gate.since : now.toISOString()) : undefined;
 
   const rollout: RolloutStatus | undefined = active
     ? {
@@ -198,8 +230,18 @@ export function planRollout(input: RolloutInput): RolloutDecision {
   }
 
   const removals: Removal[] = [];
-  const phaseOf = (name: string): Removal["phase"] | undefined =>
-    current === name && (kindOf.get(name) === "surplus" || kindOf.get(name) === "replace") ? "Deleting" : kindOf.get(name) === "replace" ? "Requested" : undefined;
+  const previousPhase = (name: string) => input.previousRemovals?.find((r) => r.name === name)?.phase;
+  const phaseOf = (name: string): Removal["phase"] | undefined => {
+    if (progress && name === inFlight?.name) return progress.phase;
+    if (step.kind === "evacuate" && step.server === name) return "Evacuating";
+    if (current === name && leaving(name)) return "Deleting";
+    if (kindOf.get(name) === "replace") return "Requested";
+    // Deleted and waiting to come back (its old claim may still be terminating), then back under
+    // its name until the gate next opens.
+    const before = previousPhase(name);
+    if (current !== name || (before !== "Deleting" && before !== "Rejoining")) return undefined;
+    return servers.some((s) => s.name === name && s.exists) ? "Rejoining" : "Deleting";
+  };
   for (const name of [current, ...pending]) {
     if (name === undefined) continue;
     const phase = phaseOf(name);
@@ -221,10 +263,10 @@ export function planRollout(input: RolloutInput): RolloutDecision {
     ...(rollout ? { rollout } : {}),
     conditions: [readyCondition, settled, progressing],
     ...(gateBlockedEvent ? { gateBlockedEvent } : {}),
-    ...(step.kind !== "none" ? { stepEvent: `${step.kind === "restart" ? "restarting" : "removing"} ${step.server}${step.kind === "restart" && step.forced ? " (forced)" : ""}` } : {}),
+    ...(step.kind !== "none" && !resent ? { stepEvent: describeStep(step) } : {}),
     clearForceStep: input.forceStep !== undefined,
     polling: !atRest && !(blocked && step.kind === "none" && !gate),
   };
 }
 
-export type { WaitingFor };
+export type { Removal, WaitingFor };

@@ -1,7 +1,7 @@
 // Volumes of a Pod, materialised as directories:
 //   configMap, secret, projected, downwardAPI -> files rendered into <podDir>/volumes/<name>
 //   emptyDir (and anything unsupported, e.g. hostPath) -> an empty <podDir>/volumes/<name>
-//   persistentVolumeClaim -> <workDir>/pvc/<namespace>/<claim>, which outlives the Pod
+//   persistentVolumeClaim -> <workDir>/pvc/<namespace>/<claim>-<uid>, which outlives the Pod
 import { mkdir, rm, writeFile, readdir, chmod } from "node:fs/promises";
 import { dirname, join, normalize } from "node:path";
 import { createHash } from "node:crypto";
@@ -145,7 +145,10 @@ export async function materialiseVolumes(pod: V1Pod, ctx: VolumeContext): Promis
     const ownDir = join(ctx.podDir, "volumes", volume.name);
     if (volume.persistentVolumeClaim !== undefined) {
       const claimName = volume.persistentVolumeClaim.claimName;
-      const hostPath = join(ctx.pvcRoot, ns, claimName);
+      // A new claim of an old name is a new, empty volume, as a provisioner would make it.
+      const claim = await ctx.objects.claim(ns, claimName);
+      if (claim?.metadata?.uid === undefined) throw new Error(`persistentvolumeclaim "${claimName}" not found`);
+      const hostPath = join(ctx.pvcRoot, ns, `${claimName}-${claim.metadata.uid}`);
       await mkdir(hostPath, { recursive: true });
       out.set(volume.name, { name: volume.name, hostPath, kind: "pvc", claimName });
       continue;
