@@ -6,7 +6,7 @@ import type { Kube } from "../../shared/kube/client.ts";
 import { keyOf } from "../../shared/kube/object.ts";
 import type { Cluster } from "../cluster-shared/cluster.ts";
 import { REMOVAL_ANNOTATION } from "../cluster-shared/annotations.ts";
-import { configMapName } from "../cluster-shared/names.ts";
+import { claimName, configMapName, serverLabels } from "../cluster-shared/names.ts";
 import { isControlledBy } from "../cluster-shared/ownership.ts";
 import type { PlannedServer } from "../render-cluster/plan/cluster-plan.ts";
 import { VOLUME_DIGEST_ANNOTATION } from "../render-cluster/plan/statefulset.ts";
@@ -48,10 +48,20 @@ export async function restartServer(kube: Kube, planned: PlannedServer, reason: 
   await kube.replace(next);
 }
 
-/** Deletes a server leaving the cluster: its StatefulSet, and its ConfigMap when we control it. */
+/**
+ * Deletes a server leaving the cluster: its StatefulSet; its data claim only when it carries the
+ * server's labels (a claim someone else made is theirs); and, beyond replicas, its ConfigMap when
+ * we control it.
+ */
 export async function deleteServer(kube: Kube, cluster: Cluster, server: string, surplus: boolean): Promise<void> {
   const namespace = cluster.metadata.namespace;
   await kube.delete({ apiVersion: "apps/v1", kind: "StatefulSet", namespace, name: server }, { propagationPolicy: "Background" });
+  const claimKey = { apiVersion: "v1", kind: "PersistentVolumeClaim", namespace, name: claimName(server) };
+  const claim = await kube.get(claimKey);
+  const labels = claim?.metadata.labels ?? {};
+  if (claim && Object.entries(serverLabels(cluster.metadata.name, server)).every(([k, v]) => labels[k] === v)) {
+    await kube.delete(claimKey, { ...(claim.metadata.uid ? { preconditions: { uid: claim.metadata.uid } } : {}) });
+  }
   if (!surplus) return;
   const key = { apiVersion: "v1", kind: "ConfigMap", namespace, name: configMapName(server) };
   const configMap = await kube.get(key);

@@ -18,6 +18,7 @@ import type { MonitorAddress } from "./monitor.ts";
 import { observeCluster } from "./observe.ts";
 import { planRollout, type Removal, type RolloutStatus } from "./plan.ts";
 import { nextStatus } from "./status.ts";
+import { closeSystemConnections, readSystemUser, sendRemovalRequest } from "./system-user.ts";
 
 export const TICK_CRON = "*/10 * * * * *";
 
@@ -101,6 +102,7 @@ export const stepRollout: OperatorFunction = {
 
     const now = context.now();
     const seen = await observeCluster(kube, cluster, monitorAddress);
+    const systemUser = jetstream ? await readSystemUser(kube, cluster, seen.plan) : ({ kind: "none" } as const);
     const forceStep = cluster.metadata.annotations?.[CLUSTER_ANNOTATIONS.forceStep];
     const renderFailure = cluster.metadata.annotations?.[RENDER_FAILURE_ANNOTATION];
     const previousProgressing = (cluster.status?.conditions as Condition[] | undefined)?.find((c) => c.type === "Progressing")?.reason;
@@ -109,7 +111,8 @@ export const stepRollout: OperatorFunction = {
       replicas: cluster.spec.replicas,
       targetRevision: seen.plan.revision,
       jetstream,
-      canEvacuate: false,
+      canEvacuate: systemUser.kind === "ready",
+      ...(systemUser.kind === "unusable" ? { evacuationUnavailable: systemUser.message } : {}),
       servers: seen.servers,
       ...(seen.snapshot ? { snapshot: seen.snapshot } : {}),
       paused: cluster.spec.rollout?.paused === true,
@@ -134,14 +137,17 @@ export const stepRollout: OperatorFunction = {
       if (planned) await restartServer(kube, planned, reason);
     } else if (step.kind === "delete") {
       await deleteServer(kube, cluster, step.server, step.surplus);
+    } else if (step.kind !== "none" && systemUser.kind === "ready") {
+      await sendRemovalRequest(cluster, systemUser, step);
     }
     if (decision.stepEvent) await recorder.record(cluster, "Normal", "RolloutStep", decision.stepEvent);
     if (decision.gateBlockedEvent) await recorder.record(cluster, "Warning", "GateBlocked", decision.gateBlockedEvent);
     if (decision.clearForceStep) await clearForceStep(kube, cluster);
     await schedule(kube, cluster, decision.polling);
     const progressing = decision.conditions.find((c) => c.type === "Progressing");
-    return done(step.kind === "none" ? `${progressing?.reason ?? ""}: ${progressing?.message ?? ""}` : (decision.stepEvent ?? ""));
+    return done(step.kind === "none" ? `${progressing?.reason ?? ""}: ${progressing?.message ?? ""}` : (decision.stepEvent ?? `${step.kind} ${step.server}`));
   },
+  shutdown: closeSystemConnections,
 };
 
 export const handle = stepRollout.handle;

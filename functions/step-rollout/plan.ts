@@ -40,6 +40,8 @@ export interface RolloutInput {
   jetstream: boolean;
   /** JetStream servers can be evacuated (system credentials are configured). */
   canEvacuate: boolean;
+  /** Why the configured system credentials cannot be used, when they cannot. */
+  evacuationUnavailable?: string;
   servers: readonly ServerInput[];
   snapshot?: Snapshot;
   paused: boolean;
@@ -125,11 +127,12 @@ export function planRollout(input: RolloutInput): RolloutDecision {
   const widest = evacuates && surplus.length > 0 && snapshot ? widestStream(snapshot) : undefined;
 
   // Blocks: JetStream servers cannot leave without being evacuated first, nor below a stream's replicas.
+  const cannotEvacuate = input.evacuationUnavailable ?? "evacuation needs auth.systemCredentials";
   const blocked =
     input.jetstream && !input.canEvacuate && surplus.length > 0
-      ? { reason: "ScaleDownBlocked", message: `cannot evacuate ${surplus.map((s) => s.name).join(", ")}: evacuation needs auth.systemCredentials` }
+      ? { reason: "ScaleDownBlocked", message: `cannot evacuate ${surplus.map((s) => s.name).join(", ")}: ${cannotEvacuate}` }
       : input.jetstream && !input.canEvacuate && replacements.length > 0
-        ? { reason: "ReplacementBlocked", message: `cannot evacuate ${replacements.map((s) => s.name).join(", ")}: evacuation needs auth.systemCredentials` }
+        ? { reason: "ReplacementBlocked", message: `cannot evacuate ${replacements.map((s) => s.name).join(", ")}: ${cannotEvacuate}` }
         : widest && widest.replicas > input.replicas && !inFlight
           ? { reason: "ScaleDownBlocked", message: `stream ${widest.label} has ${widest.replicas} replicas, more than the ${input.replicas} servers that would remain` }
           : undefined;

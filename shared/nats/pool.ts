@@ -3,19 +3,26 @@ import type { ConnectionSettings } from "./connection-settings.ts";
 
 export type Connector = (settings: ConnectionSettings, name: string) => Promise<NatsConnection>;
 
-/** Connects once: a short timeout, and reconnects kept up for the life of the pooled connection. */
-export const connectTo: Connector = (settings, name) =>
-  connect({
-    servers: settings.servers,
-    name,
-    timeout: 5_000,
-    reconnect: true,
-    maxReconnectAttempts: -1,
-    reconnectTimeWait: 1_000,
-    inboxPrefix: "_INBOX.jetstream-controller",
-    ...(settings.creds ? { authenticator: credsAuthenticator(new TextEncoder().encode(settings.creds)) } : {}),
-    ...(settings.ca ? { tls: { ca: settings.ca } } : {}),
-  });
+/**
+ * Connects once: a short timeout, and reconnects kept up for the life of the pooled connection.
+ * Replies come to an inbox prefix of the controller's own, the only one its permissions let it read.
+ */
+export const connectWithInbox =
+  (inboxPrefix: string): Connector =>
+  (settings, name) =>
+    connect({
+      servers: settings.servers,
+      name,
+      timeout: 5_000,
+      reconnect: true,
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 1_000,
+      inboxPrefix,
+      ...(settings.creds ? { authenticator: credsAuthenticator(new TextEncoder().encode(settings.creds)) } : {}),
+      ...(settings.ca ? { tls: { ca: settings.ca } } : {}),
+    });
+
+export const connectTo: Connector = connectWithInbox("_INBOX.jetstream-controller");
 
 interface Entry {
   fingerprint: string;

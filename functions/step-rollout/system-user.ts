@@ -1,0 +1,46 @@
+// The system user a NatsCluster names in `auth.systemCredentials`: how step-rollout reaches the
+// JetStream server API that moves a server's data off it and takes it out of the meta group.
+import type { Kube } from "../../shared/kube/client.ts";
+import { readConnectionSettings, type ConnectionSettings } from "../../shared/nats/connection-settings.ts";
+import { JsApiError, jsRequest } from "../../shared/nats/jsapi.ts";
+import { connectWithInbox, createConnectionPool } from "../../shared/nats/pool.ts";
+import type { Cluster } from "../cluster-shared/cluster.ts";
+import type { ClusterPlan } from "../render-cluster/plan/cluster-plan.ts";
+import type { RemovalAction } from "./removal.ts";
+
+export type SystemUser = { kind: "none" } | { kind: "unusable"; message: string } | { kind: "ready"; settings: ConnectionSettings };
+
+/** "server is not a member of the cluster": a peer removal asked for again after it happened. */
+const NOT_A_MEMBER = 10044;
+
+const SUBJECTS = { evacuate: "SERVER.EVACUATE", stepdown: "META.LEADER.STEPDOWN", "remove-peer": "SERVER.REMOVE" } as const;
+
+// One connection per NatsCluster per process, reused across deliveries.
+const pool = createConnectionPool(connectWithInbox("_INBOX.cluster-controller"), "nats-operator/step-rollout");
+
+/** Reads the system user's credentials (and the client CA when client TLS is on). */
+export async function readSystemUser(kube: Kube, cluster: Cluster, plan: ClusterPlan): Promise<SystemUser> {
+  const credentials = cluster.spec.auth?.systemCredentials;
+  if (!credentials) return { kind: "none" };
+  const result = await readConnectionSettings(kube, cluster.metadata.namespace, {
+    servers: [plan.status.endpoints.client],
+    credentials,
+    ...(plan.clientTlsSecret ? { tls: { ca: { secretKeyRef: { name: plan.clientTlsSecret } } } } : {}),
+  });
+  return result.ok ? { kind: "ready", settings: result.settings } : { kind: "unusable", message: result.message };
+}
+
+/** Sends one removal request; each may be sent again without harm. */
+export async function sendRemovalRequest(cluster: Cluster, user: Extract<SystemUser, { kind: "ready" }>, action: Exclude<RemovalAction, { kind: "delete" }>): Promise<void> {
+  const nc = await pool.acquire(`${cluster.metadata.namespace}/${cluster.metadata.name}`, user.settings);
+  try {
+    await jsRequest(nc, SUBJECTS[action.kind], action.kind === "stepdown" ? undefined : { peer: action.server });
+  } catch (error) {
+    if (action.kind === "remove-peer" && error instanceof JsApiError && error.errCode === NOT_A_MEMBER) return;
+    throw error;
+  }
+}
+
+export function closeSystemConnections(): Promise<void> {
+  return pool.closeAll();
+}
