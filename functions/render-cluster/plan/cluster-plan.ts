@@ -3,7 +3,9 @@ import type { Cluster as NatsCluster } from "../../cluster-shared/cluster.ts";
 import { RENDERED_ANNOTATIONS } from "../../../shared/api/constants/annotations.ts";
 import { controllerReference, type KubeObject } from "../../../shared/kube/object.ts";
 import { PORTS, configMapName, headlessServiceName, routesTlsSecretName, serverLabels, serverName } from "../../cluster-shared/names.ts";
+import type { ReadyTrust } from "../../cluster-shared/trust-validation.ts";
 import { configRevision, secretDigest, shortDigest } from "../revision.ts";
+import { authConfig } from "./auth-config.ts";
 import { deriveLimits, limitsStatus, type DerivedLimits } from "./limits.ts";
 import { renderNetworkPolicy } from "./network-policy.ts";
 import { CONFIG_KEY } from "./paths.ts";
@@ -20,6 +22,12 @@ export interface ClusterPlanInput {
   clientTlsData?: Record<string, string>;
   /** Namespace the operator runs in, admitted to the monitoring port. */
   operatorNamespace?: string;
+  /**
+   * The trust `spec.auth.trustRef` resolved to. A NatsCluster with `spec.auth` must be planned
+   * with it: callers hold the cluster while the trust is refused, and without it the servers
+   * would render without auth.
+   */
+  trust?: ReadyTrust;
 }
 
 export type ConfigMapObject = KubeObject & { data: Record<string, string> };
@@ -79,16 +87,20 @@ export function planCluster(input: ClusterPlanInput): ClusterPlan {
   const routeTls = routeTlsPlan(cluster);
   const clientTlsSecret = clientTlsSecretName(cluster);
   const ordinals = Array.from({ length: cluster.spec.replicas }, (_, i) => i);
+  // The trust is in the config, so a new operator or system account JWT is a new revision.
+  const auth = cluster.spec.auth && input.trust ? authConfig(cluster, input.trust) : undefined;
 
   const drafts = ordinals.map((ordinal) => {
     const base = { cluster, ordinal, limits, routeTls: routeTls.enabled };
-    const draftConfig = renderServerConfig({ ...base, clientTls: clientTlsSecret !== undefined });
+    const configInput = { ...base, clientTls: clientTlsSecret !== undefined, ...(auth ? { auth } : {}) };
+    const draftConfig = renderServerConfig(configInput);
     const stsInput = { ...base, routeTlsSecret: routeTls.secretName, ...(clientTlsSecret ? { clientTlsSecret } : {}) };
     const { spec, volumeClaimTemplates } = renderStatefulSetSpec(stsInput);
     const specJson = JSON.stringify(spec);
     return {
       ordinal,
       stsInput,
+      configInput,
       draftConfig,
       specJson,
       specDigest: shortDigest(specJson),
@@ -107,7 +119,7 @@ export function planCluster(input: ClusterPlanInput): ClusterPlan {
 
   const servers = drafts.map((d): PlannedServer => {
     const server = serverName(name, d.ordinal);
-    const config = renderServerConfig({ cluster, ordinal: d.ordinal, limits, routeTls: routeTls.enabled, clientTls: clientTlsSecret !== undefined, revision });
+    const config = renderServerConfig({ ...d.configInput, revision });
     return {
       name: server,
       ordinal: d.ordinal,

@@ -7,6 +7,8 @@ export const POD_PATHS = {
   pidFile: "/var/run/nats/nats.pid",
   dataDir: "/data",
   storeDir: "/data/jetstream",
+  /** The account resolver's directory; beside the store, so a JetStream volume keeps it too. */
+  resolverDir: "/data/resolver",
   routesTlsDir: "/etc/nats-routes-tls",
   clientTlsDir: "/etc/nats-client-tls",
 } as const;

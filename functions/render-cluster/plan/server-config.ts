@@ -1,6 +1,7 @@
 // The nats-server configuration of one server, as the JSON text its ConfigMap carries.
 import type { Cluster as NatsCluster } from "../../cluster-shared/cluster.ts";
 import { PORTS, podHost, serverName } from "../../cluster-shared/names.ts";
+import { renderAuthKeys, type AuthConfig } from "./auth-config.ts";
 import type { DerivedLimits } from "./limits.ts";
 import { POD_PATHS } from "./paths.ts";
 
@@ -12,6 +13,8 @@ export interface ServerConfigInput {
   routeTls: boolean;
   /** Whether the client listener uses TLS (`spec.tls`). */
   clientTls: boolean;
+  /** Operator mode (`spec.auth`, its trust resolved); omitted without auth. */
+  auth?: AuthConfig;
   /** The revision to report through `server_metadata`; omitted for the render that is hashed. */
   revision?: string;
 }
@@ -65,6 +68,7 @@ export function renderServerConfigObject(input: ServerConfigInput): Record<strin
     if (spec.jetstream.domain) jetstream["domain"] = spec.jetstream.domain;
     config["jetstream"] = jetstream;
   }
+  if (input.auth) Object.assign(config, renderAuthKeys(input.auth));
   return config;
 }
 

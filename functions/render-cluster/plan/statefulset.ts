@@ -33,6 +33,9 @@ export interface StatefulSetInput {
   clientTlsSecret?: string;
 }
 
+/** JetStream stores and the account resolver's directory both live on the data volume. */
+const needsData = (spec: NatsCluster["spec"]): boolean => spec.jetstream !== undefined || spec.auth !== undefined;
+
 export interface StatefulSetObject extends KubeObject {
   spec: Record<string, unknown> & { template: { metadata: { labels: Record<string, string>; annotations: Record<string, string> }; spec: Record<string, unknown> } };
 }
@@ -66,7 +69,7 @@ function natsContainer(input: StatefulSetInput): Record<string, unknown> {
     { name: "config", mountPath: POD_PATHS.configDir, readOnly: true },
     { name: "pid", mountPath: POD_PATHS.pidDir },
   ];
-  if (spec.jetstream) mounts.push({ name: "data", mountPath: POD_PATHS.dataDir });
+  if (needsData(spec)) mounts.push({ name: "data", mountPath: POD_PATHS.dataDir });
   if (input.routeTls) mounts.push({ name: "routes-tls", mountPath: POD_PATHS.routesTlsDir, readOnly: true });
   if (input.clientTlsSecret) mounts.push({ name: "client-tls", mountPath: POD_PATHS.clientTlsDir, readOnly: true });
   const container: Record<string, unknown> = {
@@ -106,7 +109,7 @@ function volumes(input: StatefulSetInput, server: string): Record<string, unknow
     { name: "config", projected: { sources: [{ configMap: { name: configMapName(server), items: [{ key: CONFIG_KEY, path: CONFIG_KEY }] } }] } },
     { name: "pid", emptyDir: {} },
   ];
-  if (input.cluster.spec.jetstream && !input.cluster.spec.jetstream.volumeClaimTemplate) list.push({ name: "data", emptyDir: {} });
+  if (needsData(input.cluster.spec) && !input.cluster.spec.jetstream?.volumeClaimTemplate) list.push({ name: "data", emptyDir: {} });
   if (input.routeTls) list.push({ name: "routes-tls", secret: { secretName: input.routeTlsSecret } });
   if (input.clientTlsSecret) list.push({ name: "client-tls", secret: { secretName: input.clientTlsSecret } });
   return list;
