@@ -78,6 +78,8 @@ export async function startOperator(transport: KubeTransport): Promise<RunningOp
       abort.abort();
       await Promise.allSettled([...inFlight]);
       await Promise.race([running, new Promise((r) => setTimeout(r, 3000))]);
+      // As on SIGTERM: the functions close what they hold (step-rollout's NATS connections).
+      await Promise.all([...functions.values()].map((fn) => fn.shutdown?.()));
     },
   };
 }

@@ -1,5 +1,5 @@
 // Publishes to an R3 stream throughout a rollout and remembers what the cluster acknowledged.
-import { connect, type NatsConnection } from "@nats-io/transport-node";
+import { connect, credsAuthenticator, type NatsConnection } from "@nats-io/transport-node";
 import { jetstream, jetstreamManager } from "@nats-io/jetstream";
 
 export interface Publisher {
@@ -11,8 +11,10 @@ export interface Publisher {
   close(): Promise<void>;
 }
 
-export async function startPublisher(servers: string[], stream: string, subject: string, intervalMs = 50): Promise<Publisher> {
-  const nc: NatsConnection = await connect({ servers, maxReconnectAttempts: -1, reconnectTimeWait: 250 });
+/** `creds`: a user's creds file, for clusters in operator mode. */
+export async function startPublisher(servers: string[], stream: string, subject: string, intervalMs = 50, creds?: string): Promise<Publisher> {
+  const authenticator = creds ? { authenticator: credsAuthenticator(new TextEncoder().encode(creds)) } : {};
+  const nc: NatsConnection = await connect({ servers, maxReconnectAttempts: -1, reconnectTimeWait: 250, ...authenticator });
   const jsm = await jetstreamManager(nc);
   await jsm.streams.add({ name: stream, subjects: [`${subject}.>`], num_replicas: 3 });
   const js = jetstream(nc, { timeout: 3000 });
