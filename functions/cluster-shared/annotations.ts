@@ -11,6 +11,26 @@ export const REMOVAL_ANNOTATION = `${API_GROUPS.cluster}/removal`;
  */
 export const RENDER_FAILURE_ANNOTATION = `${API_GROUPS.cluster}/render-failure`;
 
+/**
+ * Beside `render-failure`, the condition reason it reads as when that is more specific than
+ * `ReconcileFailed` (a refused trust: `TrustNotFound`, `TrustNotReady`, `TrustInvalid`,
+ * `NoGrant`). Absent: `ReconcileFailed`.
+ */
+export const RENDER_FAILURE_REASON_ANNOTATION = `${API_GROUPS.cluster}/render-failure-reason`;
+
+/** The reason of a failure that names none. */
+export const GENERIC_FAILURE_REASON = "ReconcileFailed";
+
+/** What a failed render reads as: the condition reason and the message. */
+export interface RenderFailure {
+  reason: string;
+  message: string;
+}
+
+/** The reason a recorded render failure reads as. */
+export const renderFailureReason = (annotations: Record<string, string> | undefined): string =>
+  annotations?.[RENDER_FAILURE_REASON_ANNOTATION] ?? GENERIC_FAILURE_REASON;
+
 /** Kubernetes caps an Event note at 1 kB; the annotation keeps the same text as the Event. */
 const maxMessageLength = 1024;
 

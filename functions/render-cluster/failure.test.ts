@@ -4,7 +4,7 @@ import { createKube } from "../../shared/kube/client.ts";
 import { KubeRequestError } from "../../shared/kube/errors.ts";
 import { demoCluster } from "../../test/fixtures/cluster/clusters.ts";
 import { scriptedTransport } from "../../test/support/fake-transport.ts";
-import { RENDER_FAILURE_ANNOTATION } from "../cluster-shared/annotations.ts";
+import { RENDER_FAILURE_ANNOTATION, RENDER_FAILURE_REASON_ANNOTATION } from "../cluster-shared/annotations.ts";
 import { reportFailure } from "./failure.ts";
 
 const path = "/apis/cluster.nats-operator.io/v1beta1/namespaces/nats-system/natsclusters/demo";
@@ -100,5 +100,32 @@ describe("reportFailure", () => {
     await reportFailure(createKube(transport), events.recorder, once, long);
     const stored = (transport.requests[0]?.options.body as { metadata: { annotations: Record<string, string> } }).metadata.annotations[RENDER_FAILURE_ANNOTATION] ?? "";
     expect(await reportFailure(createKube(transport), events.recorder, failing(stored), long)).toBe(false);
+  });
+
+  it("keeps a specific reason beside the message, and tells the event with it", async () => {
+    const transport = scriptedTransport();
+    const events = recorder();
+    await reportFailure(createKube(transport), events.recorder, demoCluster(), { reason: "TrustNotFound", message: "NatsOperatorTrust nats-system/t does not exist" });
+    expect(transport.requests.map((r) => r.options.body)).toEqual([
+      { metadata: { resourceVersion: "100", annotations: { [RENDER_FAILURE_ANNOTATION]: "NatsOperatorTrust nats-system/t does not exist", [RENDER_FAILURE_REASON_ANNOTATION]: "TrustNotFound" } } },
+    ]);
+    expect(events.notes).toEqual([["Warning", "TrustNotFound", "NatsOperatorTrust nats-system/t does not exist"]]);
+  });
+
+  it("writes nothing for an unchanged specific failure, and clears both annotations on success", async () => {
+    const held = demoCluster({}, { annotations: { [RENDER_FAILURE_ANNOTATION]: "gone", [RENDER_FAILURE_REASON_ANNOTATION]: "TrustNotFound" } });
+    const transport = scriptedTransport();
+    expect(await reportFailure(createKube(transport), recorder().recorder, held, { reason: "TrustNotFound", message: "gone" })).toBe(false);
+    await reportFailure(createKube(transport), recorder().recorder, held, undefined);
+    expect(transport.requests.map((r) => r.options.body)).toEqual([
+      { metadata: { resourceVersion: "100", annotations: { [RENDER_FAILURE_ANNOTATION]: null, [RENDER_FAILURE_REASON_ANNOTATION]: null } } },
+    ]);
+  });
+
+  it("records a changed reason with the same message again", async () => {
+    const held = demoCluster({}, { annotations: { [RENDER_FAILURE_ANNOTATION]: "x", [RENDER_FAILURE_REASON_ANNOTATION]: "TrustNotReady" } });
+    const events = recorder();
+    expect(await reportFailure(createKube(scriptedTransport()), events.recorder, held, "x")).toBe(true);
+    expect(events.notes).toEqual([["Warning", "ReconcileFailed", "x"]]);
   });
 });

@@ -2,14 +2,17 @@ import type { Kube } from "../../shared/kube/client.ts";
 import { KubeRequestError } from "../../shared/kube/errors.ts";
 import type { FunctionContext, OperatorFunction } from "../../shared/runtime/function.ts";
 import { done, skipped, type Outcome } from "../../shared/runtime/outcome.ts";
+import { RENDER_FAILURE_REASON_ANNOTATION } from "../cluster-shared/annotations.ts";
 import type { Cluster } from "../cluster-shared/cluster.ts";
 import { readCluster, resolveTarget } from "../cluster-shared/target.ts";
+import { resolveTrust } from "../cluster-shared/trust.ts";
+import type { RefusedTrust } from "../cluster-shared/trust-validation.ts";
 import { applyPlan, FIELD_MANAGER } from "./apply.ts";
 import { reportFailure } from "./failure.ts";
 import { observeRendered } from "./observe.ts";
 import { operatorNamespace } from "./operator-namespace.ts";
 import { clientTlsSecretName, planCluster, routeTlsPlan } from "./plan/cluster-plan.ts";
-import { keepRenewalSchedule, pokeRollout } from "./schedule.ts";
+import { dropTrustPoll, keepRenewalSchedule, keepTrustPoll, pokeRollout } from "./schedule.ts";
 import { writeRenderedStatus } from "./status.ts";
 import { ensureRouteTls, type SecretObject } from "./tls/route-secrets.ts";
 
@@ -41,7 +44,20 @@ export const renderCluster: OperatorFunction = {
   },
 };
 
+/**
+ * While the trust is refused, nothing is rendered: servers not yet created wait, existing ones
+ * keep their last render (C41, C42). The refusal is recorded as the render failure, with its
+ * own reason, and a poll looks for the trust again.
+ */
+async function hold(context: FunctionContext, kube: Kube, cluster: Cluster, refused: RefusedTrust): Promise<Outcome> {
+  await reportFailure(kube, () => context.recorder(), cluster, { reason: refused.reason, message: refused.message });
+  await keepTrustPoll(kube, cluster);
+  return done(`held, ${refused.reason}: ${refused.message}`);
+}
+
 async function render(context: FunctionContext, kube: Kube, cluster: Cluster): Promise<Outcome> {
+  const trust = await resolveTrust(kube, cluster);
+  if (trust?.kind === "refused") return hold(context, kube, cluster, trust);
   const routeTls = await ensureRouteTls(kube, cluster, routeTlsPlan(cluster), context.now(), FIELD_MANAGER);
   const clientSecret = clientTlsSecretName(cluster);
   const clientTls = clientSecret
@@ -53,6 +69,7 @@ async function render(context: FunctionContext, kube: Kube, cluster: Cluster): P
     ...(routeTls.kind === "ready" ? { routeTlsData: routeTls.data } : {}),
     ...(clientTls?.data ? { clientTlsData: clientTls.data } : {}),
     ...(ns ? { operatorNamespace: ns } : {}),
+    ...(trust ? { trust } : {}),
   });
   const certificatesReady = routeTls.kind === "ready" || routeTls.kind === "off";
   const clientReady = !clientSecret || Boolean(clientTls?.data?.["tls.crt"]);
@@ -62,6 +79,8 @@ async function render(context: FunctionContext, kube: Kube, cluster: Cluster): P
   await writeRenderedStatus(kube, cluster, plan.status);
   if (routeTls.kind === "ready" && routeTls.renewAt) await keepRenewalSchedule(kube, cluster, routeTls.renewAt);
   if (routeTls.kind === "ready" && routeTls.renewed) await pokeRollout(kube, cluster);
+  // The poll can exist only under auth, or when auth went away while the trust was refused.
+  if (cluster.spec.auth || cluster.metadata.annotations?.[RENDER_FAILURE_REASON_ANNOTATION] !== undefined) await dropTrustPoll(kube, cluster);
   // Last, so a failure of any write above is what the annotation keeps.
   await reportFailure(kube, () => context.recorder(), cluster, foreign.length > 0 ? `not controlled by this NatsCluster, left untouched: ${foreign.join(", ")}` : undefined);
   const parts = [`revision ${plan.revision}`];

@@ -1,12 +1,15 @@
 // render-cluster's own wake-ups: one tick when the route certificate is due for renewal
-// (a cron naming that minute of that day), and a poke for step-rollout after a renewal.
-import { keepSchedule } from "../../shared/eventing/schedule.ts";
+// (a cron naming that minute of that day), a poll while the trust is refused, and a poke for
+// step-rollout after a renewal.
+import { dropSchedule, keepSchedule } from "../../shared/eventing/schedule.ts";
 import type { Kube } from "../../shared/kube/client.ts";
 import type { KubeObject } from "../../shared/kube/object.ts";
 import type { Cluster } from "../cluster-shared/cluster.ts";
 import { scheduleName } from "../cluster-shared/names.ts";
 
 export const renewalScheduleName = (cluster: string): string => `${cluster}-routes-renewal`;
+export const trustPollName = (cluster: string): string => `${cluster}-trust-poll`;
+export const TRUST_POLL_CRON = "*/30 * * * * *";
 
 /** A cron firing once a year at `at` (UTC minute), a minute late so the check finds it due. */
 export function yearlyCron(at: Date): string {
@@ -40,4 +43,24 @@ export async function pokeRollout(kube: Kube, cluster: Cluster): Promise<void> {
     work: { namespace: cluster.metadata.namespace, cluster: cluster.metadata.name },
     owner: cluster,
   });
+}
+
+/**
+ * Polls while the trust is refused: no event tells render-cluster that a NatsOperatorTrust or
+ * a grant appeared or changed, so it looks again every 30 s until the trust is ready.
+ */
+export async function keepTrustPoll(kube: Kube, cluster: Cluster): Promise<void> {
+  await keepSchedule(kube, {
+    namespace: cluster.metadata.namespace,
+    name: trustPollName(cluster.metadata.name),
+    cron: TRUST_POLL_CRON,
+    target: "render-cluster",
+    work: { namespace: cluster.metadata.namespace, cluster: cluster.metadata.name },
+    owner: cluster,
+  });
+}
+
+/** Drops the poll once the cluster renders (a no-op answer when there is none). */
+export async function dropTrustPoll(kube: Kube, cluster: Cluster): Promise<void> {
+  await dropSchedule(kube, cluster.metadata.namespace, trustPollName(cluster.metadata.name));
 }

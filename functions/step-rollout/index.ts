@@ -116,7 +116,7 @@ export const stepRollout: OperatorFunction = {
       servers: seen.servers,
       ...(seen.snapshot ? { snapshot: seen.snapshot } : {}),
       paused: cluster.spec.rollout?.paused === true,
-      ...(seen.certificatesReady ? {} : { certificateWait: { reason: "RouteCertificateNotReady", message: "waiting for the route or client TLS Secret" } }),
+      ...(seen.hold ? { certificateWait: seen.hold } : seen.certificatesReady ? {} : { certificateWait: { reason: "RouteCertificateNotReady", message: "waiting for the route or client TLS Secret" } }),
       ...(forceStep ? { forceStep } : {}),
       ...(cluster.status?.rollout?.targetRevision ? { previous: cluster.status.rollout as RolloutStatus } : {}),
       ...(previousProgressing ? { previousProgressingReason: previousProgressing } : {}),

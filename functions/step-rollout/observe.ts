@@ -8,12 +8,14 @@ import type { Cluster } from "../cluster-shared/cluster.ts";
 import { REMOVAL_ANNOTATION } from "../cluster-shared/annotations.ts";
 import { ordinalOf } from "../cluster-shared/names.ts";
 import { describeObject, isControlledBy } from "../cluster-shared/ownership.ts";
+import { resolveTrust } from "../cluster-shared/trust.ts";
 import { clientTlsSecretName, planCluster, routeTlsPlan, type ClusterPlan } from "../render-cluster/plan/cluster-plan.ts";
 import { CONFIG_KEY } from "../render-cluster/plan/paths.ts";
 import { VOLUME_DIGEST_ANNOTATION } from "../render-cluster/plan/statefulset.ts";
 import { operatorNamespace } from "../render-cluster/operator-namespace.ts";
 import { readServers, type MonitorAddress } from "./monitor.ts";
 import type { ServerInput } from "./plan.ts";
+import type { Hold } from "./progressing-reason.ts";
 import { restartReason } from "./restart-reason.ts";
 import { mergeSnapshot, type ServerReport, type Snapshot } from "./snapshot.ts";
 
@@ -28,6 +30,8 @@ export interface ClusterObservation {
   plan: ClusterPlan;
   /** False while the mounted TLS Secrets are not there yet. */
   certificatesReady: boolean;
+  /** Set while the trust is refused: the servers are held at their last render. */
+  hold?: Hold;
   statefulSets: Map<string, StatefulSet>;
   configMaps: Map<string, ConfigMap>;
   foreign: string[];
@@ -49,12 +53,18 @@ function runningVersion(sts: StatefulSet): string | undefined {
 
 const secretKey = (cluster: Cluster, name: string) => ({ apiVersion: "v1", kind: "Secret", namespace: cluster.metadata.namespace, name });
 
-export async function planFor(kube: Kube, cluster: Cluster): Promise<{ plan: ClusterPlan; certificatesReady: boolean }> {
+/**
+ * The render render-cluster makes of this cluster, from the same inputs read the same way. While
+ * the trust is refused there is no render to move to: the plan (without auth) then serves only
+ * for names, and `hold` says why.
+ */
+export async function planFor(kube: Kube, cluster: Cluster): Promise<{ plan: ClusterPlan; certificatesReady: boolean; hold?: Hold }> {
   const routes = routeTlsPlan(cluster);
   const clientName = clientTlsSecretName(cluster);
-  const [routeSecret, clientSecret] = await Promise.all([
+  const [routeSecret, clientSecret, trust] = await Promise.all([
     routes.enabled ? kube.get<Secret>(secretKey(cluster, routes.secretName)) : Promise.resolve(undefined),
     clientName ? kube.get<Secret>(secretKey(cluster, clientName)) : Promise.resolve(undefined),
+    resolveTrust(kube, cluster),
   ]);
   const ns = operatorNamespace();
   const plan = planCluster({
@@ -62,15 +72,16 @@ export async function planFor(kube: Kube, cluster: Cluster): Promise<{ plan: Clu
     ...(routeSecret?.data ? { routeTlsData: routeSecret.data } : {}),
     ...(clientSecret?.data ? { clientTlsData: clientSecret.data } : {}),
     ...(ns ? { operatorNamespace: ns } : {}),
+    ...(trust?.kind === "ready" ? { trust } : {}),
   });
   const certificatesReady = (!routes.enabled || Boolean(routeSecret?.data?.["tls.crt"])) && (!clientName || Boolean(clientSecret?.data?.["tls.crt"]));
-  return { plan, certificatesReady };
+  return { plan, certificatesReady, ...(trust?.kind === "refused" ? { hold: { reason: trust.reason, message: trust.message } } : {}) };
 }
 
 export async function observeCluster(kube: Kube, cluster: Cluster, address?: MonitorAddress): Promise<ClusterObservation> {
   const name = cluster.metadata.name;
   const namespace = cluster.metadata.namespace;
-  const { plan, certificatesReady } = await planFor(kube, cluster);
+  const { plan, certificatesReady, hold } = await planFor(kube, cluster);
   const labelSelector = `${LABELS.cluster}=${name}`;
   const [stsList, cmList] = await Promise.all([
     kube.list<StatefulSet>({ apiVersion: "apps/v1", kind: "StatefulSet", namespace, labelSelector }),
@@ -100,7 +111,8 @@ export async function observeCluster(kube: Kube, cluster: Cluster, address?: Mon
     const sts = statefulSets.get(server);
     const report = reports.find((r) => r.server === server);
     const annotations = sts?.metadata.annotations ?? {};
-    const onTarget = annotations[RENDERED_ANNOTATIONS.configRevision] === plan.revision;
+    // Held, a server stays where it is: there is no revision to move it to.
+    const onTarget = hold !== undefined || annotations[RENDERED_ANNOTATIONS.configRevision] === plan.revision;
     const version = runningVersion(sts ?? ({ spec: { template: { spec: {} } } } as StatefulSet));
     const input: ServerInput = {
       name: server,
@@ -131,5 +143,5 @@ export async function observeCluster(kube: Kube, cluster: Cluster, address?: Mon
     return input;
   });
 
-  return { plan, certificatesReady, statefulSets, configMaps, foreign, reports, ...(snapshot ? { snapshot } : {}), servers };
+  return { plan, certificatesReady, ...(hold ? { hold } : {}), statefulSets, configMaps, foreign, reports, ...(snapshot ? { snapshot } : {}), servers };
 }

@@ -5,6 +5,7 @@ import { setConditions, type Condition } from "../../shared/kube/conditions.ts";
 import type { Cluster } from "../cluster-shared/cluster.ts";
 import type { ClusterObservation } from "./observe.ts";
 import type { RolloutDecision } from "./plan.ts";
+import { refineProgressing } from "./progressing-reason.ts";
 
 export function nextStatus(cluster: Cluster, seen: ClusterObservation, decision: RolloutDecision, now: Date, extra: Condition[] = []): NatsClusterStatus {
   const previous = cluster.status ?? {};
@@ -13,7 +14,8 @@ export function nextStatus(cluster: Cluster, seen: ClusterObservation, decision:
   const reasons = [...new Set(offTarget.map((s) => s.restartReason ?? ""))].filter(Boolean);
   const versions = new Set(planned.map((s) => s.reportedVersion));
   const version = planned.length > 0 && versions.size === 1 && planned.every((s) => s.reportedVersion) ? planned[0]?.reportedVersion : previous.version;
-  const conditions = setConditions(previous.conditions as Condition[] | undefined, [...decision.conditions, ...extra], now).map((c) => ({
+  const stated = refineProgressing(decision.conditions, seen.hold, cluster.metadata.annotations);
+  const conditions = setConditions(previous.conditions as Condition[] | undefined, [...stated, ...extra], now).map((c) => ({
     ...c,
     observedGeneration: cluster.metadata.generation ?? 0,
   }));
@@ -22,7 +24,11 @@ export function nextStatus(cluster: Cluster, seen: ClusterObservation, decision:
     observedGeneration: cluster.metadata.generation ?? 0,
     conditions,
     readyReplicas: planned.filter((s) => s.exists && s.podReady).length,
-    config: { revision: seen.plan.revision, appliedBy: "Restart", ...(reasons.length > 0 ? { restartReason: reasons.join("; ") } : {}) },
+    // Held, the revision in force is the last rendered one, not the plan's (which lacks the trust).
+    config:
+      seen.hold && previous.config
+        ? previous.config
+        : { revision: seen.plan.revision, appliedBy: "Restart", ...(reasons.length > 0 ? { restartReason: reasons.join("; ") } : {}) },
     servers: seen.servers
       .filter((s) => s.exists)
       .map((s) => ({
