@@ -21,7 +21,8 @@ export interface SignedAccount {
 }
 
 export interface AccountOptions {
-  /** JetStream enabled with no limits (memory, file, streams, consumers all unlimited). */
+  /** JetStream enabled with no limits (memory, file, streams, consumers all unlimited). Without
+   * it the account has no JetStream; connections and subscriptions are unlimited either way. */
   jetstream?: boolean;
 }
 
@@ -30,7 +31,7 @@ export interface TestOperator {
   publicKey: string;
   /** The operator JWT; it names the system account as `system_account`. */
   operatorJWT: string;
-  /** The system account: public key and JWT (no JetStream). */
+  /** The system account: public key and JWT (no JetStream; connections and subscriptions unlimited). */
   systemAccount: { publicKey: string; jwt: string };
   /** A `.creds` file of a user of the system account: what `auth.systemCredentials` holds. */
   systemUserCreds: string;
@@ -44,15 +45,9 @@ export interface OperatorOptions {
   signingKey?: boolean;
 }
 
-/** Every limit a server checks, unlimited; JetStream is on because its storage is not zero. */
-const UNLIMITED_JETSTREAM = {
-  mem_storage: -1,
-  disk_storage: -1,
-  streams: -1,
-  consumer: -1,
-  max_ack_pending: -1,
-  mem_max_stream_bytes: -1,
-  disk_max_stream_bytes: -1,
+// An account JWT without `limits` reads as all zeros to nats-server: no connection, no
+// subscription. So every account states its limits, unlimited.
+const UNLIMITED = {
   subs: -1,
   data: -1,
   payload: -1,
@@ -61,6 +56,17 @@ const UNLIMITED_JETSTREAM = {
   imports: -1,
   exports: -1,
   wildcards: true,
+};
+
+/** JetStream is on for an account whose storage limits are not zero; -1 is unlimited. */
+const UNLIMITED_JETSTREAM = {
+  mem_storage: -1,
+  disk_storage: -1,
+  streams: -1,
+  consumer: -1,
+  max_ack_pending: -1,
+  mem_max_stream_bytes: -1,
+  disk_max_stream_bytes: -1,
 };
 
 async function userOf(account: KeyPair, name: string): Promise<string> {
@@ -79,7 +85,7 @@ export async function createOperator(options: OperatorOptions = {}): Promise<Tes
     ...(options.signingKey ? { signing_keys: [signer.getPublicKey()] } : {}),
   });
   const sign = (name: string, account: KeyPair, claims: Parameters<typeof encodeAccount>[2] = {}) => encodeAccount(name, account, claims, { signer });
-  const systemJWT = await sign("SYS", system);
+  const systemJWT = await sign("SYS", system, { limits: UNLIMITED });
   return {
     publicKey: operator.getPublicKey(),
     operatorJWT,
@@ -87,7 +93,7 @@ export async function createOperator(options: OperatorOptions = {}): Promise<Tes
     systemUserCreds: await userOf(system, "sys"),
     async signAccount(name, accountOptions = {}) {
       const account = createAccount();
-      const jwt = await sign(name, account, accountOptions.jetstream ? { limits: UNLIMITED_JETSTREAM } : {});
+      const jwt = await sign(name, account, { limits: accountOptions.jetstream ? { ...UNLIMITED, ...UNLIMITED_JETSTREAM } : UNLIMITED });
       return { publicKey: account.getPublicKey(), jwt, userCreds: await userOf(account, `${name}-user`) };
     },
   };
