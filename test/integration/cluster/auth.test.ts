@@ -1,0 +1,148 @@
+// C41: a NatsCluster with spec.auth runs in operator mode. Its servers trust the operator of a
+// literal NatsOperatorTrust, preload the system account, and keep accounts in a Full resolver,
+// so the system user can reach every server over $SYS and a pushed account can use JetStream.
+// A trustRef naming a missing trust holds the cluster (TrustNotFound) until the trust appears.
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { jetstream, jetstreamManager } from "@nats-io/jetstream";
+import { connect, createInbox, credsAuthenticator, type NatsConnection } from "@nats-io/transport-node";
+import type { KubeObject } from "../../../shared/kube/object.ts";
+import { createOperator, type TestOperator } from "../../support/nats-auth.ts";
+import { startEnvironment, type Environment } from "../support/environment.ts";
+import { clusterKey, condition, quickstart, readCluster, waitAtRest, waitFor } from "./support/natscluster.ts";
+import { startOperator, type RunningOperator } from "./support/operator.ts";
+
+let env: Environment;
+let operator: RunningOperator;
+let namespace: string;
+let nats: TestOperator;
+
+const podUrl = (cluster: string, ordinal: number) => `nats://${cluster}-${ordinal}-0.${cluster}-headless.${namespace}.svc:4222`;
+const connectAs = (creds: string, servers: string[]): Promise<NatsConnection> =>
+  connect({ servers, authenticator: credsAuthenticator(new TextEncoder().encode(creds)), timeout: 5_000 });
+
+const literalTrust = (name: string): KubeObject => ({
+  apiVersion: "nats-operator.io/v1beta1",
+  kind: "NatsOperatorTrust",
+  metadata: { name, namespace },
+  spec: { operatorJWT: nats.operatorJWT, systemAccountJWT: nats.systemAccount.jwt },
+} as KubeObject);
+
+const statefulSets = async (cluster: string) =>
+  (await env.kube.list<KubeObject>({ apiVersion: "apps/v1", kind: "StatefulSet", namespace, labelSelector: `cluster.nats-operator.io/cluster=${cluster}` })).map((s) => s.metadata.name);
+
+/** Every answer to a request within `ms`: $SYS pings are answered by each server. */
+async function gather(nc: NatsConnection, subject: string, ms: number): Promise<unknown[]> {
+  const inbox = createInbox();
+  const answers: unknown[] = [];
+  const sub = nc.subscribe(inbox);
+  const done = (async () => {
+    for await (const m of sub) answers.push(m.json());
+  })();
+  nc.publish(subject, "", { reply: inbox });
+  await new Promise((r) => setTimeout(r, ms));
+  sub.unsubscribe();
+  await done;
+  return answers;
+}
+
+beforeAll(async () => {
+  env = await startEnvironment();
+  namespace = await env.namespace("auth");
+  operator = await startOperator(env.transport);
+  nats = await createOperator();
+}, 300_000);
+
+afterAll(async () => {
+  await operator?.stop();
+  await env?.stop();
+}, 120_000);
+
+describe("operator mode (C41)", () => {
+  it("holds a NatsCluster whose trust is missing, creating no server, and picks the trust up once it exists", async () => {
+    await env.kube.create({
+      apiVersion: "cluster.nats-operator.io/v1beta1",
+      kind: "NatsCluster",
+      metadata: { name: "held", namespace },
+      spec: { version: "2.15.2", replicas: 1, resources: { requests: { cpu: "100m", memory: "128Mi" }, limits: { memory: "128Mi" } }, auth: { trustRef: { name: "late" } } },
+    } as KubeObject);
+    const held = await waitFor(
+      "Progressing=False TrustNotFound",
+      async () => {
+        const c = await readCluster(env.kube, namespace, "held");
+        return condition(c, "Progressing")?.reason === "TrustNotFound" ? c : undefined;
+      },
+      60_000,
+    );
+    expect(condition(held, "Progressing")).toMatchObject({ status: "False", message: `NatsOperatorTrust ${namespace}/late does not exist` });
+    expect(held.metadata.annotations?.["cluster.nats-operator.io/render-failure-reason"]).toBe("TrustNotFound");
+    // render-cluster keeps polling for the trust; nothing of the servers is rendered meanwhile.
+    await waitFor("the trust poll", async () => env.kube.get({ apiVersion: "sources.knative.dev/v1", kind: "PingSource", namespace, name: "held-trust-poll" }), 30_000);
+    await new Promise((r) => setTimeout(r, 3_000));
+    expect(await statefulSets("held")).toEqual([]);
+    expect(await env.kube.get({ apiVersion: "v1", kind: "ConfigMap", namespace, name: "held-0-config" })).toBeUndefined();
+
+    // No event tells the functions about the trust: the poll finds it.
+    await env.kube.create(literalTrust("late"));
+    const running = await waitAtRest(env.kube, namespace, 180_000, "held").catch((error: unknown) => {
+      process.stdout.write(operator.log.slice(-40).join(""));
+      throw error;
+    });
+    expect(running.metadata.annotations?.["cluster.nats-operator.io/render-failure"]).toBeUndefined();
+    expect(running.metadata.annotations?.["cluster.nats-operator.io/render-failure-reason"]).toBeUndefined();
+    await waitFor("no trust poll once ready", async () => (await env.kube.get({ apiVersion: "sources.knative.dev/v1", kind: "PingSource", namespace, name: "held-trust-poll" })) === undefined, 30_000);
+    const sys = await connectAs(nats.systemUserCreds, [podUrl("held", 0)]);
+    expect(await gather(sys, "$SYS.REQ.SERVER.PING.STATSZ", 1_500)).toHaveLength(1);
+    await sys.close();
+    // Free the pod before the three-server cluster (no JetStream here, so no finalizer waits).
+    await env.kube.delete(clusterKey(namespace, "held"));
+    await waitFor("held's server gone", async () => (await env.kube.get({ apiVersion: "v1", kind: "Pod", namespace, name: "held-0-0" })) === undefined, 120_000);
+  }, 420_000);
+
+  it("runs three JetStream servers under the operator: the system user reaches all of them, and a pushed account keeps an R3 stream", async () => {
+    await env.kube.create(literalTrust("acme"));
+    await env.kube.create({ apiVersion: "v1", kind: "Secret", metadata: { name: "sys-creds", namespace }, stringData: { "user.creds": nats.systemUserCreds } } as KubeObject);
+    const manifest = quickstart(namespace, "secure");
+    manifest.spec["auth"] = { trustRef: { name: "acme" }, systemCredentials: { secretKeyRef: { name: "sys-creds" } } };
+    await env.kube.create(manifest);
+    const cluster = await waitAtRest(env.kube, namespace, 300_000, "secure").catch((error: unknown) => {
+      process.stdout.write(operator.log.slice(-40).join(""));
+      throw error;
+    });
+    expect(cluster.status?.servers?.map((s) => [s.name, s.ready, s.configRevision])).toEqual(
+      ["secure-0", "secure-1", "secure-2"].map((name) => [name, true, cluster.status?.config?.revision]),
+    );
+    const config = await env.kube.get<KubeObject & { data: Record<string, string> }>({ apiVersion: "v1", kind: "ConfigMap", namespace, name: "secure-0-config" });
+    expect(JSON.parse(config?.data["nats.conf"] ?? "{}")).toMatchObject({
+      operator: nats.operatorJWT,
+      system_account: nats.systemAccount.publicKey,
+      resolver: { type: "full", dir: "/data/resolver", allow_delete: true },
+      resolver_preload: { [nats.systemAccount.publicKey]: nats.systemAccount.jwt },
+    });
+
+    const servers = [0, 1, 2].map((i) => podUrl("secure", i));
+    const sys = await connectAs(nats.systemUserCreds, servers);
+    const statsz = (await gather(sys, "$SYS.REQ.SERVER.PING.STATSZ", 2_000)) as { server?: { name?: string } }[];
+    expect(statsz.map((a) => a.server?.name).sort()).toEqual(["secure-0", "secure-1", "secure-2"]);
+
+    const app = await nats.signAccount("app", { jetstream: true });
+    const pushed = (await sys.request("$SYS.REQ.CLAIMS.UPDATE", app.jwt, { timeout: 5_000 })).json<{ data?: { code?: number; account?: string }; error?: unknown }>();
+    expect(pushed).toMatchObject({ data: { code: 200, account: app.publicKey } });
+    await sys.close();
+
+    // The account reaches every Full resolver; its user creates an R3 stream and publishes to it.
+    const nc = await waitFor("the app account on every server", async () => {
+      const conns = await Promise.all(servers.map((s) => connectAs(app.userCreds, [s])));
+      await Promise.all(conns.slice(1).map((c) => c.close()));
+      return conns[0];
+    }, 30_000);
+    const jsm = await jetstreamManager(nc);
+    const stream = await jsm.streams.add({ name: "ORDERS", subjects: ["orders.>"], num_replicas: 3 });
+    expect(stream.config.num_replicas).toBe(3);
+    const ack = await jetstream(nc).publish("orders.1", "first");
+    expect(ack.stream).toBe("ORDERS");
+    const info = await jsm.streams.info("ORDERS");
+    expect(info.state.messages).toBe(1);
+    expect([info.cluster?.leader, ...(info.cluster?.replicas ?? []).map((r) => r.name)].sort()).toEqual(["secure-0", "secure-1", "secure-2"]);
+    await nc.close();
+  }, 600_000);
+});
