@@ -14,7 +14,8 @@ export const RENDER_FAILURE_ANNOTATION = `${API_GROUPS.cluster}/render-failure`;
 /**
  * Beside `render-failure`, the condition reason it reads as when that is more specific than
  * `ReconcileFailed` (a refused trust: `TrustNotFound`, `TrustNotReady`, `TrustInvalid`,
- * `NoGrant`). Absent: `ReconcileFailed`.
+ * `AccountTrustNotFound`, `AccountTrustNotReady`, `AccountTrustInvalid`, `NoGrant`). Absent:
+ * `ReconcileFailed`.
  */
 export const RENDER_FAILURE_REASON_ANNOTATION = `${API_GROUPS.cluster}/render-failure-reason`;
 

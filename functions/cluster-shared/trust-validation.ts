@@ -2,17 +2,29 @@
 // an operator JWT, and a system account JWT that operator issued. nats-server checks the same
 // at startup, but a server that refuses its config only crash-loops; judging here lets the
 // cluster be held with a reason instead.
-import { decode, isAccount, isOperator, type ClaimsData, type Generic } from "@nats-io/jwt";
+import { isAccount, isOperator } from "@nats-io/jwt";
+import { decodeClaims, operatorKeys } from "./jwt-claims.ts";
 
-export type TrustRefusalReason = "TrustNotFound" | "TrustNotReady" | "TrustInvalid" | "NoGrant";
+export type TrustRefusalReason =
+  | "TrustNotFound"
+  | "TrustNotReady"
+  | "TrustInvalid"
+  | "NoGrant"
+  | "AccountTrustNotFound"
+  | "AccountTrustNotReady"
+  | "AccountTrustInvalid";
 
 /** Trust material ready to render: the operator JWT, and the system account it names. */
 export interface ReadyTrust {
   kind: "ready";
   operatorJWT: string;
+  /** Keys that may issue accounts under this operator: its identity and its signing keys. */
+  signers: string[];
   /** The system account's public key (the JWT's subject). */
   systemAccount: string;
   systemAccountJWT: string;
+  /** Account public key → JWT of the accounts `auth.accountTrustRefs` preloads beside the system account. */
+  accounts?: Record<string, string>;
 }
 
 export interface RefusedTrust {
@@ -24,24 +36,6 @@ export interface RefusedTrust {
 export type TrustResolution = ReadyTrust | RefusedTrust;
 
 export const refuse = (reason: TrustRefusalReason, message: string): RefusedTrust => ({ kind: "refused", reason, message });
-
-/** Decodes and verifies the signature; undefined when the text is no NATS JWT. */
-function decodeClaims(jwt: string): { claims?: ClaimsData<Generic>; error?: string } {
-  try {
-    return { claims: decode<Generic>(jwt.trim()) };
-  } catch (error) {
-    return { error: error instanceof Error ? error.message : String(error) };
-  }
-}
-
-/** Public keys an operator signs with: its identity and every signing key it lists. */
-function operatorKeys(operator: ClaimsData<Generic>): string[] {
-  const signing = operator.nats["signing_keys"];
-  const listed = Array.isArray(signing)
-    ? signing.map((k: unknown) => (typeof k === "string" ? k : typeof k === "object" && k !== null && "key" in k && typeof k.key === "string" ? k.key : undefined))
-    : [];
-  return [operator.sub, ...listed.filter((k): k is string => k !== undefined)];
-}
 
 // Verifying a signature takes ~50 ms in this pure-JS ed25519, and both cluster functions judge
 // the same two JWTs on every delivery (step-rollout every 10 s while a rollout moves), so the
@@ -70,12 +64,13 @@ function judgeJWTs(source: string, operatorJWT: string, systemAccountJWT: string
   const account = decodeClaims(systemAccountJWT);
   if (!account.claims) return refuse("TrustInvalid", `${source}: the system account JWT does not decode: ${account.error ?? "unknown error"}`);
   if (!isAccount(account.claims) || !account.claims.sub.startsWith("A")) return refuse("TrustInvalid", `${source}: the system account JWT is not an account JWT`);
-  if (!operatorKeys(operator.claims).includes(account.claims.iss)) {
+  const signers = operatorKeys(operator.claims);
+  if (!signers.includes(account.claims.iss)) {
     return refuse("TrustInvalid", `${source}: the system account JWT is issued by ${account.claims.iss}, which is neither operator ${operator.claims.sub} nor one of its signing keys`);
   }
   const named = operator.claims.nats["system_account"];
   if (typeof named === "string" && named !== "" && named !== account.claims.sub) {
     return refuse("TrustInvalid", `${source}: the operator names system account ${named}, but the system account JWT is for ${account.claims.sub}`);
   }
-  return { kind: "ready", operatorJWT: operatorJWT.trim(), systemAccount: account.claims.sub, systemAccountJWT: systemAccountJWT.trim() };
+  return { kind: "ready", operatorJWT: operatorJWT.trim(), signers, systemAccount: account.claims.sub, systemAccountJWT: systemAccountJWT.trim() };
 }

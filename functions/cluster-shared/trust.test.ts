@@ -33,7 +33,7 @@ const clusterWith = (trustRef: { name: string; namespace?: string }): Cluster =>
 describe("trust validation", () => {
   it("accepts a system account the operator issued, and names its public key", () => {
     const result = validateTrust("t", nats.operatorJWT, nats.systemAccount.jwt);
-    expect(result).toEqual({ kind: "ready", operatorJWT: nats.operatorJWT, systemAccount: nats.systemAccount.publicKey, systemAccountJWT: nats.systemAccount.jwt });
+    expect(result).toEqual({ kind: "ready", operatorJWT: nats.operatorJWT, signers: [nats.publicKey], systemAccount: nats.systemAccount.publicKey, systemAccountJWT: nats.systemAccount.jwt });
   });
 
   it("accepts a system account issued by one of the operator's signing keys", () => {

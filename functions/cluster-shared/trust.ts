@@ -5,6 +5,7 @@ import { KINDS } from "../../shared/api/kinds.ts";
 import type { Kube } from "../../shared/kube/client.ts";
 import type { KubeObject } from "../../shared/kube/object.ts";
 import { isAdmitted } from "../../shared/kube/reference-grants.ts";
+import { resolveAccountTrusts } from "./account-trust.ts";
 import type { Cluster } from "./cluster.ts";
 import { refuse, validateTrust, type TrustResolution } from "./trust-validation.ts";
 
@@ -35,9 +36,10 @@ export function judgeTrustObject(namespace: string, name: string, trust: Operato
 }
 
 /**
- * The trust a NatsCluster with `spec.auth` renders from. Another namespace is followed only
- * while a NatsReferenceGrant there admits this NatsCluster, checked before the read so a
- * missing grant does not tell whether the trust exists. Undefined without `spec.auth`.
+ * The trust a NatsCluster with `spec.auth` renders from, with the accounts its
+ * `accountTrustRefs` preload. Another namespace is followed only while a NatsReferenceGrant
+ * there admits this NatsCluster, checked before the read so a missing grant does not tell
+ * whether the trust exists. Undefined without `spec.auth`.
  */
 export async function resolveTrust(kube: Kube, cluster: Cluster): Promise<TrustResolution | undefined> {
   const key = trustKey(cluster);
@@ -51,5 +53,8 @@ export async function resolveTrust(kube: Kube, cluster: Cluster): Promise<TrustR
     return refuse("NoGrant", `no NatsReferenceGrant in namespace ${key.namespace} admits NatsCluster ${cluster.metadata.namespace}/${cluster.metadata.name} to NatsOperatorTrust ${key.name}`);
   }
   const trust = await kube.get<OperatorTrustObject>({ apiVersion: KINDS.NatsOperatorTrust.apiVersion, kind: KINDS.NatsOperatorTrust.kind, ...key });
-  return judgeTrustObject(key.namespace, key.name, trust);
+  const judged = judgeTrustObject(key.namespace, key.name, trust);
+  if (judged.kind === "refused" || (cluster.spec.auth?.accountTrustRefs ?? []).length === 0) return judged;
+  const accounts = await resolveAccountTrusts(kube, cluster, { publicKey: judged.systemAccount, jwt: judged.systemAccountJWT }, judged.signers);
+  return accounts.kind === "refused" ? accounts : { ...judged, accounts: accounts.accounts };
 }

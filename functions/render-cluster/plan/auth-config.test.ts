@@ -39,6 +39,14 @@ describe("operator mode", () => {
     });
   });
 
+  it("preloads the accountTrustRefs accounts after the system account", () => {
+    const withAccounts: ReadyTrust = { ...trust, accounts: { AAPP: "app-jwt" } };
+    expect(config(demoCluster({ auth: auth({ accountTrustRefs: [{ name: "app" }] }) }), withAccounts)["resolver_preload"]).toEqual({
+      [operator.systemAccount.publicKey]: operator.systemAccount.jwt,
+      AAPP: "app-jwt",
+    });
+  });
+
   it("runs a Full resolver that allows deletes on the data volume by default", () => {
     expect(config(demoCluster({ auth: auth() }))["resolver"]).toEqual({ type: "full", dir: "/data/resolver", allow_delete: true });
   });

@@ -33,8 +33,8 @@ export function authConfig(cluster: NatsCluster, trust: ReadyTrust): AuthConfig 
     systemAccount: trust.systemAccount,
     resolver: chooseResolver(cluster),
     // The system account is preloaded so a server can boot, and serve $SYS, before any peer
-    // (or gateway) is there to sync accounts from.
-    preload: { [trust.systemAccount]: trust.systemAccountJWT },
+    // (or gateway) is there to sync accounts from; then the accountTrustRefs accounts.
+    preload: { [trust.systemAccount]: trust.systemAccountJWT, ...(trust.accounts ?? {}) },
   };
 }
 

@@ -1,7 +1,9 @@
 // C41: a NatsCluster with spec.auth runs in operator mode. Its servers trust the operator of a
 // literal NatsOperatorTrust, preload the system account, and keep accounts in a Full resolver,
 // so the system user can reach every server over $SYS and a pushed account can use JetStream.
-// A trustRef naming a missing trust holds the cluster (TrustNotFound) until the trust appears.
+// A trustRef naming a missing trust holds the cluster (TrustNotFound) until the trust appears;
+// so does a missing accountTrustRefs entry (AccountTrustNotFound, C44), whose account is then
+// preloaded on every server.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { jetstream, jetstreamManager } from "@nats-io/jetstream";
 import { connect, createInbox, credsAuthenticator, type NatsConnection } from "@nats-io/transport-node";
@@ -58,12 +60,12 @@ afterAll(async () => {
 }, 120_000);
 
 describe("operator mode (C41)", () => {
-  it("holds a NatsCluster whose trust is missing, creating no server, and picks the trust up once it exists", async () => {
+  it("holds a NatsCluster whose trusts are missing, creating no server, and picks them up once they exist", async () => {
     await env.kube.create({
       apiVersion: "cluster.nats-operator.io/v1beta1",
       kind: "NatsCluster",
       metadata: { name: "held", namespace },
-      spec: { version: "2.15.2", replicas: 1, resources: { requests: { cpu: "100m", memory: "128Mi" }, limits: { memory: "128Mi" } }, auth: { trustRef: { name: "late" } } },
+      spec: { version: "2.15.2", replicas: 1, resources: { requests: { cpu: "100m", memory: "128Mi" }, limits: { memory: "128Mi" } }, auth: { trustRef: { name: "late" }, accountTrustRefs: [{ name: "preloaded" }] } },
     } as KubeObject);
     const held = await waitFor(
       "Progressing=False TrustNotFound",
@@ -81,8 +83,21 @@ describe("operator mode (C41)", () => {
     expect(await statefulSets("held")).toEqual([]);
     expect(await env.kube.get({ apiVersion: "v1", kind: "ConfigMap", namespace, name: "held-0-config" })).toBeUndefined();
 
-    // No event tells the functions about the trust: the poll finds it.
+    // No event tells the functions about the trusts: the poll finds them.
     await env.kube.create(literalTrust("late"));
+    await waitFor(
+      "Progressing=False AccountTrustNotFound",
+      async () => condition(await readCluster(env.kube, namespace, "held"), "Progressing")?.reason === "AccountTrustNotFound",
+      60_000,
+    );
+    expect(await statefulSets("held")).toEqual([]);
+    const preloaded = await nats.signAccount("preloaded");
+    await env.kube.create({
+      apiVersion: "nats-operator.io/v1beta1",
+      kind: "NatsAccountTrust",
+      metadata: { name: "preloaded", namespace },
+      spec: { publicKey: preloaded.publicKey, jwt: preloaded.jwt },
+    } as KubeObject);
     const running = await waitAtRest(env.kube, namespace, 180_000, "held").catch((error: unknown) => {
       process.stdout.write(operator.log.slice(-40).join(""));
       throw error;
@@ -93,6 +108,10 @@ describe("operator mode (C41)", () => {
     const sys = await connectAs(nats.systemUserCreds, [podUrl("held", 0)]);
     expect(await gather(sys, "$SYS.REQ.SERVER.PING.STATSZ", 1_500)).toHaveLength(1);
     await sys.close();
+    // The preloaded account needs no push: its user connects at once.
+    const user = await connectAs(preloaded.userCreds, [podUrl("held", 0)]);
+    expect(user.info?.server_name).toBe("held-0");
+    await user.close();
     // Free the pod before the three-server cluster (no JetStream here, so no finalizer waits).
     await env.kube.delete(clusterKey(namespace, "held"));
     await waitFor("held's server gone", async () => (await env.kube.get({ apiVersion: "v1", kind: "Pod", namespace, name: "held-0-0" })) === undefined, 120_000);

@@ -64,6 +64,8 @@ describe("least-privilege RBAC per function", () => {
     ["nats-operator-render-cluster", "get", "nats-operator.io", "natsoperatortrusts", ""],
     ["nats-operator-render-cluster", "list", "nats-operator.io", "natsreferencegrants", ""],
     ["nats-operator-step-rollout", "get", "nats-operator.io", "natsoperatortrusts", ""],
+    ["nats-operator-render-cluster", "get", "nats-operator.io", "natsaccounttrusts", ""],
+    ["nats-operator-step-rollout", "get", "nats-operator.io", "natsaccounttrusts", ""],
     ["nats-operator-step-rollout", "list", "nats-operator.io", "natsreferencegrants", ""],
     ["nats-operator-step-rollout", "delete", "", "persistentvolumeclaims", ""],
     ["nats-operator-step-rollout", "update", "cluster.nats-operator.io", "natsclusters", "status"],
