@@ -1,5 +1,6 @@
 import type { Kube } from "../../shared/kube/client.ts";
 import { KubeRequestError } from "../../shared/kube/errors.ts";
+import type { ObjectRef } from "../../shared/runtime/event.ts";
 import type { FunctionContext, OperatorFunction } from "../../shared/runtime/function.ts";
 import { done, skipped, type Outcome } from "../../shared/runtime/outcome.ts";
 import { RENDER_FAILURE_REASON_ANNOTATION } from "../cluster-shared/annotations.ts";
@@ -14,6 +15,7 @@ import { operatorNamespace } from "./operator-namespace.ts";
 import { clientTlsSecretName, planCluster, routeTlsPlan } from "./plan/cluster-plan.ts";
 import { dropTrustPoll, keepRenewalSchedule, keepTrustPoll, pokeRollout } from "./schedule.ts";
 import { writeRenderedStatus } from "./status.ts";
+import { clustersNaming, isTrustRef, TRUST_KINDS } from "./trust-referrers.ts";
 import { ensureRouteTls, type SecretObject } from "./tls/route-secrets.ts";
 
 /**
@@ -23,26 +25,53 @@ import { ensureRouteTls, type SecretObject } from "./tls/route-secrets.ts";
  */
 export const renderCluster: OperatorFunction = {
   name: "render-cluster",
-  kinds: ["NatsCluster.cluster.nats-operator.io", "StatefulSet.apps"],
+  kinds: ["NatsCluster.cluster.nats-operator.io", "StatefulSet.apps", ...TRUST_KINDS],
   handlesPings: true,
+  // A mirrored trust's JWTs live in its status: their change is no echo here.
+  caresAbout: (snapshot) => {
+    const status: Record<string, unknown> = snapshot.status ?? {};
+    return "operatorJWT" in status || "jwt" in status;
+  },
   async handle(context) {
     const kube = await context.kube();
-    const target = await resolveTarget(kube, context.event);
+    const event = context.event;
+    if (event.source === "apiserver" && isTrustRef(event.ref)) return renderReferrers(context, kube, event.ref);
+    const target = await resolveTarget(kube, event);
     if (target.kind === "none") return skipped(target.reason);
     const cluster = await readCluster(kube, target.namespace, target.name);
     if (!cluster) return skipped(`NatsCluster ${target.namespace}/${target.name} is gone`);
     if (cluster.metadata.deletionTimestamp) return skipped("NatsCluster is being deleted");
-    try {
-      return await render(context, kube, cluster);
-    } catch (error) {
-      // A write conflict is retried quietly; anything else is also told to the user, once.
-      if (!(error instanceof KubeRequestError && error.isConflict)) {
-        await reportFailure(kube, () => context.recorder(), cluster, error instanceof Error ? error.message : String(error)).catch(() => undefined);
-      }
-      throw error;
-    }
+    return renderReporting(context, kube, cluster);
   },
 };
+
+async function renderReporting(context: FunctionContext, kube: Kube, cluster: Cluster): Promise<Outcome> {
+  try {
+    return await render(context, kube, cluster);
+  } catch (error) {
+    // A write conflict is retried quietly; anything else is also told to the user, once.
+    if (!(error instanceof KubeRequestError && error.isConflict)) {
+      await reportFailure(kube, () => context.recorder(), cluster, error instanceof Error ? error.message : String(error)).catch(() => undefined);
+    }
+    throw error;
+  }
+}
+
+/**
+ * A trust changed: every NatsCluster naming it is rendered again, and step-rollout is poked,
+ * since at rest it has no tick that would notice the new revision (C31 rolls it out).
+ */
+async function renderReferrers(context: FunctionContext, kube: Kube, trust: ObjectRef): Promise<Outcome> {
+  const clusters = await clustersNaming(kube, trust);
+  if (clusters.length === 0) return skipped(`no NatsCluster names ${trust.kind} ${trust.namespace}/${trust.name}`);
+  const rendered: string[] = [];
+  for (const cluster of clusters) {
+    const outcome = await renderReporting(context, kube, cluster);
+    await pokeRollout(kube, cluster);
+    rendered.push(`${cluster.metadata.namespace}/${cluster.metadata.name}: ${outcome.kind === "done" ? outcome.summary : outcome.kind}`);
+  }
+  return done(`${trust.kind} ${trust.namespace}/${trust.name} changed; ${rendered.join("; ")}`);
+}
 
 /**
  * While the trust is refused, nothing is rendered: servers not yet created wait, existing ones

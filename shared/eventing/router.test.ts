@@ -10,6 +10,13 @@ describe("routeEvent with the Triggers in knative/", () => {
     expect(routeEvent(await loadTriggerRoutes(), clusterEvent()).sort()).toEqual(["render-cluster", "step-rollout"]);
   });
 
+  it("sends trust changes to render-cluster, which re-renders the clusters naming them, and to sign-account", async () => {
+    for (const kind of ["NatsOperatorTrust", "NatsAccountTrust"]) {
+      const ce = clusterEvent({ type: "dev.knative.apiserver.resource.update", kind, apiversion: "nats-operator.io/v1beta1" });
+      expect(routeEvent(await loadTriggerRoutes(), ce).sort()).toEqual(["render-cluster", "sign-account"]);
+    }
+  });
+
   it("sends a ping tick only to the function its PingSource targets", async () => {
     const tick = new CloudEvent<unknown>({ type: "dev.knative.sources.ping", source: "/apis/v1/namespaces/a/pingsources/p", target: "sync-stream", data: "{}" });
     expect(routeEvent(await loadTriggerRoutes(), tick)).toEqual(["sync-stream"]);

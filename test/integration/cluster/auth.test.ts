@@ -112,10 +112,34 @@ describe("operator mode (C41)", () => {
     const user = await connectAs(preloaded.userCreds, [podUrl("held", 0)]);
     expect(user.info?.server_name).toBe("held-0");
     await user.close();
+    // A new operator in the trust is a new revision: the server restarts under it (C31).
+    const next = await createOperator({ name: "next-operator" });
+    const trust = await env.kube.get<KubeObject>({ apiVersion: "nats-operator.io/v1beta1", kind: "NatsOperatorTrust", namespace, name: "late" });
+    const resigned = await next.signAccount("preloaded");
+    await env.kube.patch({ apiVersion: "nats-operator.io/v1beta1", kind: "NatsAccountTrust", namespace, name: "preloaded" }, { spec: { publicKey: resigned.publicKey, jwt: resigned.jwt } }, "merge");
+    await env.kube.patch(
+      { apiVersion: "nats-operator.io/v1beta1", kind: "NatsOperatorTrust", namespace, name: "late" },
+      { metadata: { resourceVersion: trust?.metadata.resourceVersion }, spec: { operatorJWT: next.operatorJWT, systemAccountJWT: next.systemAccount.jwt } },
+      "merge",
+    );
+    const moved = await waitFor(
+      "held-0 running under the new operator",
+      async () => {
+        const c = await waitAtRest(env.kube, namespace, 5_000, "held").catch(() => undefined);
+        return c && c.status?.config?.revision !== running.status?.config?.revision && c.status?.servers?.[0]?.configRevision === c.status?.config?.revision ? c : undefined;
+      },
+      180_000,
+      2_000,
+    );
+    expect(moved.status?.rollout).toBeUndefined();
+    const nextSys = await connectAs(next.systemUserCreds, [podUrl("held", 0)]);
+    expect(await gather(nextSys, "$SYS.REQ.SERVER.PING.STATSZ", 1_500)).toHaveLength(1);
+    await nextSys.close();
+
     // Free the pod before the three-server cluster (no JetStream here, so no finalizer waits).
     await env.kube.delete(clusterKey(namespace, "held"));
     await waitFor("held's server gone", async () => (await env.kube.get({ apiVersion: "v1", kind: "Pod", namespace, name: "held-0-0" })) === undefined, 120_000);
-  }, 420_000);
+  }, 600_000);
 
   it("runs three JetStream servers under the operator: the system user reaches all of them, and a pushed account keeps an R3 stream", async () => {
     await env.kube.create(literalTrust("acme"));

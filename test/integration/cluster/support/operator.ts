@@ -1,5 +1,5 @@
 // The two cluster functions run in this process the way the local runner runs them: an
-// in-process ApiServerSource (NatsCluster and owned StatefulSets only) and PingSources feed
+// in-process ApiServerSource (NatsClusters, owned StatefulSets and the trusts) and PingSources feed
 // CloudEvents through the Triggers' filters, with the Broker's retries.
 import type { CloudEvent } from "cloudevents";
 import { Writable } from "node:stream";
@@ -47,7 +47,8 @@ export async function startOperator(transport: KubeTransport): Promise<RunningOp
     [stepRollout.name, stepRollout],
   ]);
   const routes = await loadTriggerRoutes();
-  const resources = (await loadWatchedResources()).filter((r) => r.kind === "NatsCluster" || r.kind === "StatefulSet");
+  const watched = new Set(["NatsCluster", "StatefulSet", "NatsOperatorTrust", "NatsAccountTrust"]);
+  const resources = (await loadWatchedResources()).filter((r) => watched.has(r.kind));
   const deps = processDeps(log, async () => createKube(transport));
   const abort = new AbortController();
   const inFlight = new Set<Promise<unknown>>();
