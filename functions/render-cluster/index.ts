@@ -13,7 +13,7 @@ import { reportFailure } from "./failure.ts";
 import { observeRendered } from "./observe.ts";
 import { operatorNamespace } from "./operator-namespace.ts";
 import { clientTlsSecretName, planCluster, routeTlsPlan } from "./plan/cluster-plan.ts";
-import { dropTrustPoll, keepRenewalSchedule, keepTrustPoll, pokeRollout } from "./schedule.ts";
+import { dropRenderPoll, keepRenderPoll, keepRenewalSchedule, pokeRollout } from "./schedule.ts";
 import { writeRenderedStatus } from "./status.ts";
 import { clustersNaming, isTrustRef, TRUST_KINDS } from "./trust-referrers.ts";
 import { ensureRouteTls, type SecretObject } from "./tls/route-secrets.ts";
@@ -80,7 +80,7 @@ async function renderReferrers(context: FunctionContext, kube: Kube, trust: Obje
  */
 async function hold(context: FunctionContext, kube: Kube, cluster: Cluster, refused: RefusedTrust): Promise<Outcome> {
   await reportFailure(kube, () => context.recorder(), cluster, { reason: refused.reason, message: refused.message });
-  await keepTrustPoll(kube, cluster);
+  await keepRenderPoll(kube, cluster, "trust");
   return done(`held, ${refused.reason}: ${refused.message}`);
 }
 
@@ -108,13 +108,19 @@ async function render(context: FunctionContext, kube: Kube, cluster: Cluster): P
   await writeRenderedStatus(kube, cluster, plan.status);
   if (routeTls.kind === "ready" && routeTls.renewAt) await keepRenewalSchedule(kube, cluster, routeTls.renewAt);
   if (routeTls.kind === "ready" && routeTls.renewed) await pokeRollout(kube, cluster);
-  // The poll can exist only under auth, or when auth went away while the trust was refused.
-  if (cluster.spec.auth || cluster.metadata.annotations?.[RENDER_FAILURE_REASON_ANNOTATION] !== undefined) await dropTrustPoll(kube, cluster);
+  // A replaced server comes back once its old claim is gone.
+  if (applied.claimTerminating.length > 0) await keepRenderPoll(kube, cluster, "claim");
+  // Otherwise a poll can exist only under auth, when auth went away while the trust was
+  // refused, or while a server is being replaced.
+  else if (cluster.spec.auth || cluster.metadata.annotations?.[RENDER_FAILURE_REASON_ANNOTATION] !== undefined || cluster.status?.removals !== undefined) {
+    await dropRenderPoll(kube, cluster);
+  }
   // Last, so a failure of any write above is what the annotation keeps.
   await reportFailure(kube, () => context.recorder(), cluster, foreign.length > 0 ? `not controlled by this NatsCluster, left untouched: ${foreign.join(", ")}` : undefined);
   const parts = [`revision ${plan.revision}`];
   if (applied.created.length > 0) parts.push(`created ${applied.created.join(", ")}`);
   if (routeTls.kind === "waiting") parts.push(routeTls.message);
+  if (applied.claimTerminating.length > 0) parts.push(`waiting for the old claim of ${applied.claimTerminating.join(", ")}`);
   if (foreign.length > 0) parts.push(`foreign: ${foreign.join(", ")}`);
   return done(parts.join("; "));
 }

@@ -1,5 +1,6 @@
 // render-cluster's own wake-ups: one tick when the route certificate is due for renewal
-// (a cron naming that minute of that day), a poll while the trust is refused, and a poke for
+// (a cron naming that minute of that day), a poll while rendering waits (a refused trust, a
+// terminating claim), and a poke for
 // step-rollout after a renewal.
 import { dropSchedule, keepSchedule } from "../../shared/eventing/schedule.ts";
 import type { Kube } from "../../shared/kube/client.ts";
@@ -8,8 +9,15 @@ import type { Cluster } from "../cluster-shared/cluster.ts";
 import { scheduleName } from "../cluster-shared/names.ts";
 
 export const renewalScheduleName = (cluster: string): string => `${cluster}-routes-renewal`;
-export const trustPollName = (cluster: string): string => `${cluster}-trust-poll`;
-export const TRUST_POLL_CRON = "*/30 * * * * *";
+export const renderPollName = (cluster: string): string => `${cluster}-render-poll`;
+
+/** What render-cluster waits for, which no event announces, and how often it looks. */
+export const RENDER_POLL_CRON = {
+  /** A NatsOperatorTrust, NatsAccountTrust or grant that a person has to create. */
+  trust: "*/30 * * * * *",
+  /** The old claim of a replaced server, which goes once its pod has stopped. */
+  claim: "*/10 * * * * *",
+} as const;
 
 /** A cron firing once a year at `at` (UTC minute), a minute late so the check finds it due. */
 export function yearlyCron(at: Date): string {
@@ -46,21 +54,21 @@ export async function pokeRollout(kube: Kube, cluster: Cluster): Promise<void> {
 }
 
 /**
- * Polls while the trust is refused: no event tells render-cluster that a NatsOperatorTrust or
- * a grant appeared or changed, so it looks again every 30 s until the trust is ready.
+ * Polls while rendering waits on something no event announces: a refused trust (a NatsOperatorTrust
+ * or grant that appears or changes), or the old claim of a replaced server going away.
  */
-export async function keepTrustPoll(kube: Kube, cluster: Cluster): Promise<void> {
+export async function keepRenderPoll(kube: Kube, cluster: Cluster, waitingFor: keyof typeof RENDER_POLL_CRON): Promise<void> {
   await keepSchedule(kube, {
     namespace: cluster.metadata.namespace,
-    name: trustPollName(cluster.metadata.name),
-    cron: TRUST_POLL_CRON,
+    name: renderPollName(cluster.metadata.name),
+    cron: RENDER_POLL_CRON[waitingFor],
     target: "render-cluster",
     work: { namespace: cluster.metadata.namespace, cluster: cluster.metadata.name },
     owner: cluster,
   });
 }
 
-/** Drops the poll once the cluster renders (a no-op answer when there is none). */
-export async function dropTrustPoll(kube: Kube, cluster: Cluster): Promise<void> {
-  await dropSchedule(kube, cluster.metadata.namespace, trustPollName(cluster.metadata.name));
+/** Drops the poll once nothing is waited for (a no-op answer when there is none). */
+export async function dropRenderPoll(kube: Kube, cluster: Cluster): Promise<void> {
+  await dropSchedule(kube, cluster.metadata.namespace, renderPollName(cluster.metadata.name));
 }

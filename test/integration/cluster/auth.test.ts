@@ -78,7 +78,7 @@ describe("operator mode (C41)", () => {
     expect(condition(held, "Progressing")).toMatchObject({ status: "False", message: `NatsOperatorTrust ${namespace}/late does not exist` });
     expect(held.metadata.annotations?.["cluster.nats-operator.io/render-failure-reason"]).toBe("TrustNotFound");
     // render-cluster keeps polling for the trust; nothing of the servers is rendered meanwhile.
-    await waitFor("the trust poll", async () => env.kube.get({ apiVersion: "sources.knative.dev/v1", kind: "PingSource", namespace, name: "held-trust-poll" }), 30_000);
+    await waitFor("the trust poll", async () => env.kube.get({ apiVersion: "sources.knative.dev/v1", kind: "PingSource", namespace, name: "held-render-poll" }), 30_000);
     await new Promise((r) => setTimeout(r, 3_000));
     expect(await statefulSets("held")).toEqual([]);
     expect(await env.kube.get({ apiVersion: "v1", kind: "ConfigMap", namespace, name: "held-0-config" })).toBeUndefined();
@@ -104,7 +104,7 @@ describe("operator mode (C41)", () => {
     });
     expect(running.metadata.annotations?.["cluster.nats-operator.io/render-failure"]).toBeUndefined();
     expect(running.metadata.annotations?.["cluster.nats-operator.io/render-failure-reason"]).toBeUndefined();
-    await waitFor("no trust poll once ready", async () => (await env.kube.get({ apiVersion: "sources.knative.dev/v1", kind: "PingSource", namespace, name: "held-trust-poll" })) === undefined, 30_000);
+    await waitFor("no trust poll once ready", async () => (await env.kube.get({ apiVersion: "sources.knative.dev/v1", kind: "PingSource", namespace, name: "held-render-poll" })) === undefined, 30_000);
     const sys = await connectAs(nats.systemUserCreds, [podUrl("held", 0)]);
     expect(await gather(sys, "$SYS.REQ.SERVER.PING.STATSZ", 1_500)).toHaveLength(1);
     await sys.close();

@@ -27,6 +27,17 @@ const statefulSets = async () =>
 const claim = (server: string) => env.kube.get<KubeObject>({ apiVersion: "v1", kind: "PersistentVolumeClaim", namespace, name: `data-${server}-0` });
 const statefulSet = (server: string) => env.kube.get<KubeObject>({ apiVersion: "apps/v1", kind: "StatefulSet", namespace, name: server });
 
+/** Waits, and on a timeout tells what the NatsCluster and the operator were doing. */
+async function waitExplained<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs: number): Promise<T> {
+  try {
+    return await waitFor(what, probe, timeoutMs);
+  } catch (error) {
+    const status = (await readCluster(env.kube, namespace, NAME))?.status;
+    const outcomes = operator.deliveries.slice(-8).map((d) => `${d.fn} ${JSON.stringify(d.outcome)}`);
+    throw new Error(`${String(error)}\nstatus: ${JSON.stringify({ conditions: status?.conditions, rollout: status?.rollout, removals: status?.removals })}\nlast deliveries:\n${outcomes.join("\n")}`);
+  }
+}
+
 /** Every `server:phase` that status.removals shows while it runs. */
 function recordPhases(): { seen: Set<string>; stop(): void } {
   const seen = new Set<string>();
@@ -90,7 +101,7 @@ describe("scale-down and replacement with JetStream data", () => {
     const phases = recordPhases();
     const [oldServer, oldClaim] = await Promise.all([statefulSet(`${NAME}-1`), claim(`${NAME}-1`)]);
     await env.kube.patch(clusterKey(namespace, NAME), { metadata: { annotations: { "cluster.nats-operator.io/replace-server": `${NAME}-1` } } }, "merge");
-    await waitFor("ev-1 recreated", async () => {
+    await waitExplained("ev-1 recreated", async () => {
       const sts = await statefulSet(`${NAME}-1`);
       return sts !== undefined && sts.metadata.uid !== oldServer?.metadata.uid;
     }, 300_000);
@@ -103,7 +114,7 @@ describe("scale-down and replacement with JetStream data", () => {
     // Back to 3: ev-4, then ev-3, each evacuated before it goes.
     phases.seen.clear();
     await env.kube.patch(clusterKey(namespace, NAME), { spec: { replicas: 3 } }, "merge");
-    await waitFor("the scale-down to start", async () => (await readCluster(env.kube, namespace, NAME))?.status?.removals !== undefined, 60_000);
+    await waitExplained("the scale-down to start", async () => (await readCluster(env.kube, namespace, NAME))?.status?.removals !== undefined, 60_000);
     const three = await waitAtRest(env.kube, namespace, 600_000, NAME);
     phases.stop();
     expect([...phases.seen]).toEqual(expect.arrayContaining([`${NAME}-4:Evacuating`, `${NAME}-3:Evacuating`]));
