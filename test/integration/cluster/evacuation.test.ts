@@ -34,7 +34,7 @@ async function waitExplained<T>(what: string, probe: () => Promise<T | undefined
   } catch (error) {
     const status = (await readCluster(env.kube, namespace, NAME))?.status;
     const outcomes = operator.deliveries.slice(-8).map((d) => `${d.fn} ${JSON.stringify(d.outcome)}`);
-    throw new Error(`${String(error)}\nstatus: ${JSON.stringify({ conditions: status?.conditions, rollout: status?.rollout, removals: status?.removals })}\nlast deliveries:\n${outcomes.join("\n")}`);
+    throw new Error(`${String(error)}\nstatus: ${JSON.stringify({ conditions: status?.conditions, rollout: status?.rollout, removals: status?.removals })}\nlast deliveries:\n${outcomes.join("\n")}`, { cause: error });
   }
 }
 
