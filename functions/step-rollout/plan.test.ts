@@ -269,3 +269,19 @@ describe("rollout plan with system credentials", () => {
     expect(rejoining.rollout?.gate?.waitingFor).toBe("Settled");
   });
 });
+
+describe("rollout plan after a replaced server was deleted", () => {
+  it("still says it is replacing the server while it waits to come back", () => {
+    const previousRemovals = [{ name: "demo-1", phase: "Deleting" as const, since: "2026-12-02T09:59:00.000Z" }];
+    const previous = { targetRevision: NEW, updated: ["demo-2", "demo-0"], current: "demo-1", gate: { waitingFor: "Ready", since: "2026-12-02T09:59:00.000Z" } };
+    const decision = planRollout(
+      input([server(0, NEW), server(1, NEW, { exists: false, podReady: false, reportedRevision: undefined }), server(2, NEW)], {
+        canEvacuate: true,
+        previous,
+        previousRemovals,
+        snapshot: settled(["demo-0", "demo-2"], "demo-0"),
+      }),
+    );
+    expect(condition(decision, "Progressing")).toMatchObject({ reason: "ReplacingServer", message: "replacing demo-1 (3 of 3); waiting for Ready" });
+  });
+});

@@ -184,7 +184,10 @@ export function planRollout(input: RolloutInput): RolloutDecision {
   const total = updated.length + (current !== undefined ? 1 : 0) + pending.length;
   const position = updated.length + 1;
   const subject = current ?? pending[0] ?? "";
-  const verb = verbFor(kindOf.get(subject) ?? "restart");
+  // A server already deleted on its way out is still being removed or replaced.
+  const gone = input.previousRemovals?.some((r) => r.name === subject && (r.phase === "Deleting" || r.phase === "Rejoining"));
+  const subjectKind = kindOf.get(subject) ?? (gone ? (servers.some((s) => s.name === subject && s.planned) ? "replace" : "surplus") : "restart");
+  const verb = verbFor(subjectKind);
   const reasonFor = (kind: "surplus" | "restart" | "replace") => (kind === "surplus" ? "ScalingDown" : kind === "restart" ? "RollingRestart" : "ReplacingServer");
   if (input.certificateWait) {
     progressing = { type: "Progressing", status: "True", reason: input.certificateWait.reason, message: input.certificateWait.message };
@@ -202,7 +205,7 @@ export function planRollout(input: RolloutInput): RolloutDecision {
       progressing = { type: "Progressing", status: "False", reason: "GateBlocked", message };
       if (input.previousProgressingReason !== "GateBlocked") gateBlockedEvent = message;
     } else {
-      progressing = { type: "Progressing", status: "True", reason: reasonFor(kindOf.get(subject) ?? "restart"), message: `${what}${waiting}` };
+      progressing = { type: "Progressing", status: "True", reason: reasonFor(subjectKind), message: `${what}${waiting}` };
     }
   } else {
     const creating = servers.filter((s) => s.planned && (!s.exists || (!s.podReady && s.reportedRevision === undefined))).map((s) => s.name);

@@ -221,7 +221,7 @@ async function startOnce(options: StartOptions): Promise<HarnessState> {
             `--service-account-private-key-file=${certs.saKey}`,
             `--root-ca-file=${certs.servingCa}`,
             `--use-service-account-credentials=false`,
-            `--controllers=statefulset-controller,garbage-collector-controller,namespace-controller,endpointslice-controller,disruption-controller,serviceaccount-controller,serviceaccount-token-controller,replicaset-controller,deployment-controller,clusterrole-aggregation-controller,root-ca-certificate-publisher-controller`,
+            `--controllers=statefulset-controller,garbage-collector-controller,namespace-controller,endpointslice-controller,disruption-controller,serviceaccount-controller,serviceaccount-token-controller,replicaset-controller,deployment-controller,clusterrole-aggregation-controller,root-ca-certificate-publisher-controller,persistentvolumeclaim-protection-controller`,
             `--concurrent-statefulset-syncs=5`,
             `--v=1`,
           ],
