@@ -10,8 +10,10 @@ import type { RemovalAction } from "./removal.ts";
 
 export type SystemUser = { kind: "none" } | { kind: "unusable"; message: string } | { kind: "ready"; settings: ConnectionSettings };
 
-/** "server is not a member of the cluster": a peer removal asked for again after it happened. */
+/** "server is not a member of the cluster": asked again after the server already left. */
 const NOT_A_MEMBER = 10044;
+/** "cluster member change is in progress": the phase asks again on a later tick. */
+const MEMBER_CHANGE_IN_FLIGHT = 10202;
 
 const SUBJECTS = { evacuate: "SERVER.EVACUATE", stepdown: "META.LEADER.STEPDOWN", "remove-peer": "SERVER.REMOVE" } as const;
 
@@ -36,7 +38,7 @@ export async function sendRemovalRequest(cluster: Cluster, user: Extract<SystemU
   try {
     await jsRequest(nc, SUBJECTS[action.kind], action.kind === "stepdown" ? undefined : { peer: action.server });
   } catch (error) {
-    if (action.kind === "remove-peer" && error instanceof JsApiError && error.errCode === NOT_A_MEMBER) return;
+    if (action.kind !== "stepdown" && error instanceof JsApiError && (error.errCode === NOT_A_MEMBER || error.errCode === MEMBER_CHANGE_IN_FLIGHT)) return;
     throw error;
   }
 }
