@@ -68,9 +68,9 @@ export async function deleteServer(kube: Kube, cluster: Cluster, server: string,
   if (configMap && isControlledBy(configMap, cluster)) await kube.delete(key, { ...(configMap.metadata.uid ? { preconditions: { uid: configMap.metadata.uid } } : {}) });
 }
 
-/** Clears the one-shot force-step annotation once it has been read. */
-export async function clearForceStep(kube: Kube, cluster: Cluster): Promise<void> {
-  await kube.patch(keyOf(cluster), { metadata: { annotations: { [CLUSTER_ANNOTATIONS.forceStep]: null } } }, "merge");
+/** Clears a one-shot annotation (force-step, restart-all) once it has been acted on. */
+export async function clearAnnotation(kube: Kube, cluster: Cluster, annotation: string): Promise<void> {
+  await kube.patch(keyOf(cluster), { metadata: { annotations: { [annotation]: null } } }, "merge");
 }
 
 /**

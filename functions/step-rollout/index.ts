@@ -12,7 +12,7 @@ import { RENDER_FAILURE_ANNOTATION } from "../cluster-shared/annotations.ts";
 import type { Cluster } from "../cluster-shared/cluster.ts";
 import { scheduleName } from "../cluster-shared/names.ts";
 import { readCluster, resolveTarget } from "../cluster-shared/target.ts";
-import { clearForceStep, deleteServer, restartServer, takeReplaceRequest } from "./act.ts";
+import { clearAnnotation, deleteServer, restartServer, takeReplaceRequest } from "./act.ts";
 import { judgeDeletion } from "./deletion.ts";
 import type { MonitorAddress } from "./monitor.ts";
 import { observeCluster } from "./observe.ts";
@@ -78,7 +78,7 @@ export const stepRollout: OperatorFunction = {
   name: "step-rollout",
   kinds: ["NatsCluster.cluster.nats-operator.io", "StatefulSet.apps"],
   handlesPings: true,
-  actionAnnotations: [CLUSTER_ANNOTATIONS.forceStep, CLUSTER_ANNOTATIONS.forceDelete, CLUSTER_ANNOTATIONS.replaceServer, RENDER_FAILURE_ANNOTATION],
+  actionAnnotations: [CLUSTER_ANNOTATIONS.forceStep, CLUSTER_ANNOTATIONS.forceDelete, CLUSTER_ANNOTATIONS.replaceServer, CLUSTER_ANNOTATIONS.restartAll, RENDER_FAILURE_ANNOTATION],
   // A render failure that render-cluster has since cleared: Progressing still shows it.
   caresAbout: (snapshot) =>
     !(RENDER_FAILURE_ANNOTATION in (snapshot.metadata?.annotations ?? {})) &&
@@ -118,6 +118,7 @@ export const stepRollout: OperatorFunction = {
       paused: cluster.spec.rollout?.paused === true,
       ...(seen.hold ? { certificateWait: seen.hold } : seen.certificatesReady ? {} : { certificateWait: { reason: "RouteCertificateNotReady", message: "waiting for the route or client TLS Secret" } }),
       ...(forceStep ? { forceStep } : {}),
+      restartAll: cluster.metadata.annotations?.[CLUSTER_ANNOTATIONS.restartAll] !== undefined,
       ...(cluster.status?.rollout?.targetRevision ? { previous: cluster.status.rollout as RolloutStatus } : {}),
       ...(previousProgressing ? { previousProgressingReason: previousProgressing } : {}),
       ...(cluster.status?.removals ? { previousRemovals: cluster.status.removals as Removal[] } : {}),
@@ -131,21 +132,24 @@ export const stepRollout: OperatorFunction = {
 
     const recorder = await context.recorder();
     const step = decision.step;
-    if (step.kind === "restart") {
-      const planned = seen.plan.servers.find((s) => s.name === step.server);
-      const reason = seen.servers.find((s) => s.name === step.server)?.restartReason;
-      if (planned) await restartServer(kube, planned, reason);
-    } else if (step.kind === "delete") {
+    const restart = async (server: string) => {
+      const planned = seen.plan.servers.find((s) => s.name === server);
+      if (planned) await restartServer(kube, planned, seen.servers.find((s) => s.name === server)?.restartReason);
+    };
+    if (step.kind === "restart") await restart(step.server);
+    else if (step.kind === "restart-all") await Promise.all(step.servers.map(restart));
+    else if (step.kind === "delete") {
       await deleteServer(kube, cluster, step.server, step.surplus);
     } else if (step.kind !== "none" && systemUser.kind === "ready") {
       await sendRemovalRequest(cluster, systemUser, step);
     }
     if (decision.stepEvent) await recorder.record(cluster, "Normal", "RolloutStep", decision.stepEvent);
     if (decision.gateBlockedEvent) await recorder.record(cluster, "Warning", "GateBlocked", decision.gateBlockedEvent);
-    if (decision.clearForceStep) await clearForceStep(kube, cluster);
+    if (decision.clearForceStep) await clearAnnotation(kube, cluster, CLUSTER_ANNOTATIONS.forceStep);
+    if (decision.clearRestartAll) await clearAnnotation(kube, cluster, CLUSTER_ANNOTATIONS.restartAll);
     await schedule(kube, cluster, decision.polling);
     const progressing = decision.conditions.find((c) => c.type === "Progressing");
-    return done(step.kind === "none" ? `${progressing?.reason ?? ""}: ${progressing?.message ?? ""}` : (decision.stepEvent ?? `${step.kind} ${step.server}`));
+    return done(step.kind === "none" ? `${progressing?.reason ?? ""}: ${progressing?.message ?? ""}` : (decision.stepEvent ?? `${step.kind} again`));
   },
   shutdown: closeSystemConnections,
 };

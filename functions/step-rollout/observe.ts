@@ -6,7 +6,7 @@ import type { Kube } from "../../shared/kube/client.ts";
 import { keyOf, type KubeObject } from "../../shared/kube/object.ts";
 import type { Cluster } from "../cluster-shared/cluster.ts";
 import { REMOVAL_ANNOTATION } from "../cluster-shared/annotations.ts";
-import { ordinalOf } from "../cluster-shared/names.ts";
+import { configMapName, ordinalOf } from "../cluster-shared/names.ts";
 import { describeObject, isControlledBy } from "../cluster-shared/ownership.ts";
 import { resolveTrust } from "../cluster-shared/trust.ts";
 import { clientTlsSecretName, planCluster, routeTlsPlan, type ClusterPlan } from "../render-cluster/plan/cluster-plan.ts";
@@ -16,6 +16,7 @@ import { operatorNamespace } from "../render-cluster/operator-namespace.ts";
 import { readServers, type MonitorAddress } from "./monitor.ts";
 import type { ServerInput } from "./plan.ts";
 import type { Hold } from "./progressing-reason.ts";
+import { authChange } from "./auth-change.ts";
 import { restartReason } from "./restart-reason.ts";
 import { mergeSnapshot, type ServerReport, type Snapshot } from "./snapshot.ts";
 
@@ -134,6 +135,9 @@ export async function observeCluster(kube: Kube, cluster: Cluster, address?: Mon
         { specDigest: planned.specDigest, version: cluster.spec.version, config: planned.config },
       );
     }
+    const runningConfig = configMaps.get(configMapName(server))?.data?.[CONFIG_KEY];
+    const change = sts && planned && !hold && runningConfig !== undefined ? authChange(runningConfig, planned.config) : undefined;
+    if (change) input.authChange = change;
     const volumeDigest = annotations[VOLUME_DIGEST_ANNOTATION];
     if (sts && planned && volumeDigest !== undefined && volumeDigest !== planned.volumeDigest) input.replace = true;
     if (sts && planned && annotations[REMOVAL_ANNOTATION] === "Requested") input.replace = true;

@@ -285,3 +285,32 @@ describe("rollout plan after a replaced server was deleted", () => {
     expect(condition(decision, "Progressing")).toMatchObject({ reason: "ReplacingServer", message: "replacing demo-1 (3 of 3); waiting for Ready" });
   });
 });
+
+describe("rollout plan when auth is added or removed", () => {
+  const adding = () => [server(0, OLD, { authChange: "added" as const }), server(1, OLD, { authChange: "added" as const }), server(2, OLD, { authChange: "added" as const })];
+
+  it("holds every server on its running config and says how to proceed", () => {
+    const decision = planRollout(input(adding(), { snapshot: settled(undefined, "demo-0"), forceStep: "demo-1" }));
+    expect(decision.step).toEqual({ kind: "none" });
+    expect(decision.rollout?.pending).toEqual(["demo-2", "demo-1", "demo-0"]);
+    expect(condition(decision, "Progressing")).toMatchObject({
+      status: "False",
+      reason: "AuthChangeBlocked",
+      message: "auth added to running servers needs every server restarted at once: annotate the NatsCluster with cluster.nats-operator.io/restart-all, or recreate it",
+    });
+    expect(decision.polling).toBe(false);
+  });
+
+  it("restarts every server at once under restart-all, and clears the annotation", () => {
+    const decision = planRollout(input(adding(), { restartAll: true, snapshot: catchingUp("demo-2") }));
+    expect(decision.step).toEqual({ kind: "restart-all", servers: ["demo-0", "demo-1", "demo-2"], change: "added" });
+    expect(decision.clearRestartAll).toBe(true);
+    expect(condition(decision, "Progressing")).toMatchObject({ status: "True", reason: "RollingRestart", message: "restarting demo-0, demo-1, demo-2 at once: auth added" });
+  });
+
+  it("leaves restart-all in place while no auth change waits for it", () => {
+    const decision = planRollout(input([server(0), server(1), server(2)], { restartAll: true, snapshot: settled(undefined, "demo-0") }));
+    expect(decision.step).toEqual({ kind: "restart", server: "demo-2", forced: false });
+    expect(decision.clearRestartAll).toBe(false);
+  });
+});

@@ -1,6 +1,7 @@
 // The rollout state machine: from what is observed now (and the little status keeps),
 // the next step to take, if any, and the status and conditions that describe it.
 import type { ConditionUpdate } from "../../shared/kube/conditions.ts";
+import type { AuthChange } from "./auth-change.ts";
 import { evaluateGate, type Gate, type WaitingFor } from "./gate.ts";
 import { advanceRemoval, widestStream, type Removal, type RemovalAction, type RemovalProgress } from "./removal.ts";
 import { judge, type Snapshot } from "./snapshot.ts";
@@ -20,6 +21,8 @@ export interface ServerInput {
   restartReason?: string;
   /** Its claim template changed or replace-server named it. */
   replace?: boolean;
+  /** The planned config adds or removes auth against the one it runs. */
+  authChange?: AuthChange;
   podReady: boolean;
   reportedRevision?: string;
   reportedVersion?: string;
@@ -46,6 +49,8 @@ export interface RolloutInput {
   snapshot?: Snapshot;
   paused: boolean;
   forceStep?: string;
+  /** The restart-all annotation is present. */
+  restartAll?: boolean;
   previous?: RolloutStatus;
   previousProgressingReason?: string;
   previousRemovals?: readonly Removal[];
@@ -58,7 +63,12 @@ export interface RolloutInput {
   now: Date;
 }
 
-export type Step = { kind: "none" } | { kind: "restart"; server: string; forced: boolean } | RemovalAction;
+export type Step =
+  | { kind: "none" }
+  | { kind: "restart"; server: string; forced: boolean }
+  /** Every named server at once: an auth change under restart-all. */
+  | { kind: "restart-all"; servers: string[]; change: AuthChange }
+  | RemovalAction;
 
 export interface RolloutDecision {
   step: Step;
@@ -72,6 +82,8 @@ export interface RolloutDecision {
   stepEvent?: string;
   /** The force-step annotation was read and must be cleared. */
   clearForceStep: boolean;
+  /** restart-all was acted on and must be cleared. */
+  clearRestartAll: boolean;
   /** Keep the PingSource poking: something is still moving. */
   polling: boolean;
 }
@@ -90,6 +102,8 @@ function describeStep(step: Exclude<Step, { kind: "none" }>): string {
   switch (step.kind) {
     case "restart":
       return `restarting ${step.server}${step.forced ? " (forced)" : ""}`;
+    case "restart-all":
+      return `restarting ${step.servers.join(", ")} at once: auth ${step.change}`;
     case "evacuate":
       return `evacuating ${step.server}`;
     case "stepdown":
@@ -128,8 +142,14 @@ export function planRollout(input: RolloutInput): RolloutDecision {
 
   // Blocks: JetStream servers cannot leave without being evacuated first, nor below a stream's replicas.
   const cannotEvacuate = input.evacuationUnavailable ?? "evacuation needs auth.systemCredentials";
-  const blocked =
-    input.jetstream && !input.canEvacuate && surplus.length > 0
+  const authChange = restarts.find((s) => s.authChange !== undefined)?.authChange;
+  const authBlocked = authChange !== undefined && input.restartAll !== true;
+  const blocked = authBlocked
+    ? {
+        reason: "AuthChangeBlocked",
+        message: `auth ${authChange === "added" ? "added to" : "removed from"} running servers needs every server restarted at once: annotate the NatsCluster with cluster.nats-operator.io/restart-all, or recreate it`,
+      }
+    : input.jetstream && !input.canEvacuate && surplus.length > 0
       ? { reason: "ScaleDownBlocked", message: `cannot evacuate ${surplus.map((s) => s.name).join(", ")}: ${cannotEvacuate}` }
       : input.jetstream && !input.canEvacuate && replacements.length > 0
         ? { reason: "ReplacementBlocked", message: `cannot evacuate ${replacements.map((s) => s.name).join(", ")}: ${cannotEvacuate}` }
@@ -145,7 +165,9 @@ export function planRollout(input: RolloutInput): RolloutDecision {
     progress = advanceRemoval(inFlight, snapshot, kindOf.get(inFlight.name) === "surplus", now);
     current = inFlight.name;
     if (progress.action && !input.certificateWait) step = progress.action;
-  } else if (forced !== undefined && !input.certificateWait) step = { kind: "restart", server: forced, forced: true };
+  } else if (authChange !== undefined && !authBlocked && !input.certificateWait) {
+    step = { kind: "restart-all", servers: restarts.map((s) => s.name), change: authChange };
+  } else if (forced !== undefined && !authBlocked && !input.certificateWait) step = { kind: "restart", server: forced, forced: true };
   else if (!gate && !input.paused && !blocked && !input.certificateWait && ordered.length > 0) {
     const next = ordered[0] ?? "";
     const surplusNext = kindOf.get(next) === "surplus";
@@ -156,15 +178,20 @@ export function planRollout(input: RolloutInput): RolloutDecision {
           ? { kind: "evacuate", server: next }
           : { kind: "delete", server: next, surplus: surplusNext };
   }
-  if (step.kind !== "none") current = step.server;
+  if (step.kind !== "none" && step.kind !== "restart-all") current = step.server;
   // A request sent again within its phase is not news.
   const resent = inFlight !== undefined && progress?.phase === inFlight.phase && step.kind !== "stepdown";
 
-  const pending = ordered.filter((s) => s !== current);
+  const pending = step.kind === "restart-all" ? [] : ordered.filter((s) => s !== current);
   const updated = servers.filter((s) => s.planned && s.exists && s.onTarget && s.name !== current && !kindOf.has(s.name)).map((s) => s.name);
   const effectiveGate: Gate | undefined =
-    progress?.gate ?? (step.kind !== "none" ? { waitingFor: "Settled", detail: `${step.server} is ${step.kind === "restart" ? "restarting" : "being removed"}` } : gate);
-  const active = current !== undefined || pending.length > 0;
+    progress?.gate ??
+    (step.kind === "restart-all"
+      ? { waitingFor: "Settled", detail: "every server is restarting" }
+      : step.kind !== "none"
+        ? { waitingFor: "Settled", detail: `${step.server} is ${step.kind === "restart" ? "restarting" : "being removed"}` }
+        : gate);
+  const active = current !== undefined || pending.length > 0 || step.kind === "restart-all";
   const holding = step.kind === "none" || resent;
   const since = effectiveGate ? (holding && input.previous?.gate?.since && previous ? input.previous.gate.since : now.toISOString()) : undefined;
 
@@ -189,7 +216,9 @@ export function planRollout(input: RolloutInput): RolloutDecision {
   const subjectKind = kindOf.get(subject) ?? (gone ? (servers.some((s) => s.name === subject && s.planned) ? "replace" : "surplus") : "restart");
   const verb = verbFor(subjectKind);
   const reasonFor = (kind: "surplus" | "restart" | "replace") => (kind === "surplus" ? "ScalingDown" : kind === "restart" ? "RollingRestart" : "ReplacingServer");
-  if (input.certificateWait) {
+  if (step.kind === "restart-all") {
+    progressing = { type: "Progressing", status: "True", reason: "RollingRestart", message: describeStep(step) };
+  } else if (input.certificateWait) {
     progressing = { type: "Progressing", status: "True", reason: input.certificateWait.reason, message: input.certificateWait.message };
   } else if (blocked && step.kind === "none") {
     progressing = { type: "Progressing", status: "False", reason: blocked.reason, message: blocked.message };
@@ -271,6 +300,7 @@ export function planRollout(input: RolloutInput): RolloutDecision {
     ...(gateBlockedEvent ? { gateBlockedEvent } : {}),
     ...(step.kind !== "none" && !resent ? { stepEvent: describeStep(step) } : {}),
     clearForceStep: input.forceStep !== undefined,
+    clearRestartAll: step.kind === "restart-all",
     polling: !atRest && !(blocked && step.kind === "none" && !gate),
   };
 }

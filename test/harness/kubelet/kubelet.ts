@@ -191,9 +191,12 @@ export class Kubelet {
     const ns = pod.metadata?.namespace ?? "default";
     for (const v of pod.spec?.volumes ?? []) {
       const claim = v.persistentVolumeClaim?.claimName;
-      if (claim === undefined || this.boundClaims.has(`${ns}/${claim}`)) continue;
+      if (claim === undefined) continue;
       try {
         const pvc = await this.core.readNamespacedPersistentVolumeClaim({ namespace: ns, name: claim });
+        // Keyed by uid: a claim deleted and made again under its name is bound afresh.
+        const key = `${ns}/${claim}/${pvc.metadata?.uid ?? ""}`;
+        if (this.boundClaims.has(key)) continue;
         if (pvc.status?.phase !== "Bound") {
           const storage = pvc.spec?.resources?.requests?.["storage"] ?? "1Gi";
           await this.core.patchNamespacedPersistentVolumeClaimStatus(
@@ -201,7 +204,7 @@ export class Kubelet {
             mergePatch,
           );
         }
-        this.boundClaims.add(`${ns}/${claim}`);
+        this.boundClaims.add(key);
       } catch (err) {
         this.log(`pvc ${ns}/${claim}: ${errorMessage(err)}`);
       }

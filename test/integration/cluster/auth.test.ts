@@ -3,7 +3,7 @@
 // so the system user can reach every server over $SYS and a pushed account can use JetStream.
 // A trustRef naming a missing trust holds the cluster (TrustNotFound) until the trust appears;
 // so does a missing accountTrustRefs entry (AccountTrustNotFound, C44), whose account is then
-// preloaded on every server.
+// preloaded on every server. Auth added to a running cluster waits for restart-all.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { jetstream, jetstreamManager } from "@nats-io/jetstream";
 import { connect, createInbox, credsAuthenticator, type NatsConnection } from "@nats-io/transport-node";
@@ -187,5 +187,46 @@ describe("operator mode (C41)", () => {
     expect(info.state.messages).toBe(1);
     expect([info.cluster?.leader, ...(info.cluster?.replicas ?? []).map((r) => r.name)].sort()).toEqual(["secure-0", "secure-1", "secure-2"]);
     await nc.close();
+  }, 600_000);
+
+  it("holds auth added to a running cluster (AuthChangeBlocked) until restart-all restarts every server at once", async () => {
+    await env.kube.create(literalTrust("added"));
+    await env.kube.create({
+      apiVersion: "cluster.nats-operator.io/v1beta1",
+      kind: "NatsCluster",
+      metadata: { name: "plain", namespace },
+      spec: { version: "2.15.2", replicas: 1, resources: { requests: { cpu: "100m", memory: "128Mi" }, limits: { memory: "128Mi" } } },
+    } as KubeObject);
+    const before = await waitAtRest(env.kube, namespace, 180_000, "plain");
+    const server = await env.kube.get<KubeObject>({ apiVersion: "apps/v1", kind: "StatefulSet", namespace, name: "plain-0" });
+
+    await env.kube.patch(clusterKey(namespace, "plain"), { spec: { auth: { trustRef: { name: "added" } } } }, "merge");
+    const held = await waitFor(
+      "Progressing=False AuthChangeBlocked",
+      async () => {
+        const c = await readCluster(env.kube, namespace, "plain");
+        return condition(c, "Progressing")?.reason === "AuthChangeBlocked" ? c : undefined;
+      },
+      60_000,
+    );
+    expect(condition(held, "Progressing")?.message).toContain("cluster.nats-operator.io/restart-all");
+    expect(held.status?.rollout?.pending).toEqual(["plain-0"]);
+    const unchanged = await env.kube.get<KubeObject>({ apiVersion: "apps/v1", kind: "StatefulSet", namespace, name: "plain-0" });
+    expect(unchanged?.metadata.generation).toBe(server?.metadata.generation);
+
+    await env.kube.patch(clusterKey(namespace, "plain"), { metadata: { annotations: { "cluster.nats-operator.io/restart-all": "" } } }, "merge");
+    const after = await waitFor(
+      "plain at rest in operator mode",
+      async () => {
+        const c = await waitAtRest(env.kube, namespace, 5_000, "plain").catch(() => undefined);
+        return c && c.status?.config?.revision !== before.status?.config?.revision && c.status?.servers?.[0]?.configRevision === c.status?.config?.revision ? c : undefined;
+      },
+      180_000,
+      2_000,
+    );
+    expect(after.metadata.annotations?.["cluster.nats-operator.io/restart-all"]).toBeUndefined();
+    const sys = await connectAs(nats.systemUserCreds, [podUrl("plain", 0)]);
+    expect(await gather(sys, "$SYS.REQ.SERVER.PING.STATSZ", 1_500)).toHaveLength(1);
+    await sys.close();
   }, 600_000);
 });
