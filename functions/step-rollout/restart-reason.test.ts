@@ -28,6 +28,23 @@ describe("restart reason", () => {
     expect(restartReason(running, { specDigest: "a", version: "2.15.0", config: config({ jetstream: { max_memory_store: 50 } }) })).toBe("jetstream.max_memory_store is restart-only");
   });
 
+  it("reloads leaf remotes added or removed, and restarts any other leafnodes change", () => {
+    const running = { specDigest: "a", runningConfig: config({ leafnodes: { port: 7422, remotes: [{ url: "nats://a" }] } }) };
+    const planned = (leafnodes: unknown) => ({ specDigest: "a", version: "2.15.0", config: config({ leafnodes }) });
+    expect(restartReason(running, planned({ port: 7422, remotes: [{ url: "nats://a" }, { url: "nats://b" }] }))).toBe(NO_RELOAD);
+    expect(restartReason(running, planned({ port: 7422 }))).toBe(NO_RELOAD);
+    expect(restartReason(running, planned({ port: 7423, remotes: [{ url: "nats://a" }] }))).toBe("leafnodes.port is restart-only");
+  });
+
+  it("reloads only the system account's own preload, re-signed", () => {
+    const auth = (system: string, preload: Record<string, string>) => config({ system_account: system, resolver_preload: preload });
+    const running = { specDigest: "a", runningConfig: auth("ASYS", { ASYS: "jwt1", AAPP: "app1" }) };
+    const planned = (system: string, preload: Record<string, string>) => ({ specDigest: "a", version: "2.15.0", config: auth(system, preload) });
+    expect(restartReason(running, planned("ASYS", { ASYS: "jwt2", AAPP: "app1" }))).toBe(NO_RELOAD);
+    expect(restartReason(running, planned("ASYS", { ASYS: "jwt1", AAPP: "app2" }))).toBe("resolver_preload.AAPP is restart-only");
+    expect(restartReason(running, planned("ANEW", { ANEW: "jwt2", AAPP: "app1" }))).toBe("resolver_preload.ANEW, resolver_preload.ASYS, system_account are restart-only");
+  });
+
   it("lists differing paths, descending only into objects both sides hold", () => {
     expect(changedPaths({ a: { b: 1, c: 2 }, d: 1 }, { a: { b: 1, c: 3 }, e: { f: 1 } })).toEqual(["a.c", "d", "e"]);
   });

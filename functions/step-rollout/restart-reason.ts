@@ -1,5 +1,5 @@
-// Why a server off the target revision needs a restart. Without system credentials nothing
-// can be reloaded, so every change restarts; the reason still names what changed.
+// Why a server off the target revision needs a restart, or NO_RELOAD when every change it has
+// is one nats-server 2.15 applies on reload (then only the want of a system user restarts it).
 
 export interface RunningServer {
   /** `spec-digest` annotation of its StatefulSet. */
@@ -19,9 +19,10 @@ export interface PlannedServerShape {
 /** Paths that a reload could apply on 2.15 (the longest matching prefix decides). */
 const reloadable = ["pid_file", "server_tags", "server_metadata", "max_payload", "cluster.routes", "cluster.tls"];
 
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
 /** Dotted paths that differ, descending only into objects both sides hold. */
 export function changedPaths(before: unknown, after: unknown, prefix = ""): string[] {
-  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
   if (isObject(before) && isObject(after)) {
     const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
     return keys.flatMap((key) => changedPaths(before[key], after[key], prefix ? `${prefix}.${key}` : key));
@@ -29,18 +30,44 @@ export function changedPaths(before: unknown, after: unknown, prefix = ""): stri
   return JSON.stringify(before) === JSON.stringify(after) ? [] : [prefix];
 }
 
-const isReloadable = (path: string, before: unknown, after: unknown): boolean => {
-  if (reloadable.some((p) => path === p || path.startsWith(`${p}.`))) return true;
-  if (path === "jetstream.max_memory_store" || path === "jetstream.max_file_store") {
-    return typeof before === "number" && typeof after === "number" && after > before;
-  }
-  return false;
-};
-
-function valueAt(object: unknown, path: string): unknown {
-  return path.split(".").reduce<unknown>((v, key) => (typeof v === "object" && v !== null ? (v as Record<string, unknown>)[key] : undefined), object);
+function withoutRemotes(leafnodes: Record<string, unknown>): Record<string, unknown> {
+  const { remotes: _remotes, ...rest } = leafnodes;
+  return rest;
 }
 
+/** Whether 2.15 applies a change at `path` on reload; `before` and `after` are the whole configs. */
+function isReloadable(path: string, before: unknown, after: unknown): boolean {
+  if (reloadable.some((p) => path === p || path.startsWith(`${p}.`))) return true;
+  const old = valueAt(before, path);
+  const next = valueAt(after, path);
+  if (path === "jetstream.max_memory_store" || path === "jetstream.max_file_store") {
+    return typeof old === "number" && typeof next === "number" && next > old;
+  }
+  // Leaf remotes come and go on reload; anything else of the listener needs a restart.
+  if (path === "leafnodes" || path.startsWith("leafnodes.")) {
+    const oldLeaf = valueAt(before, "leafnodes");
+    const newLeaf = valueAt(after, "leafnodes");
+    return isObject(oldLeaf) && isObject(newLeaf) && JSON.stringify(sortedKeys(withoutRemotes(oldLeaf))) === JSON.stringify(sortedKeys(withoutRemotes(newLeaf)));
+  }
+  // Only the system account's own preload, re-signed: running servers also get it as a claims update.
+  if (path.startsWith("resolver_preload.")) {
+    const system = valueAt(before, "system_account");
+    return typeof system === "string" && system === valueAt(after, "system_account") && path === `resolver_preload.${system}`;
+  }
+  return false;
+}
+
+function sortedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortedKeys);
+  if (!isObject(value)) return value;
+  return Object.fromEntries(Object.keys(value).sort().map((k) => [k, sortedKeys(value[k])]));
+}
+
+function valueAt(object: unknown, path: string): unknown {
+  return path.split(".").reduce<unknown>((v, key) => (isObject(v) ? v[key] : undefined), object);
+}
+
+/** Every change is reloadable; said as the restart reason when there is no system user to reload with. */
 export const NO_RELOAD = "no system credentials to reload with";
 
 export function restartReason(running: RunningServer, planned: PlannedServerShape): string {
@@ -59,7 +86,7 @@ export function restartReason(running: RunningServer, planned: PlannedServerShap
     return "its running config cannot be read";
   }
   const paths = changedPaths(before, after);
-  const restartOnly = paths.filter((p) => !isReloadable(p, valueAt(before, p), valueAt(after, p)));
+  const restartOnly = paths.filter((p) => !isReloadable(p, before, after));
   if (restartOnly.length === 1) return `${restartOnly[0]} is restart-only`;
   if (restartOnly.length > 1) return `${restartOnly.join(", ")} are restart-only`;
   return NO_RELOAD;
