@@ -23,6 +23,8 @@ export interface ServerInput {
   replace?: boolean;
   /** The planned config adds or removes auth against the one it runs. */
   authChange?: AuthChange;
+  /** Off target and taking its config by a reload not yet confirmed: not a rollout step. */
+  reloading?: boolean;
   podReady: boolean;
   reportedRevision?: string;
   reportedVersion?: string;
@@ -120,7 +122,7 @@ export function planRollout(input: RolloutInput): RolloutDecision {
   const metaLeader = snapshot?.metaLeader;
   const surplus = servers.filter((s) => !s.planned && s.exists);
   const replacements = servers.filter((s) => s.planned && s.exists && s.replace === true);
-  const restarts = servers.filter((s) => s.planned && s.exists && !s.onTarget && s.replace !== true);
+  const restarts = servers.filter((s) => s.planned && s.exists && !s.onTarget && s.replace !== true && s.reloading !== true);
   const kindOf = new Map<string, "surplus" | "restart" | "replace">();
   surplus.forEach((s) => kindOf.set(s.name, "surplus"));
   restarts.forEach((s) => kindOf.set(s.name, "restart"));
@@ -238,10 +240,13 @@ export function planRollout(input: RolloutInput): RolloutDecision {
     }
   } else {
     const creating = servers.filter((s) => s.planned && (!s.exists || (!s.podReady && s.reportedRevision === undefined))).map((s) => s.name);
+    const reloading = servers.filter((s) => s.reloading === true).map((s) => s.name);
     progressing =
       creating.length > 0
         ? { type: "Progressing", status: "True", reason: "Creating", message: `creating ${creating.join(", ")}` }
-        : { type: "Progressing", status: "False", reason: "UpToDate", message: "every server runs the target revision" };
+        : reloading.length > 0
+          ? { type: "Progressing", status: "True", reason: "ReloadPending", message: `reloading ${reloading.join(", ")} onto revision ${target}` }
+          : { type: "Progressing", status: "False", reason: "UpToDate", message: "every server runs the target revision" };
   }
 
   // Ready
