@@ -31,7 +31,13 @@ export async function restartServer(kube: Kube, planned: PlannedServer, reason: 
       },
     },
   };
-  await kube.apply(configMap, FIELD_MANAGER);
+  const written = await kube.apply(configMap, FIELD_MANAGER);
+  // A reload given up or overtaken leaves its start time behind, written by a patch that apply
+  // does not own: cleared here, so the ConfigMap tells a restart only.
+  const writtenAnnotations: Record<string, string> = written.metadata.annotations ?? {};
+  if (writtenAnnotations[RENDERED_ANNOTATIONS.reloadSince] !== undefined) {
+    await kube.patch(keyOf(planned.configMap), { metadata: { annotations: { [RENDERED_ANNOTATIONS.reloadSince]: null } } }, "merge");
+  }
   const current = await kube.get<StatefulSet>(keyOf(planned.statefulSet));
   if (!current) return;
   const rendered = planned.statefulSet;

@@ -13,6 +13,8 @@ import type { Cluster } from "../cluster-shared/cluster.ts";
 import { scheduleName } from "../cluster-shared/names.ts";
 import { readCluster, resolveTarget } from "../cluster-shared/target.ts";
 import { clearAnnotation, deleteServer, restartServer, takeReplaceRequest } from "./act.ts";
+import { applyConfigChanges } from "./apply-config.ts";
+import { appliedBy } from "./config-apply.ts";
 import { judgeDeletion } from "./deletion.ts";
 import type { MonitorAddress } from "./monitor.ts";
 import { observeCluster } from "./observe.ts";
@@ -70,8 +72,8 @@ async function finalize(context: FunctionContext, kube: Kube, cluster: Cluster):
 }
 
 /**
- * Observes a NatsCluster's servers and NATS cluster, writes its status, and takes at most one
- * rollout step: restart one server, or remove one. The step is claimed with a status write
+ * Observes a NatsCluster's servers and NATS cluster, carries every reload a step further,
+ * writes its status, and takes at most one rollout step: restart one server, or remove one. The step is claimed with a status write
  * guarded by the resourceVersion read first, so concurrent deliveries never take two steps.
  */
 export const stepRollout: OperatorFunction = {
@@ -101,8 +103,13 @@ export const stepRollout: OperatorFunction = {
     }
 
     const now = context.now();
-    const seen = await observeCluster(kube, cluster, monitorAddress);
-    const systemUser = jetstream ? await readSystemUser(kube, cluster, seen.plan) : ({ kind: "none" } as const);
+    const observed = await observeCluster(kube, cluster, monitorAddress);
+    // Evacuation and reload both go through the system user, with or without JetStream.
+    const systemUser = await readSystemUser(kube, cluster, observed.plan);
+    // Reloads first, all at once (they are not rollout steps); then the rollout sees reloaded
+    // servers on target and servers still reloading aside.
+    const applied = await applyConfigChanges(kube, cluster, observed, systemUser, now);
+    const seen = { ...observed, servers: applied.servers };
     const forceStep = cluster.metadata.annotations?.[CLUSTER_ANNOTATIONS.forceStep];
     const renderFailure = cluster.metadata.annotations?.[RENDER_FAILURE_ANNOTATION];
     const previousProgressing = (cluster.status?.conditions as Condition[] | undefined)?.find((c) => c.type === "Progressing")?.reason;
@@ -126,7 +133,7 @@ export const stepRollout: OperatorFunction = {
       ...(renderFailure !== undefined ? { renderFailure } : {}),
       now,
     });
-    const status = nextStatus(cluster, seen, decision, now);
+    const status = nextStatus(cluster, seen, decision, now, appliedBy(seen.plan.revision, applied.marks));
     // The claim: only one of several concurrent deliveries gets past this write.
     if (!(await writeStatus(kube, cluster, status))) return conflict("NatsCluster changed while deciding; the step is left to the delivery that claimed it");
 
@@ -149,7 +156,9 @@ export const stepRollout: OperatorFunction = {
     if (decision.clearRestartAll) await clearAnnotation(kube, cluster, CLUSTER_ANNOTATIONS.restartAll);
     await schedule(kube, cluster, decision.polling);
     const progressing = decision.conditions.find((c) => c.type === "Progressing");
-    return done(step.kind === "none" ? `${progressing?.reason ?? ""}: ${progressing?.message ?? ""}` : (decision.stepEvent ?? `${step.kind} again`));
+    const reloads = applied.pending.map((p) => `${p.server}: ${p.detail}`).join("; ");
+    const said = step.kind === "none" ? `${progressing?.reason ?? ""}: ${progressing?.message ?? ""}` : (decision.stepEvent ?? `${step.kind} again`);
+    return done(reloads ? `${said} (reload pending: ${reloads})` : said);
   },
   shutdown: closeSystemConnections,
 };

@@ -7,7 +7,14 @@ import type { ClusterObservation } from "./observe.ts";
 import type { RolloutDecision } from "./plan.ts";
 import { refineProgressing } from "./progressing-reason.ts";
 
-export function nextStatus(cluster: Cluster, seen: ClusterObservation, decision: RolloutDecision, now: Date, extra: Condition[] = []): NatsClusterStatus {
+export function nextStatus(
+  cluster: Cluster,
+  seen: ClusterObservation,
+  decision: RolloutDecision,
+  now: Date,
+  appliedBy: "Reload" | "Restart" = "Restart",
+  extra: Condition[] = [],
+): NatsClusterStatus {
   const previous = cluster.status ?? {};
   const planned = seen.servers.filter((s) => s.planned);
   const offTarget = seen.servers.filter((s) => s.planned && s.exists && !s.onTarget && s.restartReason);
@@ -28,7 +35,7 @@ export function nextStatus(cluster: Cluster, seen: ClusterObservation, decision:
     config:
       seen.hold && previous.config
         ? previous.config
-        : { revision: seen.plan.revision, appliedBy: "Restart", ...(reasons.length > 0 ? { restartReason: reasons.join("; ") } : {}) },
+        : { revision: seen.plan.revision, appliedBy, ...(reasons.length > 0 ? { restartReason: reasons.join("; ") } : {}) },
     servers: seen.servers
       .filter((s) => s.exists)
       .map((s) => ({

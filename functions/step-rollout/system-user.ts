@@ -1,5 +1,7 @@
 // The system user a NatsCluster names in `auth.systemCredentials`: how step-rollout reaches the
-// JetStream server API that moves a server's data off it and takes it out of the meta group.
+// JetStream server API that moves a server's data off it and takes it out of the meta group,
+// and the `$SYS` server API that reloads a server's config.
+import type { NatsConnection } from "@nats-io/transport-node";
 import type { Kube } from "../../shared/kube/client.ts";
 import { readConnectionSettings, type ConnectionSettings } from "../../shared/nats/connection-settings.ts";
 import { JsApiError, jsRequest } from "../../shared/nats/jsapi.ts";
@@ -34,13 +36,18 @@ export async function readSystemUser(kube: Kube, cluster: Cluster, plan: Cluster
 
 /** Sends one removal request; each may be sent again without harm. */
 export async function sendRemovalRequest(cluster: Cluster, user: Extract<SystemUser, { kind: "ready" }>, action: Exclude<RemovalAction, { kind: "delete" }>): Promise<void> {
-  const nc = await pool.acquire(`${cluster.metadata.namespace}/${cluster.metadata.name}`, user.settings);
+  const nc = await systemConnection(cluster, user);
   try {
     await jsRequest(nc, SUBJECTS[action.kind], action.kind === "stepdown" ? undefined : { peer: action.server });
   } catch (error) {
     if (action.kind !== "stepdown" && error instanceof JsApiError && (error.errCode === NOT_A_MEMBER || error.errCode === MEMBER_CHANGE_IN_FLIGHT)) return;
     throw error;
   }
+}
+
+/** The pooled connection as the system user (also used for the reload requests). */
+export function systemConnection(cluster: Cluster, user: Extract<SystemUser, { kind: "ready" }>): Promise<NatsConnection> {
+  return pool.acquire(`${cluster.metadata.namespace}/${cluster.metadata.name}`, user.settings);
 }
 
 export function closeSystemConnections(): Promise<void> {
