@@ -169,8 +169,8 @@ export class PodRuntime {
 
   /**
    * Like the kubelet's periodic volume sync: ConfigMap/Secret changes reach the
-   * files. If the Pod has a config-reloader sidecar (simulated), we do its job:
-   * re-render the config and send SIGHUP to nats-server.
+   * files, and the rewritten config copy nats-server reads. If the Pod has a
+   * config-reloader sidecar (simulated), we also do its job: SIGHUP to nats-server.
    */
   private async syncFileVolumes(): Promise<void> {
     this.nextVolumeSync = Date.now() + 3_000;
@@ -192,12 +192,15 @@ export class PodRuntime {
         this.log(`volume ${volume.name} refresh failed: ${errorMessage(err)}`);
       }
     }
+    if (!changed) return;
+    // In a real pod nats-server reads the mounted file itself, so a change reaches what a reload
+    // (SIGHUP, or $SYS.REQ.SERVER.<id>.RELOAD) reads: here that is the rewritten copy, kept in step.
     const hasReloader = (this.pod.spec?.containers ?? []).some((c) => /reloader/.test(`${c.name} ${c.image ?? ""}`));
-    if (!changed || !hasReloader) return;
     for (const c of this.containers) {
       if (!c.real || c.state !== "running" || c.configFile === undefined) continue;
       try {
         await renderConfig(c.configFile, this.rootOf(c), this.ip);
+        if (!hasReloader) continue;
         c.signal("SIGHUP");
         this.log(`${c.spec.name}: config reloaded (SIGHUP)`);
       } catch (err) {
