@@ -1,0 +1,144 @@
+// C15: with auth.systemCredentials, a config change whose every path nats-server 2.15 reloads
+// is applied by $SYS reload: every server takes it in the same delivery, no pod restarts, and
+// each reports the new revision from its reloaded config.
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { connect, createInbox, credsAuthenticator, type NatsConnection } from "@nats-io/transport-node";
+import type { KubeObject } from "../../../shared/kube/object.ts";
+import { createOperator, type TestOperator } from "../../support/nats-auth.ts";
+import { startEnvironment, type Environment } from "../support/environment.ts";
+import { clusterKey, condition, quickstart, readCluster, waitAtRest, waitFor } from "./support/natscluster.ts";
+import { startOperator, type RunningOperator } from "./support/operator.ts";
+
+let env: Environment;
+let operator: RunningOperator;
+let namespace: string;
+let nats: TestOperator;
+
+const NAME = "rl";
+const SERVERS = [`${NAME}-0`, `${NAME}-1`, `${NAME}-2`];
+
+interface ServerVarz {
+  server_name: string;
+  start: string;
+  config_load_time: string;
+  tags?: string[];
+  metadata?: Record<string, string>;
+}
+
+/** What every server of the cluster says over $SYS VARZ, by server name. */
+async function varzByServer(): Promise<Map<string, ServerVarz>> {
+  const nc: NatsConnection = await connect({
+    servers: [`nats://${NAME}-0-0.${NAME}-headless.${namespace}.svc:4222`],
+    authenticator: credsAuthenticator(new TextEncoder().encode(nats.systemUserCreds)),
+    timeout: 5_000,
+  });
+  try {
+    const inbox = createInbox();
+    const answers = new Map<string, ServerVarz>();
+    const sub = nc.subscribe(inbox);
+    const done = (async () => {
+      for await (const m of sub) {
+        const varz = m.json<{ data: ServerVarz }>().data;
+        answers.set(varz.server_name, varz);
+      }
+    })();
+    nc.publish("$SYS.REQ.SERVER.PING.VARZ", JSON.stringify({ cluster: NAME }), { reply: inbox });
+    await new Promise((r) => setTimeout(r, 2_000));
+    sub.unsubscribe();
+    await done;
+    return answers;
+  } finally {
+    await nc.close();
+  }
+}
+
+const podUids = async () =>
+  new Map(
+    (await env.kube.list<KubeObject>({ apiVersion: "v1", kind: "Pod", namespace, labelSelector: `cluster.nats-operator.io/cluster=${NAME}` })).map((p) => [p.metadata.name, p.metadata.uid]),
+  );
+
+const configMap = (server: string) => env.kube.get<KubeObject>({ apiVersion: "v1", kind: "ConfigMap", namespace, name: `${server}-config` });
+
+/** Every Progressing reason status shows while it runs. */
+function recordProgressing(): { seen: Set<string>; stop(): void } {
+  const seen = new Set<string>();
+  let running = true;
+  void (async () => {
+    while (running) {
+      const reason = condition(await readCluster(env.kube, namespace, NAME).catch(() => undefined), "Progressing")?.reason;
+      if (reason) seen.add(reason);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  })();
+  return {
+    seen,
+    stop: () => {
+      running = false;
+    },
+  };
+}
+
+beforeAll(async () => {
+  env = await startEnvironment();
+  namespace = await env.namespace("reload");
+  operator = await startOperator(env.transport);
+  nats = await createOperator();
+  await env.kube.create({
+    apiVersion: "nats-operator.io/v1beta1",
+    kind: "NatsOperatorTrust",
+    metadata: { name: "acme", namespace },
+    spec: { operatorJWT: nats.operatorJWT, systemAccountJWT: nats.systemAccount.jwt },
+  } as KubeObject);
+  await env.kube.create({ apiVersion: "v1", kind: "Secret", metadata: { name: "cluster-controller-creds", namespace }, stringData: { "user.creds": nats.systemUserCreds } } as KubeObject);
+}, 300_000);
+
+afterAll(async () => {
+  await operator?.stop();
+  await env?.stop();
+}, 120_000);
+
+describe("reload instead of restart (C15)", () => {
+  it("applies a server-tags change by reload: no pod restarts, every server reports the new revision, appliedBy Reload", async () => {
+    const manifest = quickstart(namespace, NAME);
+    manifest.spec["auth"] = { trustRef: { name: "acme" }, systemCredentials: { secretKeyRef: { name: "cluster-controller-creds" } } };
+    await env.kube.create(manifest);
+    const before = await waitAtRest(env.kube, namespace, 300_000, NAME);
+    const uids = await podUids();
+    const varzBefore = await varzByServer();
+    expect([...varzBefore.keys()].sort()).toEqual(SERVERS);
+
+    const progressing = recordProgressing();
+    await env.kube.patch(clusterKey(namespace, NAME), { spec: { serverTags: { zone: "a" } } }, "merge");
+    const after = await waitFor(
+      "the new revision applied",
+      async () => {
+        const cluster = await readCluster(env.kube, namespace, NAME);
+        const revision = cluster?.status?.config?.revision;
+        const atRest = cluster?.status?.observedGeneration === cluster?.metadata.generation && condition(cluster, "Progressing")?.reason === "UpToDate";
+        return cluster && atRest && revision !== before.status?.config?.revision && cluster.status?.servers?.every((s) => s.configRevision === revision) ? cluster : undefined;
+      },
+      240_000,
+    );
+    progressing.stop();
+    const revision = after.status?.config?.revision ?? "";
+    expect(after.status?.config).toEqual({ revision, appliedBy: "Reload" });
+    expect(progressing.seen.has("ReloadPending")).toBe(true);
+    expect(progressing.seen.has("RollingRestart")).toBe(false);
+    await waitAtRest(env.kube, namespace, 60_000, NAME);
+
+    // Nothing restarted: the same pods, the same nats-server processes, a later config load.
+    expect(await podUids()).toEqual(uids);
+    const varzAfter = await varzByServer();
+    for (const server of SERVERS) {
+      const was = varzBefore.get(server);
+      const now = varzAfter.get(server);
+      expect(now?.start).toBe(was?.start);
+      expect(Date.parse(now?.config_load_time ?? "")).toBeGreaterThan(Date.parse(was?.config_load_time ?? ""));
+      expect(now?.tags).toEqual(["zone:a"]);
+      expect(now?.metadata?.["config_revision"]).toBe(revision);
+      const annotations = (await configMap(server))?.metadata.annotations ?? {};
+      expect(annotations["cluster.nats-operator.io/config-apply"]).toBe("Reload");
+      expect(annotations["cluster.nats-operator.io/config-revision"]).toBe(revision);
+    }
+  }, 900_000);
+});
