@@ -11,7 +11,7 @@ export const ClusterAuth = Struct(
     ),
     systemCredentials: Optional(
       Credentials(
-        "System user the controller connects as. With it, config changes can be applied by reload; without it every change restarts.",
+        "System user the controller connects as: it reloads the config changes that allow it and evacuates JetStream servers before they leave. Without it every config change restarts and JetStream servers are not removed.",
       ),
     ),
     resolver: Optional(
