@@ -1,13 +1,16 @@
 // C15: with auth.systemCredentials, a config change whose every path nats-server 2.15 reloads
 // is applied by $SYS reload: every server takes it in the same delivery, no pod restarts, and
-// each reports the new revision from its reloaded config.
+// each reports the new revision from its reloaded config. A scale-up reloads the routes of the
+// servers already there; one restart-only path restarts them all, one at a time (C17).
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { connect, createInbox, credsAuthenticator, type NatsConnection } from "@nats-io/transport-node";
 import type { KubeObject } from "../../../shared/kube/object.ts";
+import type { Cluster } from "../../../functions/cluster-shared/cluster.ts";
 import { createOperator, type TestOperator } from "../../support/nats-auth.ts";
 import { startEnvironment, type Environment } from "../support/environment.ts";
 import { clusterKey, condition, quickstart, readCluster, waitAtRest, waitFor } from "./support/natscluster.ts";
 import { startOperator, type RunningOperator } from "./support/operator.ts";
+import { samplePods } from "./support/sampler.ts";
 
 let env: Environment;
 let operator: RunningOperator;
@@ -23,6 +26,7 @@ interface ServerVarz {
   config_load_time: string;
   tags?: string[];
   metadata?: Record<string, string>;
+  jetstream?: { config?: { max_memory?: number } };
 }
 
 /** What every server of the cluster says over $SYS VARZ, by server name. */
@@ -97,8 +101,25 @@ afterAll(async () => {
   await env?.stop();
 }, 120_000);
 
+/** Waits until the cluster is at rest on a revision other than `previous`, which every server reports. */
+function waitForNewRevision(previous: string | undefined, timeoutMs: number): Promise<Cluster> {
+  return waitFor(
+    "a new revision applied",
+    async () => {
+      const cluster = await readCluster(env.kube, namespace, NAME);
+      const revision = cluster?.status?.config?.revision;
+      const atRest = cluster?.status?.observedGeneration === cluster?.metadata.generation && condition(cluster, "Progressing")?.reason === "UpToDate";
+      return cluster && atRest && revision !== previous && cluster.status?.servers?.every((s) => s.configRevision === revision) ? cluster : undefined;
+    },
+    timeoutMs,
+  );
+}
+
+const MEMORY_STORE = 192 * 1024 * 1024;
+const MiB = 1024 * 1024;
+
 describe("reload instead of restart (C15)", () => {
-  it("applies a server-tags change by reload: no pod restarts, every server reports the new revision, appliedBy Reload", async () => {
+  it("applies new server tags and a raised memory store limit by reload: no pod restarts, every server reports the new revision, appliedBy Reload", async () => {
     const manifest = quickstart(namespace, NAME);
     manifest.spec["auth"] = { trustRef: { name: "acme" }, systemCredentials: { secretKeyRef: { name: "cluster-controller-creds" } } };
     await env.kube.create(manifest);
@@ -106,19 +127,11 @@ describe("reload instead of restart (C15)", () => {
     const uids = await podUids();
     const varzBefore = await varzByServer();
     expect([...varzBefore.keys()].sort()).toEqual(SERVERS);
+    expect(varzBefore.get(SERVERS[0] ?? "")?.jetstream?.config?.max_memory).toBe(MEMORY_STORE);
 
     const progressing = recordProgressing();
-    await env.kube.patch(clusterKey(namespace, NAME), { spec: { serverTags: { zone: "a" } } }, "merge");
-    const after = await waitFor(
-      "the new revision applied",
-      async () => {
-        const cluster = await readCluster(env.kube, namespace, NAME);
-        const revision = cluster?.status?.config?.revision;
-        const atRest = cluster?.status?.observedGeneration === cluster?.metadata.generation && condition(cluster, "Progressing")?.reason === "UpToDate";
-        return cluster && atRest && revision !== before.status?.config?.revision && cluster.status?.servers?.every((s) => s.configRevision === revision) ? cluster : undefined;
-      },
-      240_000,
-    );
+    await env.kube.patch(clusterKey(namespace, NAME), { spec: { serverTags: { zone: "a" }, jetstream: { limits: { maxMemoryStore: "200Mi" } } } }, "merge");
+    const after = await waitForNewRevision(before.status?.config?.revision, 240_000);
     progressing.stop();
     const revision = after.status?.config?.revision ?? "";
     expect(after.status?.config).toEqual({ revision, appliedBy: "Reload" });
@@ -135,10 +148,63 @@ describe("reload instead of restart (C15)", () => {
       expect(now?.start).toBe(was?.start);
       expect(Date.parse(now?.config_load_time ?? "")).toBeGreaterThan(Date.parse(was?.config_load_time ?? ""));
       expect(now?.tags).toEqual(["zone:a"]);
+      expect(now?.jetstream?.config?.max_memory).toBe(200 * MiB);
       expect(now?.metadata?.["config_revision"]).toBe(revision);
       const annotations = (await configMap(server))?.metadata.annotations ?? {};
       expect(annotations["cluster.nats-operator.io/config-apply"]).toBe("Reload");
       expect(annotations["cluster.nats-operator.io/config-revision"]).toBe(revision);
     }
-  }, 900_000);
+  }, 600_000);
+
+  it("scales 3 to 4 by creating the new server and reloading the routes of the others", async () => {
+    const before = await readCluster(env.kube, namespace, NAME);
+    const uids = await podUids();
+    const varzBefore = await varzByServer();
+    await env.kube.patch(clusterKey(namespace, NAME), { spec: { replicas: 4 } }, "merge");
+    const after = await waitForNewRevision(before?.status?.config?.revision, 300_000);
+    await waitAtRest(env.kube, namespace, 120_000, NAME);
+    const revision = after.status?.config?.revision ?? "";
+    // The new server was created at the revision, so the revision counts as applied by restart.
+    expect(after.status?.config).toEqual({ revision, appliedBy: "Restart" });
+    const podsAfter = await podUids();
+    for (const [pod, uid] of uids) expect(podsAfter.get(pod)).toBe(uid);
+    const varzAfter = await varzByServer();
+    expect([...varzAfter.keys()].sort()).toEqual([...SERVERS, `${NAME}-3`]);
+    for (const server of SERVERS) {
+      expect(varzAfter.get(server)?.start).toBe(varzBefore.get(server)?.start);
+      expect(varzAfter.get(server)?.metadata?.["config_revision"]).toBe(revision);
+      expect((await configMap(server))?.metadata.annotations?.["cluster.nats-operator.io/config-apply"]).toBe("Reload");
+    }
+  }, 600_000);
+
+  it("restarts one server at a time when a restart-only change comes with a reloadable one (C17)", async () => {
+    const before = await readCluster(env.kube, namespace, NAME);
+    const servers = [...SERVERS, `${NAME}-3`];
+    const sampler = samplePods(env.kube, namespace, NAME, servers.length);
+    const reasons = new Set<string>();
+    let watching = true;
+    const watcher = (async () => {
+      while (watching) {
+        const reason = (await readCluster(env.kube, namespace, NAME).catch(() => undefined))?.status?.config?.restartReason;
+        if (reason) reasons.add(reason);
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    })();
+    // A lowered store limit is restart-only, so the new tags come with a restart too.
+    await env.kube.patch(clusterKey(namespace, NAME), { spec: { serverTags: { zone: "b" }, jetstream: { limits: { maxMemoryStore: "180Mi" } } } }, "merge");
+    const after = await waitForNewRevision(before?.status?.config?.revision, 900_000);
+    await waitAtRest(env.kube, namespace, 120_000, NAME);
+    watching = false;
+    await watcher;
+    await sampler.stop();
+    expect(after.status?.config?.appliedBy).toBe("Restart");
+    expect([...reasons]).toEqual(["jetstream.max_memory_store is restart-only"]);
+    expect(sampler.maxNotReady).toBeLessThanOrEqual(1);
+    expect([...sampler.restarts].sort()).toEqual(servers);
+    const varz = await varzByServer();
+    for (const server of servers) {
+      expect(varz.get(server)?.tags).toEqual(["zone:b"]);
+      expect(varz.get(server)?.jetstream?.config?.max_memory).toBe(180 * MiB);
+    }
+  }, 1_200_000);
 });
