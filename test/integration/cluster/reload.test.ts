@@ -3,6 +3,7 @@
 // each reports the new revision from its reloaded config. A scale-up reloads the routes of the
 // servers already there; one restart-only path restarts them all, one at a time (C17).
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { jetstreamManager } from "@nats-io/jetstream";
 import { connect, createInbox, credsAuthenticator, type NatsConnection } from "@nats-io/transport-node";
 import type { KubeObject } from "../../../shared/kube/object.ts";
 import type { Cluster } from "../../../functions/cluster-shared/cluster.ts";
@@ -29,13 +30,13 @@ interface ServerVarz {
   jetstream?: { config?: { max_memory?: number } };
 }
 
+const podUrl = (ordinal: number) => `nats://${NAME}-${ordinal}-0.${NAME}-headless.${namespace}.svc:4222`;
+const connectAs = (creds: string, servers: string[]): Promise<NatsConnection> =>
+  connect({ servers, authenticator: credsAuthenticator(new TextEncoder().encode(creds)), timeout: 5_000 });
+
 /** What every server of the cluster says over $SYS VARZ, by server name. */
 async function varzByServer(): Promise<Map<string, ServerVarz>> {
-  const nc: NatsConnection = await connect({
-    servers: [`nats://${NAME}-0-0.${NAME}-headless.${namespace}.svc:4222`],
-    authenticator: credsAuthenticator(new TextEncoder().encode(nats.systemUserCreds)),
-    timeout: 5_000,
-  });
+  const nc = await connectAs(nats.systemUserCreds, [podUrl(0)]);
   try {
     const inbox = createInbox();
     const answers = new Map<string, ServerVarz>();
@@ -153,6 +154,20 @@ describe("reload instead of restart (C15)", () => {
       const annotations = (await configMap(server))?.metadata.annotations ?? {};
       expect(annotations["cluster.nats-operator.io/config-apply"]).toBe("Reload");
       expect(annotations["cluster.nats-operator.io/config-revision"]).toBe(revision);
+    }
+
+    // The reloaded servers still take an account pushed to their Full resolvers, and its user
+    // can reach JetStream on each of them.
+    const app = await nats.signAccount("app", { jetstream: true });
+    const system = await connectAs(nats.systemUserCreds, [podUrl(0)]);
+    const pushed = (await system.request("$SYS.REQ.CLAIMS.UPDATE", app.jwt, { timeout: 5_000 })).json<{ data?: { code?: number } }>();
+    await system.close();
+    expect(pushed.data?.code).toBe(200);
+    for (const ordinal of [0, 1, 2]) {
+      const nc = await waitFor(`the app account on ${NAME}-${ordinal}`, () => connectAs(app.userCreds, [podUrl(ordinal)]), 30_000);
+      const info = await (await jetstreamManager(nc)).getAccountInfo();
+      expect(info.limits.max_memory).toBe(-1);
+      await nc.close();
     }
   }, 600_000);
 
