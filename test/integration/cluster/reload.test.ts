@@ -11,6 +11,8 @@ import { createOperator, type TestOperator } from "../../support/nats-auth.ts";
 import { startEnvironment, type Environment } from "../support/environment.ts";
 import { clusterKey, condition, quickstart, readCluster, waitAtRest, waitFor } from "./support/natscluster.ts";
 import { startOperator, type RunningOperator } from "./support/operator.ts";
+import { installOperatorTrust, operatorModeAuth } from "./support/operator-mode.ts";
+import { recordStatus } from "./support/recorder.ts";
 import { samplePods } from "./support/sampler.ts";
 
 let env: Environment;
@@ -64,37 +66,12 @@ const podUids = async () =>
 
 const configMap = (server: string) => env.kube.get<KubeObject>({ apiVersion: "v1", kind: "ConfigMap", namespace, name: `${server}-config` });
 
-/** Every Progressing reason status shows while it runs. */
-function recordProgressing(): { seen: Set<string>; stop(): void } {
-  const seen = new Set<string>();
-  let running = true;
-  void (async () => {
-    while (running) {
-      const reason = condition(await readCluster(env.kube, namespace, NAME).catch(() => undefined), "Progressing")?.reason;
-      if (reason) seen.add(reason);
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  })();
-  return {
-    seen,
-    stop: () => {
-      running = false;
-    },
-  };
-}
-
 beforeAll(async () => {
   env = await startEnvironment();
   namespace = await env.namespace("reload");
   operator = await startOperator(env.transport);
   nats = await createOperator();
-  await env.kube.create({
-    apiVersion: "nats-operator.io/v1beta1",
-    kind: "NatsOperatorTrust",
-    metadata: { name: "acme", namespace },
-    spec: { operatorJWT: nats.operatorJWT, systemAccountJWT: nats.systemAccount.jwt },
-  } as KubeObject);
-  await env.kube.create({ apiVersion: "v1", kind: "Secret", metadata: { name: "cluster-controller-creds", namespace }, stringData: { "user.creds": nats.systemUserCreds } } as KubeObject);
+  await installOperatorTrust(env.kube, namespace, nats);
 }, 300_000);
 
 afterAll(async () => {
@@ -122,7 +99,7 @@ const MiB = 1024 * 1024;
 describe("reload instead of restart (C15)", () => {
   it("applies new server tags and a raised memory store limit by reload: no pod restarts, every server reports the new revision, appliedBy Reload", async () => {
     const manifest = quickstart(namespace, NAME);
-    manifest.spec["auth"] = { trustRef: { name: "acme" }, systemCredentials: { secretKeyRef: { name: "cluster-controller-creds" } } };
+    manifest.spec["auth"] = operatorModeAuth();
     await env.kube.create(manifest);
     const before = await waitAtRest(env.kube, namespace, 300_000, NAME);
     const uids = await podUids();
@@ -130,7 +107,7 @@ describe("reload instead of restart (C15)", () => {
     expect([...varzBefore.keys()].sort()).toEqual(SERVERS);
     expect(varzBefore.get(SERVERS[0] ?? "")?.jetstream?.config?.max_memory).toBe(MEMORY_STORE);
 
-    const progressing = recordProgressing();
+    const progressing = recordStatus(env.kube, namespace, NAME, (c) => [condition(c, "Progressing")?.reason ?? ""].filter(Boolean));
     await env.kube.patch(clusterKey(namespace, NAME), { spec: { serverTags: { zone: "a" }, jetstream: { limits: { maxMemoryStore: "200Mi" } } } }, "merge");
     const after = await waitForNewRevision(before.status?.config?.revision, 240_000);
     progressing.stop();
