@@ -45,6 +45,9 @@ export async function applyConfigChanges(kube: Kube, cluster: Cluster, seen: Clu
   // A refused trust or a missing certificate holds reloads as it holds the rollout.
   const held = seen.hold !== undefined || !seen.certificatesReady;
   const connect = () => (user.kind === "ready" ? systemConnection(cluster, user) : Promise.reject(new Error("no system user")));
+  // While servers are leaving, the others keep their routes to them: evacuation copies data
+  // over those routes. Their shorter route lists are reloaded once the leaving servers are gone.
+  const leaving = seen.servers.some((s) => s.exists && (!s.planned || s.replace === true));
   const pending: AppliedConfig["pending"] = [];
   const results = await Promise.all(
     seen.servers.map(async (server): Promise<{ server: ServerInput; marks?: ConfigMapMarks }> => {
@@ -65,6 +68,10 @@ export async function applyConfigChanges(kube: Kube, cluster: Cluster, seen: Clu
       });
       const { restartReason: _reason, ...rest } = server;
       if (decision.kind === "restart") return { ...keep, server: { ...rest, restartReason: decision.reason } };
+      if (decision.kind === "start-reload" && leaving) {
+        pending.push({ server: server.name, detail: "waits until the leaving servers are gone" });
+        return { ...keep, server: { ...rest, reloading: true } };
+      }
       // Every reload kind needs the ConfigMap; without one the decision is already a restart.
       if (!configMap) return keep;
       const report = seen.reports.find((r) => r.server === server.name);
