@@ -16,7 +16,17 @@ export async function startPublisher(servers: string[], stream: string, subject:
   const authenticator = creds ? { authenticator: credsAuthenticator(new TextEncoder().encode(creds)) } : {};
   const nc: NatsConnection = await connect({ servers, maxReconnectAttempts: -1, reconnectTimeWait: 250, ...authenticator });
   const jsm = await jetstreamManager(nc);
-  await jsm.streams.add({ name: stream, subjects: [`${subject}.>`], num_replicas: 3 });
+  // A freshly settled cluster on a loaded machine can let the first JetStream API request time
+  // out; the stream is asked for again (adding the same config twice is no error).
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await jsm.streams.add({ name: stream, subjects: [`${subject}.>`], num_replicas: 3 });
+      break;
+    } catch (error) {
+      if (attempt >= 6) throw error;
+      await new Promise((r) => setTimeout(r, 1_000));
+    }
+  }
   const js = jetstream(nc, { timeout: 3000 });
   const acked = new Map<number, string>();
   let failures = 0;
