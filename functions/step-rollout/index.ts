@@ -123,7 +123,7 @@ export const stepRollout: OperatorFunction = {
       servers: seen.servers,
       ...(seen.snapshot ? { snapshot: seen.snapshot } : {}),
       paused: cluster.spec.rollout?.paused === true,
-      ...(seen.hold ? { certificateWait: seen.hold } : seen.certificatesReady ? {} : { certificateWait: { reason: "RouteCertificateNotReady", message: "waiting for the route or client TLS Secret" } }),
+      ...(seen.hold ? { hold: seen.hold } : seen.certificatesReady ? {} : { hold: { reason: "RouteCertificateNotReady", message: "waiting for the route or client TLS Secret" } }),
       ...(forceStep ? { forceStep } : {}),
       restartAll: cluster.metadata.annotations?.[CLUSTER_ANNOTATIONS.restartAll] !== undefined,
       ...(cluster.status?.rollout?.targetRevision ? { previous: cluster.status.rollout as RolloutStatus } : {}),

@@ -200,7 +200,7 @@ describe("rollout plan", () => {
   });
 
   it("takes no step while a mounted certificate is missing, and says so", () => {
-    const decision = planRollout(input([server(0), server(1), server(2)], { certificateWait: { reason: "RouteCertificateNotReady", message: "waiting" }, forceStep: "demo-0" }));
+    const decision = planRollout(input([server(0), server(1), server(2)], { hold: { reason: "RouteCertificateNotReady", message: "waiting" }, forceStep: "demo-0" }));
     expect(decision.step).toEqual({ kind: "none" });
     expect(condition(decision, "Progressing")).toMatchObject({ status: "True", reason: "RouteCertificateNotReady" });
   });

@@ -56,8 +56,8 @@ export interface RolloutInput {
   previous?: RolloutStatus;
   previousProgressingReason?: string;
   previousRemovals?: readonly Removal[];
-  /** Set while a mounted certificate is missing: nothing steps, Progressing says why. */
-  certificateWait?: { reason: string; message: string };
+  /** Set while a mounted certificate is missing or the trust is refused: nothing steps, Progressing says why. */
+  hold?: { reason: string; message: string };
   /** Rendered names held by objects this NatsCluster does not control. */
   foreign: readonly string[];
   /** What render-cluster's last reconcile failed on, as it recorded it; absent when it succeeded. */
@@ -166,11 +166,11 @@ export function planRollout(input: RolloutInput): RolloutDecision {
     // A removal under way is carried through its phases before anything else moves.
     progress = advanceRemoval(inFlight, snapshot, kindOf.get(inFlight.name) === "surplus", now);
     current = inFlight.name;
-    if (progress.action && !input.certificateWait) step = progress.action;
-  } else if (authChange !== undefined && !authBlocked && !input.certificateWait) {
+    if (progress.action && !input.hold) step = progress.action;
+  } else if (authChange !== undefined && !authBlocked && !input.hold) {
     step = { kind: "restart-all", servers: restarts.map((s) => s.name), change: authChange };
-  } else if (forced !== undefined && !authBlocked && !input.certificateWait) step = { kind: "restart", server: forced, forced: true };
-  else if (!gate && !input.paused && !blocked && !input.certificateWait && ordered.length > 0) {
+  } else if (forced !== undefined && !authBlocked && !input.hold) step = { kind: "restart", server: forced, forced: true };
+  else if (!gate && !input.paused && !blocked && !input.hold && ordered.length > 0) {
     const next = ordered[0] ?? "";
     const surplusNext = kindOf.get(next) === "surplus";
     step =
@@ -220,8 +220,8 @@ export function planRollout(input: RolloutInput): RolloutDecision {
   const reasonFor = (kind: "surplus" | "restart" | "replace") => (kind === "surplus" ? "ScalingDown" : kind === "restart" ? "RollingRestart" : "ReplacingServer");
   if (step.kind === "restart-all") {
     progressing = { type: "Progressing", status: "True", reason: "RollingRestart", message: describeStep(step) };
-  } else if (input.certificateWait) {
-    progressing = { type: "Progressing", status: "True", reason: input.certificateWait.reason, message: input.certificateWait.message };
+  } else if (input.hold) {
+    progressing = { type: "Progressing", status: "True", reason: input.hold.reason, message: input.hold.message };
   } else if (blocked && step.kind === "none") {
     progressing = { type: "Progressing", status: "False", reason: blocked.reason, message: blocked.message };
   } else if (active) {
