@@ -4,7 +4,12 @@
 export const base = {
   rootDir: import.meta.dirname,
   extensionsToTreatAsEsm: [".ts"],
-  transform: { "^.+\\.ts$": ["@swc/jest", { jsc: { target: "es2024", parser: { syntax: "typescript" } }, module: { type: "es6" } }] },
+  transform: {
+    "^.+\\.ts$": [
+      "@swc/jest",
+      { jsc: { target: "es2024", parser: { syntax: "typescript" } }, module: { type: "es6" } },
+    ],
+  },
   testEnvironment: "node",
 };
 

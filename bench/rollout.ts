@@ -34,34 +34,67 @@ try {
   const namespace = await env.namespace("bench");
   await env.kube.create(quickstart(namespace, "bench"));
   await waitAtRest(env.kube, namespace, 300_000, "bench").catch(async (error: unknown) => {
-    const status = await waitAtRest(env.kube, namespace, 120_000, "bench").catch(() => readCluster(env.kube, namespace, "bench"));
+    const status = await waitAtRest(env.kube, namespace, 120_000, "bench").catch(() =>
+      readCluster(env.kube, namespace, "bench"),
+    );
     process.stderr.write(`${JSON.stringify(status?.status, null, 2)}\n${operator.log.slice(-30).join("")}\n`);
     throw error;
   });
 
   const templateRevision = async () => {
-    const list = await env.kube.list<StatefulSet>({ apiVersion: "apps/v1", kind: "StatefulSet", namespace, labelSelector: "cluster.nats-operator.io/cluster=bench" });
-    return new Map(list.map((s) => [s.metadata.name, s.spec.template.metadata.annotations?.["cluster.nats-operator.io/config-revision"] ?? ""]));
+    const list = await env.kube.list<StatefulSet>({
+      apiVersion: "apps/v1",
+      kind: "StatefulSet",
+      namespace,
+      labelSelector: "cluster.nats-operator.io/cluster=bench",
+    });
+    return new Map(
+      list.map((s) => [
+        s.metadata.name,
+        s.spec.template.metadata.annotations?.["cluster.nats-operator.io/config-revision"] ?? "",
+      ]),
+    );
   };
   /** The gate as the function judges it, observed independently: `restarted` must report `target`. */
   const gateOpen = async (target: string, restarted: readonly string[]): Promise<boolean> => {
-    const pods = await env.kube.list<Pod>({ apiVersion: "v1", kind: "Pod", namespace, labelSelector: "cluster.nats-operator.io/cluster=bench" });
-    const ready = pods.filter((p) => !p.metadata.deletionTimestamp && p.status?.conditions?.some((c) => c.type === "Ready" && c.status === "True"));
+    const pods = await env.kube.list<Pod>({
+      apiVersion: "v1",
+      kind: "Pod",
+      namespace,
+      labelSelector: "cluster.nats-operator.io/cluster=bench",
+    });
+    const ready = pods.filter(
+      (p) =>
+        !p.metadata.deletionTimestamp && p.status?.conditions?.some((c) => c.type === "Ready" && c.status === "True"),
+    );
     if (ready.length < servers.length) return false;
     const reports = await Promise.all(
       servers.map(async (server) => {
         const base = monitorUrl("bench", namespace, server);
-        const [varz, jsz] = await Promise.all([getJson<Varz>(`${base}/varz`), getJson<Jsz>(`${base}/jsz?accounts=true&streams=true&consumers=true&raft=true`)]);
+        const [varz, jsz] = await Promise.all([
+          getJson<Varz>(`${base}/varz`),
+          getJson<Jsz>(`${base}/jsz?accounts=true&streams=true&consumers=true&raft=true`),
+        ]);
         return { server, ...(varz ? { varz } : {}), ...(jsz ? { jsz } : {}) };
       }),
     );
-    if (!reports.every((r) => r.varz !== undefined && (!restarted.includes(r.server) || r.varz.metadata?.["config_revision"] === target))) return false;
+    if (
+      !reports.every(
+        (r) =>
+          r.varz !== undefined && (!restarted.includes(r.server) || r.varz.metadata?.["config_revision"] === target),
+      )
+    )
+      return false;
     const snapshot = mergeSnapshot(servers, reports, true);
     return snapshot !== undefined && judge(snapshot).settled && servers.every((s) => snapshot.metaMembers.includes(s));
   };
 
   const initial = await templateRevision();
-  await env.kube.patch(clusterKey(namespace, "bench"), { spec: { resources: { requests: { cpu: "100m", memory: "384Mi" }, limits: { memory: "384Mi" } } } }, "merge");
+  await env.kube.patch(
+    clusterKey(namespace, "bench"),
+    { spec: { resources: { requests: { cpu: "100m", memory: "384Mi" }, limits: { memory: "384Mi" } } } },
+    "merge",
+  );
   const patchedAt = performance.now();
   let target = "";
   const restartAt = new Map<string, number>();
@@ -70,7 +103,8 @@ try {
   while (openAt.length < servers.length && performance.now() - patchedAt < 600_000) {
     // The gate first, judged for the servers restarted so far, then any restart that began.
     const checkedAt = performance.now();
-    if (target && restartAt.size > openAt.length && (await gateOpen(target, [...restartAt.keys()]))) openAt.push(checkedAt);
+    if (target && restartAt.size > openAt.length && (await gateOpen(target, [...restartAt.keys()])))
+      openAt.push(checkedAt);
     const revisions = await templateRevision();
     const now = performance.now();
     for (const [name, revision] of revisions) {
@@ -91,7 +125,9 @@ try {
   const ownTimes = starts.map((start, i) => (openAt[i] ?? start) - start);
   const total = (openAt[openAt.length - 1] ?? performance.now()) - (starts[0] ?? patchedAt);
   const sum = ownTimes.reduce((a, b) => a + b, 0);
-  const status = await waitAtRest(env.kube, namespace, 120_000, "bench").catch(() => readCluster(env.kube, namespace, "bench"));
+  const status = await waitAtRest(env.kube, namespace, 120_000, "bench").catch(() =>
+    readCluster(env.kube, namespace, "bench"),
+  );
   const result = {
     benchmark: "rollout",
     servers: order.map(([name]) => name),
@@ -108,7 +144,9 @@ try {
   };
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   const ok = gateToRestart.every((ms) => ms <= TICK_MS + 1000) && result.ratio <= 1.1;
-  process.stdout.write(`rollout benchmark: gate->restart ${gateToRestart.map((ms) => `${(ms / 1000).toFixed(1)}s`).join(", ")} (target <= 11s); total/sum ${result.ratio} (target <= 1.1) ${ok ? "MET" : "NOT MET"}\n`);
+  process.stdout.write(
+    `rollout benchmark: gate->restart ${gateToRestart.map((ms) => `${(ms / 1000).toFixed(1)}s`).join(", ")} (target <= 11s); total/sum ${result.ratio} (target <= 1.1) ${ok ? "MET" : "NOT MET"}\n`,
+  );
 } finally {
   await operator.stop();
   await env.stop();

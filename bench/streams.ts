@@ -20,7 +20,11 @@ const streams = Number(process.env.BENCH_STREAMS ?? 500);
 const replicas = Number(process.env.BENCH_STREAM_REPLICAS ?? 1);
 const timeoutMs = Number(process.env.BENCH_STREAMS_TIMEOUT_MS ?? 600_000);
 
-function counting(transport: KubeTransport): { transport: KubeTransport; count: () => number; byKind: Map<string, number> } {
+function counting(transport: KubeTransport): {
+  transport: KubeTransport;
+  count: () => number;
+  byKind: Map<string, number>;
+} {
   let requests = 0;
   const byKind = new Map<string, number>();
   return {
@@ -46,7 +50,12 @@ async function main(): Promise<void> {
   const fn = counting(env.transport);
   const driver = startDriver(env.transport, createKube(fn.transport), [namespace]);
   try {
-    await env.kube.create({ apiVersion: "nats-operator.io/v1beta1", kind: "NatsConnection", metadata: { name: "bench", namespace }, spec: { servers: nats.urls } } as never);
+    await env.kube.create({
+      apiVersion: "nats-operator.io/v1beta1",
+      kind: "NatsConnection",
+      metadata: { name: "bench", namespace },
+      spec: { servers: nats.urls },
+    } as never);
     await new Promise((r) => setTimeout(r, 1_000));
     const apiBefore = fn.count();
     const natsBefore = jsApiRequestCount();
@@ -59,19 +68,32 @@ async function main(): Promise<void> {
           apiVersion: "jetstream.nats-operator.io/v1beta1",
           kind: "NatsStream",
           metadata: { name, namespace },
-          spec: { connectionRef: { name: "bench" }, name: name.toUpperCase(), subjects: [`bench.${name}.>`], replicas, storage: "File", maxAge: "1h" },
+          spec: {
+            connectionRef: { name: "bench" },
+            name: name.toUpperCase(),
+            subjects: [`bench.${name}.>`],
+            replicas,
+            storage: "File",
+            maxAge: "1h",
+          },
         } as never),
       ),
     );
     const applied = performance.now() - started;
     let ready = 0;
     while (performance.now() - started < timeoutMs) {
-      const items = await env.kube.list<KubeObject & { status?: { observedGeneration?: number; conditions?: { type: string; status: string }[] } }>({
+      const items = await env.kube.list<
+        KubeObject & { status?: { observedGeneration?: number; conditions?: { type: string; status: string }[] } }
+      >({
         apiVersion: "jetstream.nats-operator.io/v1beta1",
         kind: "NatsStream",
         namespace,
       });
-      ready = items.filter((o) => o.status?.observedGeneration === o.metadata.generation && o.status?.conditions?.some((c) => c.type === "Ready" && c.status === "True")).length;
+      ready = items.filter(
+        (o) =>
+          o.status?.observedGeneration === o.metadata.generation &&
+          o.status?.conditions?.some((c) => c.type === "Ready" && c.status === "True"),
+      ).length;
       if (ready === streams) break;
       await new Promise((r) => setTimeout(r, 250));
     }

@@ -19,7 +19,11 @@ const usage = `usage:
                                               started in this process when no URL is given`;
 
 async function main(argv: string[]): Promise<number> {
-  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: { url: { type: "string" }, help: { type: "boolean", short: "h" } } });
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { url: { type: "string" }, help: { type: "boolean", short: "h" } },
+  });
   const [command, ...rest] = positionals;
   if (values.help || command === undefined) {
     process.stdout.write(`${usage}\n`);
@@ -36,7 +40,10 @@ async function main(argv: string[]): Promise<number> {
         const started = startLocalCluster();
         if (started !== 0) return started;
       }
-      const [{ runLocally }, { createLogger }] = await Promise.all([import("../shared/eventing/local-runner.ts"), import("../shared/telemetry/logger.ts")]);
+      const [{ runLocally }, { createLogger }] = await Promise.all([
+        import("../shared/eventing/local-runner.ts"),
+        import("../shared/telemetry/logger.ts"),
+      ]);
       return runLocally(createLogger());
     }
     case "replay": {
@@ -56,7 +63,11 @@ async function main(argv: string[]): Promise<number> {
 
 /** Whether KUBECONFIG, ~/.kube/config or a service account names a cluster. */
 function clusterConfigured(): boolean {
-  return Boolean(process.env.KUBECONFIG) || existsSync(join(homedir(), ".kube", "config")) || Boolean(process.env.KUBERNETES_SERVICE_HOST);
+  return (
+    Boolean(process.env.KUBECONFIG) ||
+    existsSync(join(homedir(), ".kube", "config")) ||
+    Boolean(process.env.KUBERNETES_SERVICE_HOST)
+  );
 }
 
 /**
@@ -66,7 +77,9 @@ function clusterConfigured(): boolean {
  * at it.
  */
 function startLocalCluster(): number {
-  process.stderr.write("nats-operator: no cluster configured; starting the local control plane (npm run cluster:down stops it)\n");
+  process.stderr.write(
+    "nats-operator: no cluster configured; starting the local control plane (npm run cluster:down stops it)\n",
+  );
   const up = spawnSync(process.execPath, [fileURLToPath(new URL("../test/harness/cli.ts", import.meta.url)), "up"], {
     stdio: ["ignore", "pipe", "inherit"],
     encoding: "utf8",

@@ -19,10 +19,14 @@ export type Selection = { ok: true; names: FunctionName[] } | { ok: false; messa
 
 /** Reads a comma-separated selection (the FUNCTIONS variable); empty means all. */
 export function selectFunctions(spec: string | undefined): Selection {
-  const wanted = (spec ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  const wanted = (spec ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (wanted.length === 0) return { ok: true, names: [...functionNames] };
   const unknown = wanted.filter((name) => !(name in loaders));
-  if (unknown.length > 0) return { ok: false, message: `unknown function(s) ${unknown.join(", ")}; known: ${functionNames.join(", ")}` };
+  if (unknown.length > 0)
+    return { ok: false, message: `unknown function(s) ${unknown.join(", ")}; known: ${functionNames.join(", ")}` };
   return { ok: true, names: [...new Set(wanted)] as FunctionName[] };
 }
 

@@ -23,7 +23,9 @@ function run(title: string, command: string, args: string[], env: NodeJS.Process
   process.stdout.write(`\n== ${title}\n`);
   const started = Date.now();
   const result = spawnSync(command, args, { stdio: "inherit", env: { ...process.env, ...env } });
-  process.stdout.write(`== ${title}: ${result.status === 0 ? "ok" : "FAILED"} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  process.stdout.write(
+    `== ${title}: ${result.status === 0 ? "ok" : "FAILED"} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
+  );
   return result.status === 0;
 }
 
@@ -34,7 +36,9 @@ function check(title: string, command: string, args: string[]): void {
 
 function jest(title: string, config: string, extra: string[] = []): void {
   const output = `${reports}/${config.replace(/\W+/g, "-")}.json`;
-  const ok = run(title, "jest", ["-c", config, "--json", `--outputFile=${output}`, ...extra], { NODE_OPTIONS: "--experimental-vm-modules --no-warnings" });
+  const ok = run(title, "jest", ["-c", config, "--json", `--outputFile=${output}`, ...extra], {
+    NODE_OPTIONS: "--experimental-vm-modules --no-warnings",
+  });
   if (!existsSync(output)) {
     failed++;
     return;
@@ -48,7 +52,9 @@ function jest(title: string, config: string, extra: string[] = []): void {
 
 check("type-check", "tsc", ["-p", "tsconfig.json"]);
 check("lint", "eslint", ["."]);
-if (existsSync("scripts/check-generated.ts")) check("generated files match the API source", process.execPath, ["scripts/check-generated.ts"]);
+check("format", "prettier", ["--check", "."]);
+if (existsSync("scripts/check-generated.ts"))
+  check("generated files match the API source", process.execPath, ["scripts/check-generated.ts"]);
 jest("unit tests", "jest.config.js");
 if (run("build the test infrastructure", "bash", ["test/infra/build.sh"])) {
   jest("integration tests", "jest.integration.config.js", ["--runInBand"]);

@@ -17,7 +17,12 @@ beforeAll(async () => {
   other = await nats.signAccount("other");
 });
 
-const accountTrust = (namespace: string, name: string, spec: AccountTrustObject["spec"], status?: AccountTrustObject["status"]): AccountTrustObject => ({
+const accountTrust = (
+  namespace: string,
+  name: string,
+  spec: AccountTrustObject["spec"],
+  status?: AccountTrustObject["status"],
+): AccountTrustObject => ({
   apiVersion: "nats-operator.io/v1beta1",
   kind: "NatsAccountTrust",
   metadata: { namespace, name },
@@ -28,25 +33,56 @@ const signers = () => [nats.publicKey];
 
 describe("account trusts", () => {
   it("preload a literal account JWT the operator issued", () => {
-    expect(judgeAccountTrust("a", "app", accountTrust("a", "app", { publicKey: app.publicKey, jwt: app.jwt }), signers())).toEqual({ kind: "ready", publicKey: app.publicKey, jwt: app.jwt });
+    expect(
+      judgeAccountTrust("a", "app", accountTrust("a", "app", { publicKey: app.publicKey, jwt: app.jwt }), signers()),
+    ).toEqual({ kind: "ready", publicKey: app.publicKey, jwt: app.jwt });
   });
 
   it("are not found when missing", () => {
-    expect(judgeAccountTrust("a", "app", undefined, signers())).toMatchObject({ reason: "AccountTrustNotFound", message: "NatsAccountTrust a/app does not exist" });
+    expect(judgeAccountTrust("a", "app", undefined, signers())).toMatchObject({
+      reason: "AccountTrustNotFound",
+      message: "NatsAccountTrust a/app does not exist",
+    });
   });
 
   it("are invalid in the literal form without a JWT, and not ready in the reference form until it is mirrored", () => {
-    expect(judgeAccountTrust("a", "app", accountTrust("a", "app", { publicKey: app.publicKey }), signers())).toMatchObject({ reason: "AccountTrustInvalid" });
-    expect(judgeAccountTrust("a", "app", accountTrust("a", "app", { accountRef: { name: "app" } }), signers())).toMatchObject({ reason: "AccountTrustNotReady" });
-    const mirrored = accountTrust("a", "app", { accountRef: { name: "app" } }, { publicKey: app.publicKey, jwt: app.jwt });
-    expect(judgeAccountTrust("a", "app", mirrored, signers())).toMatchObject({ kind: "ready", publicKey: app.publicKey });
+    expect(
+      judgeAccountTrust("a", "app", accountTrust("a", "app", { publicKey: app.publicKey }), signers()),
+    ).toMatchObject({ reason: "AccountTrustInvalid" });
+    expect(
+      judgeAccountTrust("a", "app", accountTrust("a", "app", { accountRef: { name: "app" } }), signers()),
+    ).toMatchObject({ reason: "AccountTrustNotReady" });
+    const mirrored = accountTrust(
+      "a",
+      "app",
+      { accountRef: { name: "app" } },
+      { publicKey: app.publicKey, jwt: app.jwt },
+    );
+    expect(judgeAccountTrust("a", "app", mirrored, signers())).toMatchObject({
+      kind: "ready",
+      publicKey: app.publicKey,
+    });
   });
 
   it("are invalid when the JWT is for another key, no account JWT, or issued by another operator", async () => {
-    expect(judgeAccountTrust("a", "app", accountTrust("a", "app", { publicKey: other.publicKey, jwt: app.jwt }), signers())).toMatchObject({ reason: "AccountTrustInvalid" });
-    expect(judgeAccountTrust("a", "app", accountTrust("a", "app", { publicKey: app.publicKey, jwt: nats.operatorJWT }), signers())).toMatchObject({ reason: "AccountTrustInvalid" });
+    expect(
+      judgeAccountTrust("a", "app", accountTrust("a", "app", { publicKey: other.publicKey, jwt: app.jwt }), signers()),
+    ).toMatchObject({ reason: "AccountTrustInvalid" });
+    expect(
+      judgeAccountTrust(
+        "a",
+        "app",
+        accountTrust("a", "app", { publicKey: app.publicKey, jwt: nats.operatorJWT }),
+        signers(),
+      ),
+    ).toMatchObject({ reason: "AccountTrustInvalid" });
     const foreign = await stranger.signAccount("app");
-    const result = judgeAccountTrust("a", "app", accountTrust("a", "app", { publicKey: foreign.publicKey, jwt: foreign.jwt }), signers());
+    const result = judgeAccountTrust(
+      "a",
+      "app",
+      accountTrust("a", "app", { publicKey: foreign.publicKey, jwt: foreign.jwt }),
+      signers(),
+    );
     expect(result).toMatchObject({ reason: "AccountTrustInvalid" });
     expect(result.kind === "refused" && result.message).toContain("neither the operator nor one of its signing keys");
   });
@@ -54,10 +90,19 @@ describe("account trusts", () => {
   it("preload each account once, and refuse two different JWTs for one account", async () => {
     const system = nats.systemAccount;
     const once = { kind: "ready" as const, publicKey: app.publicKey, jwt: app.jwt };
-    expect(mergePreloads(system, [once, once])).toEqual({ kind: "ready", preload: { [system.publicKey]: system.jwt, [app.publicKey]: app.jwt } });
+    expect(mergePreloads(system, [once, once])).toEqual({
+      kind: "ready",
+      preload: { [system.publicKey]: system.jwt, [app.publicKey]: app.jwt },
+    });
     const resigned = { ...once, jwt: other.jwt };
-    expect(mergePreloads(system, [once, resigned])).toMatchObject({ reason: "AccountTrustInvalid", message: `two different JWTs are given for account ${app.publicKey}` });
-    expect(mergePreloads(system, [{ kind: "ready", publicKey: system.publicKey, jwt: app.jwt }])).toMatchObject({ reason: "AccountTrustInvalid", message: "two different JWTs are given for the system account" });
+    expect(mergePreloads(system, [once, resigned])).toMatchObject({
+      reason: "AccountTrustInvalid",
+      message: `two different JWTs are given for account ${app.publicKey}`,
+    });
+    expect(mergePreloads(system, [{ kind: "ready", publicKey: system.publicKey, jwt: app.jwt }])).toMatchObject({
+      reason: "AccountTrustInvalid",
+      message: "two different JWTs are given for the system account",
+    });
   });
 });
 
@@ -70,16 +115,33 @@ describe("resolving accountTrustRefs beside the trustRef", () => {
       spec: { version: "2.15.2", replicas: 1, auth: { trustRef: { name: "main" }, accountTrustRefs } },
     }) as Cluster;
   const operatorTrust = (): KubeObject =>
-    ({ apiVersion: "nats-operator.io/v1beta1", kind: "NatsOperatorTrust", metadata: { namespace: "apps", name: "main" }, spec: { operatorJWT: nats.operatorJWT, systemAccountJWT: nats.systemAccount.jwt } }) as KubeObject;
+    ({
+      apiVersion: "nats-operator.io/v1beta1",
+      kind: "NatsOperatorTrust",
+      metadata: { namespace: "apps", name: "main" },
+      spec: { operatorJWT: nats.operatorJWT, systemAccountJWT: nats.systemAccount.jwt },
+    }) as KubeObject;
 
   it("adds the accounts to the ready trust", async () => {
     const kube = memoryKube([operatorTrust(), accountTrust("apps", "app", { publicKey: app.publicKey, jwt: app.jwt })]);
-    expect(await resolveTrust(kube, cluster([{ name: "app" }, { name: "app" }]))).toMatchObject({ kind: "ready", accounts: { [app.publicKey]: app.jwt } });
+    expect(await resolveTrust(kube, cluster([{ name: "app" }, { name: "app" }]))).toMatchObject({
+      kind: "ready",
+      accounts: { [app.publicKey]: app.jwt },
+    });
   });
 
   it("is refused while an account trust is refused, or in another namespace without a grant", async () => {
-    expect(await resolveTrust(memoryKube([operatorTrust()]), cluster([{ name: "app" }]))).toMatchObject({ kind: "refused", reason: "AccountTrustNotFound" });
-    const kube = memoryKube([operatorTrust(), accountTrust("shared", "app", { publicKey: app.publicKey, jwt: app.jwt })]);
-    expect(await resolveTrust(kube, cluster([{ name: "app", namespace: "shared" }]))).toMatchObject({ kind: "refused", reason: "NoGrant" });
+    expect(await resolveTrust(memoryKube([operatorTrust()]), cluster([{ name: "app" }]))).toMatchObject({
+      kind: "refused",
+      reason: "AccountTrustNotFound",
+    });
+    const kube = memoryKube([
+      operatorTrust(),
+      accountTrust("shared", "app", { publicKey: app.publicKey, jwt: app.jwt }),
+    ]);
+    expect(await resolveTrust(kube, cluster([{ name: "app", namespace: "shared" }]))).toMatchObject({
+      kind: "refused",
+      reason: "NoGrant",
+    });
   });
 });

@@ -20,7 +20,12 @@ export interface PreloadedAccount {
 }
 
 /** The account JWT a NatsAccountTrust carries, judged against the operator's signers (pure). */
-export function judgeAccountTrust(namespace: string, name: string, trust: AccountTrustObject | undefined, signers: readonly string[]): PreloadedAccount | RefusedTrust {
+export function judgeAccountTrust(
+  namespace: string,
+  name: string,
+  trust: AccountTrustObject | undefined,
+  signers: readonly string[],
+): PreloadedAccount | RefusedTrust {
   const source = `NatsAccountTrust ${namespace}/${name}`;
   if (!trust) return refuse("AccountTrustNotFound", `${source} does not exist`);
   const spec = trust.spec ?? {};
@@ -28,13 +33,26 @@ export function judgeAccountTrust(namespace: string, name: string, trust: Accoun
   const publicKey = literal ? spec.publicKey : trust.status?.publicKey;
   const jwt = literal ? spec.jwt : trust.status?.jwt;
   // A literal trust without a JWT never gets one; a mirrored one gets it from the auth controller.
-  if (!jwt) return literal ? refuse("AccountTrustInvalid", `${source} carries no account JWT to preload`) : refuse("AccountTrustNotReady", `${source} has not mirrored the account's JWT yet`);
+  if (!jwt)
+    return literal
+      ? refuse("AccountTrustInvalid", `${source} carries no account JWT to preload`)
+      : refuse("AccountTrustNotReady", `${source} has not mirrored the account's JWT yet`);
   const decoded = decodeClaims(jwt);
-  if (!decoded.claims) return refuse("AccountTrustInvalid", `${source}: the account JWT does not decode: ${decoded.error ?? "unknown error"}`);
+  if (!decoded.claims)
+    return refuse(
+      "AccountTrustInvalid",
+      `${source}: the account JWT does not decode: ${decoded.error ?? "unknown error"}`,
+    );
   const claims = decoded.claims;
-  if (!isAccount(claims) || !claims.sub.startsWith("A")) return refuse("AccountTrustInvalid", `${source}: the JWT is not an account JWT`);
-  if (publicKey && publicKey !== claims.sub) return refuse("AccountTrustInvalid", `${source}: the JWT is for ${claims.sub}, not ${publicKey}`);
-  if (!signers.includes(claims.iss)) return refuse("AccountTrustInvalid", `${source}: the account JWT is issued by ${claims.iss}, which is neither the operator nor one of its signing keys`);
+  if (!isAccount(claims) || !claims.sub.startsWith("A"))
+    return refuse("AccountTrustInvalid", `${source}: the JWT is not an account JWT`);
+  if (publicKey && publicKey !== claims.sub)
+    return refuse("AccountTrustInvalid", `${source}: the JWT is for ${claims.sub}, not ${publicKey}`);
+  if (!signers.includes(claims.iss))
+    return refuse(
+      "AccountTrustInvalid",
+      `${source}: the account JWT is issued by ${claims.iss}, which is neither the operator nor one of its signing keys`,
+    );
   return { kind: "ready", publicKey: claims.sub, jwt: jwt.trim() };
 }
 
@@ -43,7 +61,10 @@ export function judgeAccountTrust(namespace: string, name: string, trust: Accoun
  * twice with the same JWT is preloaded once; with different JWTs, the servers could not know
  * which to serve, so it is refused.
  */
-export function mergePreloads(system: { publicKey: string; jwt: string }, accounts: readonly PreloadedAccount[]): { kind: "ready"; preload: Record<string, string> } | RefusedTrust {
+export function mergePreloads(
+  system: { publicKey: string; jwt: string },
+  accounts: readonly PreloadedAccount[],
+): { kind: "ready"; preload: Record<string, string> } | RefusedTrust {
   const preload: Record<string, string> = { [system.publicKey]: system.jwt };
   for (const account of accounts) {
     const kept = preload[account.publicKey];
@@ -70,17 +91,40 @@ export async function resolveAccountTrusts(
   const judged = await Promise.all(
     refs.map(async (ref): Promise<PreloadedAccount | RefusedTrust> => {
       const key = { namespace: ref.namespace ?? cluster.metadata.namespace, name: ref.name };
-      const from = { group: KINDS.NatsCluster.group, kind: KINDS.NatsCluster.kind, namespace: cluster.metadata.namespace };
-      if (!(await isAdmitted(kube, from, { group: KINDS.NatsAccountTrust.group, kind: KINDS.NatsAccountTrust.kind, ...key }))) {
-        return refuse("NoGrant", `no NatsReferenceGrant in namespace ${key.namespace} admits NatsCluster ${cluster.metadata.namespace}/${cluster.metadata.name} to NatsAccountTrust ${key.name}`);
+      const from = {
+        group: KINDS.NatsCluster.group,
+        kind: KINDS.NatsCluster.kind,
+        namespace: cluster.metadata.namespace,
+      };
+      if (
+        !(await isAdmitted(kube, from, {
+          group: KINDS.NatsAccountTrust.group,
+          kind: KINDS.NatsAccountTrust.kind,
+          ...key,
+        }))
+      ) {
+        return refuse(
+          "NoGrant",
+          `no NatsReferenceGrant in namespace ${key.namespace} admits NatsCluster ${cluster.metadata.namespace}/${cluster.metadata.name} to NatsAccountTrust ${key.name}`,
+        );
       }
-      const trust = await kube.get<AccountTrustObject>({ apiVersion: KINDS.NatsAccountTrust.apiVersion, kind: KINDS.NatsAccountTrust.kind, ...key });
+      const trust = await kube.get<AccountTrustObject>({
+        apiVersion: KINDS.NatsAccountTrust.apiVersion,
+        kind: KINDS.NatsAccountTrust.kind,
+        ...key,
+      });
       return judgeAccountTrust(key.namespace, key.name, trust, signers);
     }),
   );
   const refused = judged.find((j): j is RefusedTrust => j.kind === "refused");
   if (refused) return refused;
-  const merged = mergePreloads(system, judged.filter((j): j is PreloadedAccount => j.kind === "ready"));
+  const merged = mergePreloads(
+    system,
+    judged.filter((j): j is PreloadedAccount => j.kind === "ready"),
+  );
   if (merged.kind === "refused") return merged;
-  return { kind: "ready", accounts: Object.fromEntries(Object.entries(merged.preload).filter(([key]) => key !== system.publicKey)) };
+  return {
+    kind: "ready",
+    accounts: Object.fromEntries(Object.entries(merged.preload).filter(([key]) => key !== system.publicKey)),
+  };
 }

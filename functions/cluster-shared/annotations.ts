@@ -35,4 +35,5 @@ export const renderFailureReason = (annotations: Record<string, string> | undefi
 /** Kubernetes caps an Event note at 1 kB; the annotation keeps the same text as the Event. */
 const maxMessageLength = 1024;
 
-export const failureMessage = (message: string): string => (message.length > maxMessageLength ? `${message.slice(0, maxMessageLength - 1)}…` : message);
+export const failureMessage = (message: string): string =>
+  message.length > maxMessageLength ? `${message.slice(0, maxMessageLength - 1)}…` : message;

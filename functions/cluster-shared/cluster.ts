@@ -2,7 +2,8 @@
 import type { NatsCluster } from "../../shared/api/cluster/nats-cluster.ts";
 import type { KubeObject, ObjectMeta } from "../../shared/kube/object.ts";
 
-export type Cluster = Omit<NatsCluster, "metadata"> & KubeObject & { metadata: ObjectMeta & { name: string; namespace: string } };
+export type Cluster = Omit<NatsCluster, "metadata"> &
+  KubeObject & { metadata: ObjectMeta & { name: string; namespace: string } };
 
 /** Narrows an object read from the API server; undefined when it lacks a name or namespace. */
 export function asCluster(object: KubeObject | undefined): Cluster | undefined {

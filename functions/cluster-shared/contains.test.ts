@@ -3,7 +3,12 @@ import { containsRendered } from "./contains.ts";
 
 describe("containsRendered", () => {
   it("ignores what the API server added", () => {
-    expect(containsRendered({ spec: { clusterIP: "10.0.0.1", ports: [{ port: 4222, protocol: "TCP", nodePort: 1 }] } }, { spec: { ports: [{ port: 4222 }] } })).toBe(true);
+    expect(
+      containsRendered(
+        { spec: { clusterIP: "10.0.0.1", ports: [{ port: 4222, protocol: "TCP", nodePort: 1 }] } },
+        { spec: { ports: [{ port: 4222 }] } },
+      ),
+    ).toBe(true);
   });
 
   it("notices a changed or missing rendered field", () => {

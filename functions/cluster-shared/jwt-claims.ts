@@ -15,7 +15,13 @@ export function decodeClaims(jwt: string): { claims?: ClaimsData<Generic>; error
 export function operatorKeys(operator: ClaimsData<Generic>): string[] {
   const signing = operator.nats["signing_keys"];
   const listed = Array.isArray(signing)
-    ? signing.map((k: unknown) => (typeof k === "string" ? k : typeof k === "object" && k !== null && "key" in k && typeof k.key === "string" ? k.key : undefined))
+    ? signing.map((k: unknown) =>
+        typeof k === "string"
+          ? k
+          : typeof k === "object" && k !== null && "key" in k && typeof k.key === "string"
+            ? k.key
+            : undefined,
+      )
     : [];
   return [operator.sub, ...listed.filter((k): k is string => k !== undefined)];
 }

@@ -2,7 +2,14 @@
 // so the renderer and the rollout agree on them.
 import { APP_NAME, LABELS, MANAGED_BY } from "../../shared/api/constants/labels.ts";
 
-export const PORTS = { client: 4222, route: 6222, monitor: 8222, gateway: 7222, leafnodes: 7422, metrics: 7777 } as const;
+export const PORTS = {
+  client: 4222,
+  route: 6222,
+  monitor: 8222,
+  gateway: 7222,
+  leafnodes: 7422,
+  metrics: 7777,
+} as const;
 
 export const CLUSTER_API_VERSION = "cluster.nats-operator.io/v1beta1";
 export const CLUSTER_KIND = "NatsCluster";

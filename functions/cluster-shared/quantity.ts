@@ -1,13 +1,31 @@
 // Kubernetes quantities as whole bytes: enough for memory limits and volume sizes.
 
-const binary: Record<string, bigint> = { Ki: 1n << 10n, Mi: 1n << 20n, Gi: 1n << 30n, Ti: 1n << 40n, Pi: 1n << 50n, Ei: 1n << 60n };
-const decimal: Record<string, bigint> = { "": 1n, k: 10n ** 3n, M: 10n ** 6n, G: 10n ** 9n, T: 10n ** 12n, P: 10n ** 15n, E: 10n ** 18n };
+const binary: Record<string, bigint> = {
+  Ki: 1n << 10n,
+  Mi: 1n << 20n,
+  Gi: 1n << 30n,
+  Ti: 1n << 40n,
+  Pi: 1n << 50n,
+  Ei: 1n << 60n,
+};
+const decimal: Record<string, bigint> = {
+  "": 1n,
+  k: 10n ** 3n,
+  M: 10n ** 6n,
+  G: 10n ** 9n,
+  T: 10n ** 12n,
+  P: 10n ** 15n,
+  E: 10n ** 18n,
+};
 
 /** Bytes of a quantity such as `4Gi`, `500M`, `1e9` or 1024; fractions are rounded up. Undefined when unreadable. */
 export function parseBytes(quantity: string | number | undefined): bigint | undefined {
   if (quantity === undefined) return undefined;
-  if (typeof quantity === "number") return Number.isFinite(quantity) && quantity >= 0 ? BigInt(Math.ceil(quantity)) : undefined;
-  const match = /^\+?([0-9]+(?:\.[0-9]*)?|\.[0-9]+)(Ki|Mi|Gi|Ti|Pi|Ei|m|k|M|G|T|P|E|[eE][+-]?[0-9]+)?$/.exec(quantity.trim());
+  if (typeof quantity === "number")
+    return Number.isFinite(quantity) && quantity >= 0 ? BigInt(Math.ceil(quantity)) : undefined;
+  const match = /^\+?([0-9]+(?:\.[0-9]*)?|\.[0-9]+)(Ki|Mi|Gi|Ti|Pi|Ei|m|k|M|G|T|P|E|[eE][+-]?[0-9]+)?$/.exec(
+    quantity.trim(),
+  );
   if (!match) return undefined;
   const [, digits = "0", suffix = ""] = match;
   const [whole = "0", fraction = ""] = digits.split(".");

@@ -35,7 +35,11 @@ export interface RefusedTrust {
 
 export type TrustResolution = ReadyTrust | RefusedTrust;
 
-export const refuse = (reason: TrustRefusalReason, message: string): RefusedTrust => ({ kind: "refused", reason, message });
+export const refuse = (reason: TrustRefusalReason, message: string): RefusedTrust => ({
+  kind: "refused",
+  reason,
+  message,
+});
 
 // Verifying a signature takes ~50 ms in this pure-JS ed25519, and both cluster functions judge
 // the same two JWTs on every delivery (step-rollout every 10 s while a rollout moves), so the
@@ -59,18 +63,37 @@ export function validateTrust(source: string, operatorJWT: string, systemAccount
 
 function judgeJWTs(source: string, operatorJWT: string, systemAccountJWT: string): TrustResolution {
   const operator = decodeClaims(operatorJWT);
-  if (!operator.claims) return refuse("TrustInvalid", `${source}: the operator JWT does not decode: ${operator.error ?? "unknown error"}`);
-  if (!isOperator(operator.claims) || !operator.claims.sub.startsWith("O")) return refuse("TrustInvalid", `${source}: the operator JWT is not an operator JWT`);
+  if (!operator.claims)
+    return refuse("TrustInvalid", `${source}: the operator JWT does not decode: ${operator.error ?? "unknown error"}`);
+  if (!isOperator(operator.claims) || !operator.claims.sub.startsWith("O"))
+    return refuse("TrustInvalid", `${source}: the operator JWT is not an operator JWT`);
   const account = decodeClaims(systemAccountJWT);
-  if (!account.claims) return refuse("TrustInvalid", `${source}: the system account JWT does not decode: ${account.error ?? "unknown error"}`);
-  if (!isAccount(account.claims) || !account.claims.sub.startsWith("A")) return refuse("TrustInvalid", `${source}: the system account JWT is not an account JWT`);
+  if (!account.claims)
+    return refuse(
+      "TrustInvalid",
+      `${source}: the system account JWT does not decode: ${account.error ?? "unknown error"}`,
+    );
+  if (!isAccount(account.claims) || !account.claims.sub.startsWith("A"))
+    return refuse("TrustInvalid", `${source}: the system account JWT is not an account JWT`);
   const signers = operatorKeys(operator.claims);
   if (!signers.includes(account.claims.iss)) {
-    return refuse("TrustInvalid", `${source}: the system account JWT is issued by ${account.claims.iss}, which is neither operator ${operator.claims.sub} nor one of its signing keys`);
+    return refuse(
+      "TrustInvalid",
+      `${source}: the system account JWT is issued by ${account.claims.iss}, which is neither operator ${operator.claims.sub} nor one of its signing keys`,
+    );
   }
   const named = operator.claims.nats["system_account"];
   if (typeof named === "string" && named !== "" && named !== account.claims.sub) {
-    return refuse("TrustInvalid", `${source}: the operator names system account ${named}, but the system account JWT is for ${account.claims.sub}`);
+    return refuse(
+      "TrustInvalid",
+      `${source}: the operator names system account ${named}, but the system account JWT is for ${account.claims.sub}`,
+    );
   }
-  return { kind: "ready", operatorJWT: operatorJWT.trim(), signers, systemAccount: account.claims.sub, systemAccountJWT: systemAccountJWT.trim() };
+  return {
+    kind: "ready",
+    operatorJWT: operatorJWT.trim(),
+    signers,
+    systemAccount: account.claims.sub,
+    systemAccountJWT: systemAccountJWT.trim(),
+  };
 }

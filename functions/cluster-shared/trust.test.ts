@@ -14,7 +14,12 @@ beforeAll(async () => {
   signedByKey = await createOperator({ signingKey: true });
 });
 
-const trustObject = (namespace: string, name: string, spec: OperatorTrustObject["spec"], status?: OperatorTrustObject["status"]): OperatorTrustObject => ({
+const trustObject = (
+  namespace: string,
+  name: string,
+  spec: OperatorTrustObject["spec"],
+  status?: OperatorTrustObject["status"],
+): OperatorTrustObject => ({
   apiVersion: "nats-operator.io/v1beta1",
   kind: "NatsOperatorTrust",
   metadata: { namespace, name },
@@ -33,7 +38,13 @@ const clusterWith = (trustRef: { name: string; namespace?: string }): Cluster =>
 describe("trust validation", () => {
   it("accepts a system account the operator issued, and names its public key", () => {
     const result = validateTrust("t", nats.operatorJWT, nats.systemAccount.jwt);
-    expect(result).toEqual({ kind: "ready", operatorJWT: nats.operatorJWT, signers: [nats.publicKey], systemAccount: nats.systemAccount.publicKey, systemAccountJWT: nats.systemAccount.jwt });
+    expect(result).toEqual({
+      kind: "ready",
+      operatorJWT: nats.operatorJWT,
+      signers: [nats.publicKey],
+      systemAccount: nats.systemAccount.publicKey,
+      systemAccountJWT: nats.systemAccount.jwt,
+    });
   });
 
   it("accepts a system account issued by one of the operator's signing keys", () => {
@@ -49,16 +60,25 @@ describe("trust validation", () => {
   it("refuses an operator JWT whose signature does not verify", () => {
     const [header, , signature] = nats.operatorJWT.split(".");
     const [, body] = signedByKey.operatorJWT.split(".");
-    expect(validateTrust("t", `${header}.${body}.${signature}`, nats.systemAccount.jwt)).toMatchObject({ reason: "TrustInvalid" });
+    expect(validateTrust("t", `${header}.${body}.${signature}`, nats.systemAccount.jwt)).toMatchObject({
+      reason: "TrustInvalid",
+    });
   });
 
   it("refuses an account JWT given as the operator JWT", () => {
     const result = validateTrust("t", nats.systemAccount.jwt, nats.systemAccount.jwt);
-    expect(result).toMatchObject({ kind: "refused", reason: "TrustInvalid", message: "t: the operator JWT is not an operator JWT" });
+    expect(result).toMatchObject({
+      kind: "refused",
+      reason: "TrustInvalid",
+      message: "t: the operator JWT is not an operator JWT",
+    });
   });
 
   it("refuses an operator JWT given as the system account JWT", () => {
-    expect(validateTrust("t", nats.operatorJWT, nats.operatorJWT)).toMatchObject({ reason: "TrustInvalid", message: "t: the system account JWT is not an account JWT" });
+    expect(validateTrust("t", nats.operatorJWT, nats.operatorJWT)).toMatchObject({
+      reason: "TrustInvalid",
+      message: "t: the system account JWT is not an account JWT",
+    });
   });
 
   it("refuses a system account another operator issued", () => {
@@ -74,7 +94,9 @@ describe("trust validation", () => {
     const accountJWT = await encodeAccount("SYS", other, {}, { signer: operatorKey });
     const result = validateTrust("t", operatorJWT, accountJWT);
     expect(result).toMatchObject({ reason: "TrustInvalid" });
-    expect(result.kind === "refused" && result.message).toContain(`but the system account JWT is for ${other.getPublicKey()}`);
+    expect(result.kind === "refused" && result.message).toContain(
+      `but the system account JWT is for ${other.getPublicKey()}`,
+    );
   });
 
   it("accepts any account the operator issued when the operator names no system account", async () => {
@@ -82,45 +104,71 @@ describe("trust validation", () => {
     const account = createAccount();
     const operatorJWT = await encodeOperator("o", operatorKey);
     const accountJWT = await encodeAccount("SYS", account, {}, { signer: operatorKey });
-    expect(validateTrust("t", operatorJWT, accountJWT)).toMatchObject({ kind: "ready", systemAccount: account.getPublicKey() });
+    expect(validateTrust("t", operatorJWT, accountJWT)).toMatchObject({
+      kind: "ready",
+      systemAccount: account.getPublicKey(),
+    });
   });
 });
 
 describe("trust objects", () => {
   it("are not found when missing", () => {
-    expect(judgeTrustObject("a", "main", undefined)).toEqual({ kind: "refused", reason: "TrustNotFound", message: "NatsOperatorTrust a/main does not exist" });
+    expect(judgeTrustObject("a", "main", undefined)).toEqual({
+      kind: "refused",
+      reason: "TrustNotFound",
+      message: "NatsOperatorTrust a/main does not exist",
+    });
   });
 
   it("offer their literal JWTs", () => {
     const trust = trustObject("a", "main", { operatorJWT: nats.operatorJWT, systemAccountJWT: nats.systemAccount.jwt });
-    expect(judgeTrustObject("a", "main", trust)).toMatchObject({ kind: "ready", systemAccount: nats.systemAccount.publicKey });
+    expect(judgeTrustObject("a", "main", trust)).toMatchObject({
+      kind: "ready",
+      systemAccount: nats.systemAccount.publicKey,
+    });
   });
 
   it("in the reference form, are not ready until the JWTs are mirrored into status", () => {
     const trust = trustObject("a", "main", { operatorRef: { name: "op" } });
     expect(judgeTrustObject("a", "main", trust)).toMatchObject({ kind: "refused", reason: "TrustNotReady" });
-    const mirrored = trustObject("a", "main", { operatorRef: { name: "op" } }, { operatorJWT: nats.operatorJWT, systemAccountJWT: nats.systemAccount.jwt });
+    const mirrored = trustObject(
+      "a",
+      "main",
+      { operatorRef: { name: "op" } },
+      { operatorJWT: nats.operatorJWT, systemAccountJWT: nats.systemAccount.jwt },
+    );
     expect(judgeTrustObject("a", "main", mirrored)).toMatchObject({ kind: "ready", operatorJWT: nats.operatorJWT });
   });
 
   it("are invalid with only one literal JWT", () => {
-    expect(judgeTrustObject("a", "main", trustObject("a", "main", { operatorJWT: nats.operatorJWT }))).toMatchObject({ reason: "TrustInvalid" });
+    expect(judgeTrustObject("a", "main", trustObject("a", "main", { operatorJWT: nats.operatorJWT }))).toMatchObject({
+      reason: "TrustInvalid",
+    });
   });
 
   it("are invalid when the mirrored JWTs do not belong together", () => {
-    const trust = trustObject("a", "main", { operatorRef: { name: "op" } }, { operatorJWT: nats.operatorJWT, systemAccountJWT: signedByKey.systemAccount.jwt });
+    const trust = trustObject(
+      "a",
+      "main",
+      { operatorRef: { name: "op" } },
+      { operatorJWT: nats.operatorJWT, systemAccountJWT: signedByKey.systemAccount.jwt },
+    );
     expect(judgeTrustObject("a", "main", trust)).toMatchObject({ reason: "TrustInvalid" });
   });
 });
 
 describe("resolving a trustRef", () => {
   const literal = () => ({ operatorJWT: nats.operatorJWT, systemAccountJWT: nats.systemAccount.jwt });
-  const grant = (to: { name?: string }, fromNamespace = "apps"): KubeObject => ({
-    apiVersion: "nats-operator.io/v1beta1",
-    kind: "NatsReferenceGrant",
-    metadata: { namespace: "trusts", name: "g" },
-    spec: { from: [{ group: "cluster.nats-operator.io", kind: "NatsCluster", namespace: fromNamespace }], to: [{ group: "nats-operator.io", kind: "NatsOperatorTrust", ...to }] },
-  } as KubeObject);
+  const grant = (to: { name?: string }, fromNamespace = "apps"): KubeObject =>
+    ({
+      apiVersion: "nats-operator.io/v1beta1",
+      kind: "NatsReferenceGrant",
+      metadata: { namespace: "trusts", name: "g" },
+      spec: {
+        from: [{ group: "cluster.nats-operator.io", kind: "NatsCluster", namespace: fromNamespace }],
+        to: [{ group: "nats-operator.io", kind: "NatsOperatorTrust", ...to }],
+      },
+    }) as KubeObject;
 
   it("needs no grant in the NatsCluster's own namespace", async () => {
     const kube = memoryKube([trustObject("apps", "main", literal())]);
@@ -135,19 +183,25 @@ describe("resolving a trustRef", () => {
     const kube = memoryKube([trustObject("trusts", "main", literal()), grant({ name: "main" }, "elsewhere")]);
     const result = await resolveTrust(kube, clusterWith({ name: "main", namespace: "trusts" }));
     expect(result).toMatchObject({ kind: "refused", reason: "NoGrant" });
-    expect(await resolveTrust(memoryKube(), clusterWith({ name: "main", namespace: "trusts" }))).toMatchObject({ reason: "NoGrant" });
+    expect(await resolveTrust(memoryKube(), clusterWith({ name: "main", namespace: "trusts" }))).toMatchObject({
+      reason: "NoGrant",
+    });
   });
 
   it("follows another namespace that grants the NatsCluster the trust", async () => {
     for (const to of [{ name: "main" }, {}]) {
       const kube = memoryKube([trustObject("trusts", "main", literal()), grant(to)]);
-      expect(await resolveTrust(kube, clusterWith({ name: "main", namespace: "trusts" }))).toMatchObject({ kind: "ready" });
+      expect(await resolveTrust(kube, clusterWith({ name: "main", namespace: "trusts" }))).toMatchObject({
+        kind: "ready",
+      });
     }
   });
 
   it("refuses a grant that names another trust", async () => {
     const kube = memoryKube([trustObject("trusts", "main", literal()), grant({ name: "other" })]);
-    expect(await resolveTrust(kube, clusterWith({ name: "main", namespace: "trusts" }))).toMatchObject({ reason: "NoGrant" });
+    expect(await resolveTrust(kube, clusterWith({ name: "main", namespace: "trusts" }))).toMatchObject({
+      reason: "NoGrant",
+    });
   });
 
   it("is undefined for a NatsCluster without auth", async () => {

@@ -22,16 +22,22 @@ export function trustKey(cluster: Cluster): { namespace: string; name: string } 
  * Which JWTs a NatsOperatorTrust offers (pure): the literal ones in its spec, or, in the
  * reference form, the ones the auth controller mirrored into its status (absent until then).
  */
-export function judgeTrustObject(namespace: string, name: string, trust: OperatorTrustObject | undefined): TrustResolution {
+export function judgeTrustObject(
+  namespace: string,
+  name: string,
+  trust: OperatorTrustObject | undefined,
+): TrustResolution {
   const source = `NatsOperatorTrust ${namespace}/${name}`;
   if (!trust) return refuse("TrustNotFound", `${source} does not exist`);
   const spec = trust.spec ?? {};
   if (spec.operatorJWT !== undefined || spec.systemAccountJWT !== undefined) {
-    if (!spec.operatorJWT || !spec.systemAccountJWT) return refuse("TrustInvalid", `${source} sets only one of operatorJWT and systemAccountJWT`);
+    if (!spec.operatorJWT || !spec.systemAccountJWT)
+      return refuse("TrustInvalid", `${source} sets only one of operatorJWT and systemAccountJWT`);
     return validateTrust(source, spec.operatorJWT, spec.systemAccountJWT);
   }
   const status = trust.status ?? {};
-  if (!status.operatorJWT || !status.systemAccountJWT) return refuse("TrustNotReady", `${source} has not mirrored the operator's JWTs yet`);
+  if (!status.operatorJWT || !status.systemAccountJWT)
+    return refuse("TrustNotReady", `${source} has not mirrored the operator's JWTs yet`);
   return validateTrust(source, status.operatorJWT, status.systemAccountJWT);
 }
 
@@ -50,11 +56,23 @@ export async function resolveTrust(kube: Kube, cluster: Cluster): Promise<TrustR
     { group: KINDS.NatsOperatorTrust.group, kind: KINDS.NatsOperatorTrust.kind, ...key },
   );
   if (!admitted) {
-    return refuse("NoGrant", `no NatsReferenceGrant in namespace ${key.namespace} admits NatsCluster ${cluster.metadata.namespace}/${cluster.metadata.name} to NatsOperatorTrust ${key.name}`);
+    return refuse(
+      "NoGrant",
+      `no NatsReferenceGrant in namespace ${key.namespace} admits NatsCluster ${cluster.metadata.namespace}/${cluster.metadata.name} to NatsOperatorTrust ${key.name}`,
+    );
   }
-  const trust = await kube.get<OperatorTrustObject>({ apiVersion: KINDS.NatsOperatorTrust.apiVersion, kind: KINDS.NatsOperatorTrust.kind, ...key });
+  const trust = await kube.get<OperatorTrustObject>({
+    apiVersion: KINDS.NatsOperatorTrust.apiVersion,
+    kind: KINDS.NatsOperatorTrust.kind,
+    ...key,
+  });
   const judged = judgeTrustObject(key.namespace, key.name, trust);
   if (judged.kind === "refused" || (cluster.spec.auth?.accountTrustRefs ?? []).length === 0) return judged;
-  const accounts = await resolveAccountTrusts(kube, cluster, { publicKey: judged.systemAccount, jwt: judged.systemAccountJWT }, judged.signers);
+  const accounts = await resolveAccountTrusts(
+    kube,
+    cluster,
+    { publicKey: judged.systemAccount, jwt: judged.systemAccountJWT },
+    judged.signers,
+  );
   return accounts.kind === "refused" ? accounts : { ...judged, accounts: accounts.accounts };
 }

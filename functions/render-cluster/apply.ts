@@ -20,7 +20,13 @@ export interface ApplyResult {
   claimTerminating: string[];
 }
 
-export async function applyPlan(kube: Kube, cluster: Cluster, plan: ClusterPlan, seen: RenderObservation, createServers: boolean): Promise<ApplyResult> {
+export async function applyPlan(
+  kube: Kube,
+  cluster: Cluster,
+  plan: ClusterPlan,
+  seen: RenderObservation,
+  createServers: boolean,
+): Promise<ApplyResult> {
   const result: ApplyResult = { foreign: [], created: [], claimTerminating: [] };
   for (const object of plan.shared) {
     const existing = seen.shared.get(sharedKey(object));
@@ -29,14 +35,17 @@ export async function applyPlan(kube: Kube, cluster: Cluster, plan: ClusterPlan,
   }
   for (const server of plan.servers) {
     const objects = seen.servers.get(server.name) ?? {};
-    const foreign = [objects.statefulSet, objects.configMap].filter((o) => o !== undefined && !isControlledBy(o, cluster));
+    const foreign = [objects.statefulSet, objects.configMap].filter(
+      (o) => o !== undefined && !isControlledBy(o, cluster),
+    );
     if (foreign.length > 0) {
       result.foreign.push(...foreign.map((o) => (o ? describeObject(o) : "")));
       continue;
     }
     if (objects.statefulSet) {
       // A missing ConfigMap of a server already on this revision is simply put back.
-      const onTarget = objects.statefulSet.metadata.annotations?.[RENDERED_ANNOTATIONS.configRevision] === plan.revision;
+      const onTarget =
+        objects.statefulSet.metadata.annotations?.[RENDERED_ANNOTATIONS.configRevision] === plan.revision;
       if (!objects.configMap && onTarget) await kube.apply(server.configMap, FIELD_MANAGER);
       continue;
     }

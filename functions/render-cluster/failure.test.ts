@@ -12,7 +12,9 @@ const failing = (message: string) => demoCluster({}, { annotations: { [RENDER_FA
 
 function recorder() {
   const notes: [string, string, string][] = [];
-  const record: EventRecorder = { record: async (_regarding, type, reason, note) => void notes.push([type, reason, note]) };
+  const record: EventRecorder = {
+    record: async (_regarding, type, reason, note) => void notes.push([type, reason, note]),
+  };
   return { notes, recorder: async () => record };
 }
 
@@ -20,11 +22,31 @@ describe("reportFailure", () => {
   it("records a new failure in the annotation and one ReconcileFailed Warning event with the same message", async () => {
     const transport = scriptedTransport();
     const events = recorder();
-    expect(await reportFailure(createKube(transport), events.recorder, demoCluster(), "not controlled by this NatsCluster, left untouched: Service demo")).toBe(true);
+    expect(
+      await reportFailure(
+        createKube(transport),
+        events.recorder,
+        demoCluster(),
+        "not controlled by this NatsCluster, left untouched: Service demo",
+      ),
+    ).toBe(true);
     expect(transport.requests.map((r) => [r.method, r.path, r.options.body])).toEqual([
-      ["PATCH", path, { metadata: { resourceVersion: "100", annotations: { [RENDER_FAILURE_ANNOTATION]: "not controlled by this NatsCluster, left untouched: Service demo" } } }],
+      [
+        "PATCH",
+        path,
+        {
+          metadata: {
+            resourceVersion: "100",
+            annotations: {
+              [RENDER_FAILURE_ANNOTATION]: "not controlled by this NatsCluster, left untouched: Service demo",
+            },
+          },
+        },
+      ],
     ]);
-    expect(events.notes).toEqual([["Warning", "ReconcileFailed", "not controlled by this NatsCluster, left untouched: Service demo"]]);
+    expect(events.notes).toEqual([
+      ["Warning", "ReconcileFailed", "not controlled by this NatsCluster, left untouched: Service demo"],
+    ]);
   });
 
   it("writes nothing and records no event when the failure is unchanged", async () => {
@@ -53,7 +75,12 @@ describe("reportFailure", () => {
     });
     const events = recorder();
     expect(await reportFailure(createKube(transport), events.recorder, demoCluster(), "boom")).toBe(true);
-    expect(transport.requests.map((r) => [r.method, (r.options.body as { metadata?: { resourceVersion?: string } } | undefined)?.metadata?.resourceVersion])).toEqual([
+    expect(
+      transport.requests.map((r) => [
+        r.method,
+        (r.options.body as { metadata?: { resourceVersion?: string } } | undefined)?.metadata?.resourceVersion,
+      ]),
+    ).toEqual([
       ["PATCH", "100"],
       ["GET", undefined],
       ["PATCH", "101"],
@@ -73,7 +100,9 @@ describe("reportFailure", () => {
     const transport = scriptedTransport();
     const events = recorder();
     await reportFailure(createKube(transport), events.recorder, failing("boom"), undefined);
-    expect(transport.requests.map((r) => r.options.body)).toEqual([{ metadata: { resourceVersion: "100", annotations: { [RENDER_FAILURE_ANNOTATION]: null } } }]);
+    expect(transport.requests.map((r) => r.options.body)).toEqual([
+      { metadata: { resourceVersion: "100", annotations: { [RENDER_FAILURE_ANNOTATION]: null } } },
+    ]);
     expect(events.notes).toEqual([]);
   });
 
@@ -89,7 +118,9 @@ describe("reportFailure", () => {
     await reportFailure(createKube(transport), events.recorder, demoCluster(), "x".repeat(2000));
     const note = events.notes[0]?.[2] ?? "";
     expect(note).toHaveLength(1024);
-    expect(transport.requests[0]?.options.body).toEqual({ metadata: { resourceVersion: "100", annotations: { [RENDER_FAILURE_ANNOTATION]: note } } });
+    expect(transport.requests[0]?.options.body).toEqual({
+      metadata: { resourceVersion: "100", annotations: { [RENDER_FAILURE_ANNOTATION]: note } },
+    });
   });
 
   it("does not repeat an unchanged long failure", async () => {
@@ -98,32 +129,61 @@ describe("reportFailure", () => {
     const long = "x".repeat(2000);
     const once = demoCluster();
     await reportFailure(createKube(transport), events.recorder, once, long);
-    const stored = (transport.requests[0]?.options.body as { metadata: { annotations: Record<string, string> } }).metadata.annotations[RENDER_FAILURE_ANNOTATION] ?? "";
+    const stored =
+      (transport.requests[0]?.options.body as { metadata: { annotations: Record<string, string> } }).metadata
+        .annotations[RENDER_FAILURE_ANNOTATION] ?? "";
     expect(await reportFailure(createKube(transport), events.recorder, failing(stored), long)).toBe(false);
   });
 
   it("keeps a specific reason beside the message, and tells the event with it", async () => {
     const transport = scriptedTransport();
     const events = recorder();
-    await reportFailure(createKube(transport), events.recorder, demoCluster(), { reason: "TrustNotFound", message: "NatsOperatorTrust nats-system/t does not exist" });
+    await reportFailure(createKube(transport), events.recorder, demoCluster(), {
+      reason: "TrustNotFound",
+      message: "NatsOperatorTrust nats-system/t does not exist",
+    });
     expect(transport.requests.map((r) => r.options.body)).toEqual([
-      { metadata: { resourceVersion: "100", annotations: { [RENDER_FAILURE_ANNOTATION]: "NatsOperatorTrust nats-system/t does not exist", [RENDER_FAILURE_REASON_ANNOTATION]: "TrustNotFound" } } },
+      {
+        metadata: {
+          resourceVersion: "100",
+          annotations: {
+            [RENDER_FAILURE_ANNOTATION]: "NatsOperatorTrust nats-system/t does not exist",
+            [RENDER_FAILURE_REASON_ANNOTATION]: "TrustNotFound",
+          },
+        },
+      },
     ]);
     expect(events.notes).toEqual([["Warning", "TrustNotFound", "NatsOperatorTrust nats-system/t does not exist"]]);
   });
 
   it("writes nothing for an unchanged specific failure, and clears both annotations on success", async () => {
-    const held = demoCluster({}, { annotations: { [RENDER_FAILURE_ANNOTATION]: "gone", [RENDER_FAILURE_REASON_ANNOTATION]: "TrustNotFound" } });
+    const held = demoCluster(
+      {},
+      { annotations: { [RENDER_FAILURE_ANNOTATION]: "gone", [RENDER_FAILURE_REASON_ANNOTATION]: "TrustNotFound" } },
+    );
     const transport = scriptedTransport();
-    expect(await reportFailure(createKube(transport), recorder().recorder, held, { reason: "TrustNotFound", message: "gone" })).toBe(false);
+    expect(
+      await reportFailure(createKube(transport), recorder().recorder, held, {
+        reason: "TrustNotFound",
+        message: "gone",
+      }),
+    ).toBe(false);
     await reportFailure(createKube(transport), recorder().recorder, held, undefined);
     expect(transport.requests.map((r) => r.options.body)).toEqual([
-      { metadata: { resourceVersion: "100", annotations: { [RENDER_FAILURE_ANNOTATION]: null, [RENDER_FAILURE_REASON_ANNOTATION]: null } } },
+      {
+        metadata: {
+          resourceVersion: "100",
+          annotations: { [RENDER_FAILURE_ANNOTATION]: null, [RENDER_FAILURE_REASON_ANNOTATION]: null },
+        },
+      },
     ]);
   });
 
   it("records a changed reason with the same message again", async () => {
-    const held = demoCluster({}, { annotations: { [RENDER_FAILURE_ANNOTATION]: "x", [RENDER_FAILURE_REASON_ANNOTATION]: "TrustNotReady" } });
+    const held = demoCluster(
+      {},
+      { annotations: { [RENDER_FAILURE_ANNOTATION]: "x", [RENDER_FAILURE_REASON_ANNOTATION]: "TrustNotReady" } },
+    );
     const events = recorder();
     expect(await reportFailure(createKube(scriptedTransport()), events.recorder, held, "x")).toBe(true);
     expect(events.notes).toEqual([["Warning", "ReconcileFailed", "x"]]);

@@ -25,7 +25,12 @@ const ATTEMPTS = 5;
  * true when it wrote anything. On a write conflict it reads the NatsCluster again and looks once
  * more; a conflict that outlasts the attempts is thrown, so the delivery is retried.
  */
-export async function reportFailure(kube: Kube, recorder: () => Promise<EventRecorder>, cluster: Cluster, failure: RenderFailure | string | undefined): Promise<boolean> {
+export async function reportFailure(
+  kube: Kube,
+  recorder: () => Promise<EventRecorder>,
+  cluster: Cluster,
+  failure: RenderFailure | string | undefined,
+): Promise<boolean> {
   const named = typeof failure === "string" ? { reason: GENERIC_FAILURE_REASON, message: failure } : failure;
   const message = named === undefined ? undefined : failureMessage(named.message);
   const reason = named?.reason ?? GENERIC_FAILURE_REASON;
@@ -37,7 +42,10 @@ export async function reportFailure(kube: Kube, recorder: () => Promise<EventRec
     const reasonKept = annotations[RENDER_FAILURE_REASON_ANNOTATION] === reasonAnnotation;
     if (annotations[RENDER_FAILURE_ANNOTATION] === message && reasonKept) return false;
     try {
-      const changes = { [RENDER_FAILURE_ANNOTATION]: message ?? null, ...(reasonKept ? {} : { [RENDER_FAILURE_REASON_ANNOTATION]: reasonAnnotation ?? null }) };
+      const changes = {
+        [RENDER_FAILURE_ANNOTATION]: message ?? null,
+        ...(reasonKept ? {} : { [RENDER_FAILURE_REASON_ANNOTATION]: reasonAnnotation ?? null }),
+      };
       const patch = { metadata: { resourceVersion: current.metadata.resourceVersion, annotations: changes } };
       await kube.patch(keyOf(current), patch, "merge");
     } catch (error) {

@@ -51,7 +51,12 @@ async function renderReporting(context: FunctionContext, kube: Kube, cluster: Cl
   } catch (error) {
     // A write conflict is retried quietly; anything else is also told to the user, once.
     if (!(error instanceof KubeRequestError && error.isConflict)) {
-      await reportFailure(kube, () => context.recorder(), cluster, error instanceof Error ? error.message : String(error)).catch(() => undefined);
+      await reportFailure(
+        kube,
+        () => context.recorder(),
+        cluster,
+        error instanceof Error ? error.message : String(error),
+      ).catch(() => undefined);
     }
     throw error;
   }
@@ -68,7 +73,9 @@ async function renderReferrers(context: FunctionContext, kube: Kube, trust: Obje
   for (const cluster of clusters) {
     const outcome = await renderReporting(context, kube, cluster);
     await pokeRollout(kube, cluster);
-    rendered.push(`${cluster.metadata.namespace}/${cluster.metadata.name}: ${outcome.kind === "done" ? outcome.summary : outcome.kind}`);
+    rendered.push(
+      `${cluster.metadata.namespace}/${cluster.metadata.name}: ${outcome.kind === "done" ? outcome.summary : outcome.kind}`,
+    );
   }
   return done(`${trust.kind} ${trust.namespace}/${trust.name} changed; ${rendered.join("; ")}`);
 }
@@ -90,7 +97,12 @@ async function render(context: FunctionContext, kube: Kube, cluster: Cluster): P
   const routeTls = await ensureRouteTls(kube, cluster, routeTlsPlan(cluster), context.now(), FIELD_MANAGER);
   const clientSecret = clientTlsSecretName(cluster);
   const clientTls = clientSecret
-    ? await kube.get<SecretObject>({ apiVersion: "v1", kind: "Secret", namespace: cluster.metadata.namespace, name: clientSecret })
+    ? await kube.get<SecretObject>({
+        apiVersion: "v1",
+        kind: "Secret",
+        namespace: cluster.metadata.namespace,
+        name: clientSecret,
+      })
     : undefined;
   const ns = operatorNamespace();
   const plan = planCluster({
@@ -112,15 +124,25 @@ async function render(context: FunctionContext, kube: Kube, cluster: Cluster): P
   if (applied.claimTerminating.length > 0) await keepRenderPoll(kube, cluster, "claim");
   // Otherwise a poll can exist only under auth, when auth went away while the trust was
   // refused, or while a server is being replaced.
-  else if (cluster.spec.auth || cluster.metadata.annotations?.[RENDER_FAILURE_REASON_ANNOTATION] !== undefined || cluster.status?.removals !== undefined) {
+  else if (
+    cluster.spec.auth ||
+    cluster.metadata.annotations?.[RENDER_FAILURE_REASON_ANNOTATION] !== undefined ||
+    cluster.status?.removals !== undefined
+  ) {
     await dropRenderPoll(kube, cluster);
   }
   // Last, so a failure of any write above is what the annotation keeps.
-  await reportFailure(kube, () => context.recorder(), cluster, foreign.length > 0 ? `not controlled by this NatsCluster, left untouched: ${foreign.join(", ")}` : undefined);
+  await reportFailure(
+    kube,
+    () => context.recorder(),
+    cluster,
+    foreign.length > 0 ? `not controlled by this NatsCluster, left untouched: ${foreign.join(", ")}` : undefined,
+  );
   const parts = [`revision ${plan.revision}`];
   if (applied.created.length > 0) parts.push(`created ${applied.created.join(", ")}`);
   if (routeTls.kind === "waiting") parts.push(routeTls.message);
-  if (applied.claimTerminating.length > 0) parts.push(`waiting for the old claim of ${applied.claimTerminating.join(", ")}`);
+  if (applied.claimTerminating.length > 0)
+    parts.push(`waiting for the old claim of ${applied.claimTerminating.join(", ")}`);
   if (foreign.length > 0) parts.push(`foreign: ${foreign.join(", ")}`);
   return done(parts.join("; "));
 }

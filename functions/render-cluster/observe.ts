@@ -26,9 +26,18 @@ export async function observeRendered(kube: Kube, plan: ClusterPlan, namespace: 
       const [statefulSet, configMap, claim] = await Promise.all([
         kube.get<KubeObject>(keyOf(server.statefulSet)),
         kube.get<KubeObject & { data?: Record<string, string> }>(keyOf(server.configMap)),
-        kube.get<KubeObject>({ apiVersion: "v1", kind: "PersistentVolumeClaim", namespace, name: claimName(server.name) }),
+        kube.get<KubeObject>({
+          apiVersion: "v1",
+          kind: "PersistentVolumeClaim",
+          namespace,
+          name: claimName(server.name),
+        }),
       ]);
-      servers.set(server.name, { ...(statefulSet ? { statefulSet } : {}), ...(configMap ? { configMap } : {}), ...(claim ? { claim } : {}) });
+      servers.set(server.name, {
+        ...(statefulSet ? { statefulSet } : {}),
+        ...(configMap ? { configMap } : {}),
+        ...(claim ? { claim } : {}),
+      });
     }),
   );
   return { shared, servers };

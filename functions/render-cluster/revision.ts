@@ -23,7 +23,11 @@ export function secretDigest(data: Record<string, string> | undefined): string {
     const value = Buffer.from(data[key] ?? "", "base64");
     const length = Buffer.alloc(8);
     length.writeBigUInt64BE(BigInt(value.length));
-    hash.update(Buffer.from(key, "utf8")).update(Buffer.from([0])).update(length).update(value);
+    hash
+      .update(Buffer.from(key, "utf8"))
+      .update(Buffer.from([0]))
+      .update(length)
+      .update(value);
   }
   return hash.digest("hex").slice(0, 16);
 }

@@ -29,7 +29,12 @@ export function yearlyCron(at: Date): string {
 export async function keepRenewalSchedule(kube: Kube, cluster: Cluster, at: Date): Promise<void> {
   const cron = yearlyCron(at);
   const name = renewalScheduleName(cluster.metadata.name);
-  const existing = await kube.get<KubeObject & { spec?: { schedule?: string } }>({ apiVersion: "sources.knative.dev/v1", kind: "PingSource", namespace: cluster.metadata.namespace, name });
+  const existing = await kube.get<KubeObject & { spec?: { schedule?: string } }>({
+    apiVersion: "sources.knative.dev/v1",
+    kind: "PingSource",
+    namespace: cluster.metadata.namespace,
+    name,
+  });
   if (existing?.spec?.schedule === cron) return;
   await keepSchedule(kube, {
     namespace: cluster.metadata.namespace,
@@ -57,7 +62,11 @@ export async function pokeRollout(kube: Kube, cluster: Cluster): Promise<void> {
  * Polls while rendering waits on something no event announces: a refused trust (a NatsOperatorTrust
  * or grant that appears or changes), or the old claim of a replaced server going away.
  */
-export async function keepRenderPoll(kube: Kube, cluster: Cluster, waitingFor: keyof typeof RENDER_POLL_CRON): Promise<void> {
+export async function keepRenderPoll(
+  kube: Kube,
+  cluster: Cluster,
+  waitingFor: keyof typeof RENDER_POLL_CRON,
+): Promise<void> {
   await keepSchedule(kube, {
     namespace: cluster.metadata.namespace,
     name: renderPollName(cluster.metadata.name),

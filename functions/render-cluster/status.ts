@@ -21,8 +21,15 @@ function currentRendered(cluster: Cluster): Record<string, unknown> {
 /** Server-side applies the rendered fields when they differ; true when it wrote. */
 export async function writeRenderedStatus(kube: Kube, cluster: Cluster, status: RenderedStatus): Promise<boolean> {
   const current = currentRendered(cluster);
-  const wanted = { replicas: status.replicas, endpoints: status.endpoints, ...(status.jetstream ? { jetstream: status.jetstream } : {}) };
+  const wanted = {
+    replicas: status.replicas,
+    endpoints: status.endpoints,
+    ...(status.jetstream ? { jetstream: status.jetstream } : {}),
+  };
   if (jsonEqual(current, wanted)) return false;
-  await kube.applyStatus({ apiVersion: cluster.apiVersion, kind: cluster.kind, metadata: cluster.metadata, status: wanted }, FIELD_MANAGER);
+  await kube.applyStatus(
+    { apiVersion: cluster.apiVersion, kind: cluster.kind, metadata: cluster.metadata, status: wanted },
+    FIELD_MANAGER,
+  );
   return true;
 }

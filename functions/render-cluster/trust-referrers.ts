@@ -8,7 +8,9 @@ import { KINDS } from "../../shared/api/kinds.ts";
 import { asCluster, type Cluster } from "../cluster-shared/cluster.ts";
 import { CLUSTER_API_VERSION, CLUSTER_KIND } from "../cluster-shared/names.ts";
 
-export const TRUST_KINDS = [KINDS.NatsOperatorTrust, KINDS.NatsAccountTrust].map((k) => qualifiedKind(k.apiVersion, k.kind));
+export const TRUST_KINDS = [KINDS.NatsOperatorTrust, KINDS.NatsAccountTrust].map((k) =>
+  qualifiedKind(k.apiVersion, k.kind),
+);
 
 export const isTrustRef = (ref: ObjectRef): boolean => TRUST_KINDS.includes(qualifiedKind(ref.apiVersion, ref.kind));
 
@@ -16,7 +18,8 @@ export const isTrustRef = (ref: ObjectRef): boolean => TRUST_KINDS.includes(qual
 export function namesTrust(cluster: Cluster, trust: ObjectRef): boolean {
   const auth = cluster.spec.auth;
   if (!auth) return false;
-  const same = (ref: { name: string; namespace?: string }) => ref.name === trust.name && (ref.namespace ?? cluster.metadata.namespace) === trust.namespace;
+  const same = (ref: { name: string; namespace?: string }) =>
+    ref.name === trust.name && (ref.namespace ?? cluster.metadata.namespace) === trust.namespace;
   if (trust.kind === KINDS.NatsOperatorTrust.kind) return same(auth.trustRef);
   return (auth.accountTrustRefs ?? []).some(same);
 }
@@ -24,5 +27,7 @@ export function namesTrust(cluster: Cluster, trust: ObjectRef): boolean {
 /** Every NatsCluster, in any namespace (a grant can admit it from anywhere), naming the trust. */
 export async function clustersNaming(kube: Kube, trust: ObjectRef): Promise<Cluster[]> {
   const all = await kube.list({ apiVersion: CLUSTER_API_VERSION, kind: CLUSTER_KIND });
-  return all.map(asCluster).filter((c): c is Cluster => c !== undefined && !c.metadata.deletionTimestamp && namesTrust(c, trust));
+  return all
+    .map(asCluster)
+    .filter((c): c is Cluster => c !== undefined && !c.metadata.deletionTimestamp && namesTrust(c, trust));
 }

@@ -36,7 +36,11 @@ export async function restartServer(kube: Kube, planned: PlannedServer, reason: 
   // does not own: cleared here, so the ConfigMap tells a restart only.
   const writtenAnnotations: Record<string, string> = written.metadata.annotations ?? {};
   if (writtenAnnotations[RENDERED_ANNOTATIONS.reloadSince] !== undefined) {
-    await kube.patch(keyOf(planned.configMap), { metadata: { annotations: { [RENDERED_ANNOTATIONS.reloadSince]: null } } }, "merge");
+    await kube.patch(
+      keyOf(planned.configMap),
+      { metadata: { annotations: { [RENDERED_ANNOTATIONS.reloadSince]: null } } },
+      "merge",
+    );
   }
   const current = await kube.get<StatefulSet>(keyOf(planned.statefulSet));
   if (!current) return;
@@ -61,7 +65,10 @@ export async function restartServer(kube: Kube, planned: PlannedServer, reason: 
  */
 export async function deleteServer(kube: Kube, cluster: Cluster, server: string, surplus: boolean): Promise<void> {
   const namespace = cluster.metadata.namespace;
-  await kube.delete({ apiVersion: "apps/v1", kind: "StatefulSet", namespace, name: server }, { propagationPolicy: "Background" });
+  await kube.delete(
+    { apiVersion: "apps/v1", kind: "StatefulSet", namespace, name: server },
+    { propagationPolicy: "Background" },
+  );
   const claimKey = { apiVersion: "v1", kind: "PersistentVolumeClaim", namespace, name: claimName(server) };
   const claim = await kube.get(claimKey);
   const labels = claim?.metadata.labels ?? {};
@@ -71,7 +78,8 @@ export async function deleteServer(kube: Kube, cluster: Cluster, server: string,
   if (!surplus) return;
   const key = { apiVersion: "v1", kind: "ConfigMap", namespace, name: configMapName(server) };
   const configMap = await kube.get(key);
-  if (configMap && isControlledBy(configMap, cluster)) await kube.delete(key, { ...(configMap.metadata.uid ? { preconditions: { uid: configMap.metadata.uid } } : {}) });
+  if (configMap && isControlledBy(configMap, cluster))
+    await kube.delete(key, { ...(configMap.metadata.uid ? { preconditions: { uid: configMap.metadata.uid } } : {}) });
 }
 
 /** Clears a one-shot annotation (force-step, restart-all) once it has been acted on. */
@@ -89,8 +97,18 @@ export async function takeReplaceRequest(kube: Kube, cluster: Cluster): Promise<
   const key = { apiVersion: "apps/v1", kind: "StatefulSet", namespace: cluster.metadata.namespace, name: server };
   const sts = await kube.get(key);
   if (sts && isControlledBy(sts, cluster) && sts.metadata.annotations?.[REMOVAL_ANNOTATION] === undefined) {
-    await kube.patch(key, { metadata: { annotations: { [REMOVAL_ANNOTATION]: "Requested" }, resourceVersion: sts.metadata.resourceVersion } }, "merge");
+    await kube.patch(
+      key,
+      {
+        metadata: { annotations: { [REMOVAL_ANNOTATION]: "Requested" }, resourceVersion: sts.metadata.resourceVersion },
+      },
+      "merge",
+    );
   }
-  await kube.patch(keyOf(cluster), { metadata: { annotations: { [CLUSTER_ANNOTATIONS.replaceServer]: null } } }, "merge");
+  await kube.patch(
+    keyOf(cluster),
+    { metadata: { annotations: { [CLUSTER_ANNOTATIONS.replaceServer]: null } } },
+    "merge",
+  );
   return server;
 }

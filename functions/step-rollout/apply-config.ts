@@ -38,13 +38,21 @@ function marksOf(seen: ClusterObservation, server: string): ConfigMapMarks | und
   return marks;
 }
 
-const userState = (user: SystemUser): SystemUserState => (user.kind === "unusable" ? { kind: "unusable", message: user.message } : { kind: user.kind });
+const userState = (user: SystemUser): SystemUserState =>
+  user.kind === "unusable" ? { kind: "unusable", message: user.message } : { kind: user.kind };
 
-export async function applyConfigChanges(kube: Kube, cluster: Cluster, seen: ClusterObservation, user: SystemUser, now: Date): Promise<AppliedConfig> {
+export async function applyConfigChanges(
+  kube: Kube,
+  cluster: Cluster,
+  seen: ClusterObservation,
+  user: SystemUser,
+  now: Date,
+): Promise<AppliedConfig> {
   const target = seen.plan.revision;
   // A refused trust or a missing certificate holds reloads as it holds the rollout.
   const held = seen.hold !== undefined || !seen.certificatesReady;
-  const connect = () => (user.kind === "ready" ? systemConnection(cluster, user) : Promise.reject(new Error("no system user")));
+  const connect = () =>
+    user.kind === "ready" ? systemConnection(cluster, user) : Promise.reject(new Error("no system user"));
   // While servers are leaving, the others keep their routes to them: evacuation copies data
   // over those routes. Their shorter route lists are reloaded once the leaving servers are gone.
   const leaving = seen.servers.some((s) => s.exists && (!s.planned || s.replace === true));
@@ -76,15 +84,31 @@ export async function applyConfigChanges(kube: Kube, cluster: Cluster, seen: Clu
       if (!configMap) return keep;
       const report = seen.reports.find((r) => r.server === server.name);
       const serverId = report?.varz?.server_name === server.name ? report.varz.server_id : undefined;
-      const outcome: ReloadOutcome = await carryReload(kube, connect, target, { planned, configMap, statefulSet, ...(serverId ? { serverId } : {}) }, decision, now);
+      const outcome: ReloadOutcome = await carryReload(
+        kube,
+        connect,
+        target,
+        { planned, configMap, statefulSet, ...(serverId ? { serverId } : {}) },
+        decision,
+        now,
+      );
       switch (outcome.kind) {
         case "confirmed":
-          return { server: { ...rest, onTarget: true, reportedRevision: target }, marks: { revision: target, apply: "Reload" } };
+          return {
+            server: { ...rest, onTarget: true, reportedRevision: target },
+            marks: { revision: target, apply: "Reload" },
+          };
         case "failed":
-          return { server: { ...rest, restartReason: outcome.reason }, marks: { revision: target, apply: "Restart", restartReason: outcome.reason } };
+          return {
+            server: { ...rest, restartReason: outcome.reason },
+            marks: { revision: target, apply: "Restart", restartReason: outcome.reason },
+          };
         case "pending":
           pending.push({ server: server.name, detail: outcome.detail });
-          return { server: { ...rest, reloading: true }, marks: decision.kind === "start-reload" ? { revision: target, apply: "Reload" } : (marks ?? {}) };
+          return {
+            server: { ...rest, reloading: true },
+            marks: decision.kind === "start-reload" ? { revision: target, apply: "Reload" } : (marks ?? {}),
+          };
       }
     }),
   );

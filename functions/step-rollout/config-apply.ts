@@ -45,7 +45,8 @@ export type ConfigApply =
   /** Give up: mark the ConfigMap Restart with this reason; the server becomes a restart. */
   | { kind: "reload-failed"; reason: string };
 
-const cannotReload = (user: SystemUserState): string => (user.kind === "unusable" ? `cannot reload: ${user.message}` : NO_RELOAD);
+const cannotReload = (user: SystemUserState): string =>
+  user.kind === "unusable" ? `cannot reload: ${user.message}` : NO_RELOAD;
 
 export function decideConfigApply(input: ConfigApplyInput): ConfigApply {
   const { configMap, target } = input;
@@ -53,14 +54,18 @@ export function decideConfigApply(input: ConfigApplyInput): ConfigApply {
   const written = configMap?.revision === target;
   if (written && configMap.apply === "Reload") {
     if (input.reportedRevision === target) return { kind: "reloaded" };
-    if (input.systemUser.kind !== "ready") return { kind: "reload-failed", reason: `reload failed: ${cannotReload(input.systemUser)}` };
+    if (input.systemUser.kind !== "ready")
+      return { kind: "reload-failed", reason: `reload failed: ${cannotReload(input.systemUser)}` };
     const since = Date.parse(configMap.reloadSince ?? "");
-    if (!Number.isFinite(since)) return { kind: "reload-failed", reason: "reload failed: the time it was asked for is not recorded" };
-    if (input.now.getTime() - since >= RELOAD_WINDOW_MS) return { kind: "reload-failed", reason: `reload failed: not confirmed within ${RELOAD_WINDOW_MS / 60000}m` };
+    if (!Number.isFinite(since))
+      return { kind: "reload-failed", reason: "reload failed: the time it was asked for is not recorded" };
+    if (input.now.getTime() - since >= RELOAD_WINDOW_MS)
+      return { kind: "reload-failed", reason: `reload failed: not confirmed within ${RELOAD_WINDOW_MS / 60000}m` };
     return { kind: "confirm-reload" };
   }
   // Marked Restart at this revision (a failed reload, or a restart begun): it stays a restart.
-  if (written && configMap.apply === "Restart") return { kind: "restart", reason: configMap.restartReason ?? input.restartReason };
+  if (written && configMap.apply === "Restart")
+    return { kind: "restart", reason: configMap.restartReason ?? input.restartReason };
   if (input.restartReason !== NO_RELOAD) return { kind: "restart", reason: input.restartReason };
   if (input.systemUser.kind === "ready") return { kind: "start-reload" };
   return { kind: "restart", reason: cannotReload(input.systemUser) };
@@ -78,11 +83,19 @@ export interface LoadedBeforeAfter {
  * loaded is the new one. A reload of the old file (the kubelet has not delivered the new one
  * yet) is not a failure: it is asked again on a later tick, within the reload window.
  */
-export function judgeReload(target: string, { before, after }: LoadedBeforeAfter): { confirmed: true } | { confirmed: false; detail: string } {
-  const advanced = after.loadTime !== undefined && (before.loadTime === undefined || Date.parse(after.loadTime) > Date.parse(before.loadTime));
+export function judgeReload(
+  target: string,
+  { before, after }: LoadedBeforeAfter,
+): { confirmed: true } | { confirmed: false; detail: string } {
+  const advanced =
+    after.loadTime !== undefined &&
+    (before.loadTime === undefined || Date.parse(after.loadTime) > Date.parse(before.loadTime));
   if (!advanced) return { confirmed: false, detail: "its config load time did not advance" };
   if (after.revision === target) return { confirmed: true };
-  return { confirmed: false, detail: `it reloaded revision ${after.revision ?? "(none)"}; the new config has not reached its file yet` };
+  return {
+    confirmed: false,
+    detail: `it reloaded revision ${after.revision ?? "(none)"}; the new config has not reached its file yet`,
+  };
 }
 
 /**

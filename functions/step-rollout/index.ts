@@ -61,12 +61,17 @@ async function finalize(context: FunctionContext, kube: Kube, cluster: Cluster):
   const seen = await observeCluster(kube, cluster, monitorAddress);
   const forceDelete = cluster.metadata.annotations?.[CLUSTER_ANNOTATIONS.forceDelete] !== undefined;
   const verdict = judgeDeletion(seen.snapshot, forceDelete);
-  const conditions = setConditions(cluster.status?.conditions as Condition[] | undefined, [verdict.condition], context.now());
+  const conditions = setConditions(
+    cluster.status?.conditions as Condition[] | undefined,
+    [verdict.condition],
+    context.now(),
+  );
   if (verdict.release) {
     await removeFinalizer(kube, cluster, FINALIZERS.jetstreamData);
     return done(`finalizer released: ${verdict.condition.message}`);
   }
-  if (!(await writeStatus(kube, cluster, { ...(cluster.status ?? {}), conditions }))) return conflict("NatsCluster changed while deciding");
+  if (!(await writeStatus(kube, cluster, { ...(cluster.status ?? {}), conditions })))
+    return conflict("NatsCluster changed while deciding");
   await schedule(kube, cluster, true);
   return done(`deletion waits: ${verdict.condition.message}`);
 }
@@ -80,7 +85,13 @@ export const stepRollout: OperatorFunction = {
   name: "step-rollout",
   kinds: ["NatsCluster.cluster.nats-operator.io", "StatefulSet.apps"],
   handlesPings: true,
-  actionAnnotations: [CLUSTER_ANNOTATIONS.forceStep, CLUSTER_ANNOTATIONS.forceDelete, CLUSTER_ANNOTATIONS.replaceServer, CLUSTER_ANNOTATIONS.restartAll, RENDER_FAILURE_ANNOTATION],
+  actionAnnotations: [
+    CLUSTER_ANNOTATIONS.forceStep,
+    CLUSTER_ANNOTATIONS.forceDelete,
+    CLUSTER_ANNOTATIONS.replaceServer,
+    CLUSTER_ANNOTATIONS.restartAll,
+    RENDER_FAILURE_ANNOTATION,
+  ],
   // A render failure that render-cluster has since cleared: Progressing still shows it.
   caresAbout: (snapshot) =>
     !(RENDER_FAILURE_ANNOTATION in (snapshot.metadata?.annotations ?? {})) &&
@@ -94,8 +105,10 @@ export const stepRollout: OperatorFunction = {
     if (cluster.metadata.deletionTimestamp) return finalize(context, kube, cluster);
 
     const jetstream = cluster.spec.jetstream !== undefined;
-    if (jetstream && !hasFinalizer(cluster, FINALIZERS.jetstreamData)) cluster = await addFinalizer(kube, cluster, FINALIZERS.jetstreamData);
-    else if (!jetstream && hasFinalizer(cluster, FINALIZERS.jetstreamData)) cluster = await removeFinalizer(kube, cluster, FINALIZERS.jetstreamData);
+    if (jetstream && !hasFinalizer(cluster, FINALIZERS.jetstreamData))
+      cluster = await addFinalizer(kube, cluster, FINALIZERS.jetstreamData);
+    else if (!jetstream && hasFinalizer(cluster, FINALIZERS.jetstreamData))
+      cluster = await removeFinalizer(kube, cluster, FINALIZERS.jetstreamData);
 
     if (cluster.metadata.annotations?.[CLUSTER_ANNOTATIONS.replaceServer] !== undefined) {
       await takeReplaceRequest(kube, cluster);
@@ -112,7 +125,9 @@ export const stepRollout: OperatorFunction = {
     const seen = { ...observed, servers: applied.servers };
     const forceStep = cluster.metadata.annotations?.[CLUSTER_ANNOTATIONS.forceStep];
     const renderFailure = cluster.metadata.annotations?.[RENDER_FAILURE_ANNOTATION];
-    const previousProgressing = (cluster.status?.conditions as Condition[] | undefined)?.find((c) => c.type === "Progressing")?.reason;
+    const previousProgressing = (cluster.status?.conditions as Condition[] | undefined)?.find(
+      (c) => c.type === "Progressing",
+    )?.reason;
     const decision = planRollout({
       cluster: cluster.metadata.name,
       replicas: cluster.spec.replicas,
@@ -123,7 +138,11 @@ export const stepRollout: OperatorFunction = {
       servers: seen.servers,
       ...(seen.snapshot ? { snapshot: seen.snapshot } : {}),
       paused: cluster.spec.rollout?.paused === true,
-      ...(seen.hold ? { hold: seen.hold } : seen.certificatesReady ? {} : { hold: { reason: "RouteCertificateNotReady", message: "waiting for the route or client TLS Secret" } }),
+      ...(seen.hold
+        ? { hold: seen.hold }
+        : seen.certificatesReady
+          ? {}
+          : { hold: { reason: "RouteCertificateNotReady", message: "waiting for the route or client TLS Secret" } }),
       ...(forceStep ? { forceStep } : {}),
       restartAll: cluster.metadata.annotations?.[CLUSTER_ANNOTATIONS.restartAll] !== undefined,
       ...(cluster.status?.rollout?.targetRevision ? { previous: cluster.status.rollout as RolloutStatus } : {}),
@@ -135,7 +154,8 @@ export const stepRollout: OperatorFunction = {
     });
     const status = nextStatus(cluster, seen, decision, now, appliedBy(seen.plan.revision, applied.marks));
     // The claim: only one of several concurrent deliveries gets past this write.
-    if (!(await writeStatus(kube, cluster, status))) return conflict("NatsCluster changed while deciding; the step is left to the delivery that claimed it");
+    if (!(await writeStatus(kube, cluster, status)))
+      return conflict("NatsCluster changed while deciding; the step is left to the delivery that claimed it");
 
     const recorder = await context.recorder();
     const step = decision.step;
@@ -157,7 +177,10 @@ export const stepRollout: OperatorFunction = {
     await schedule(kube, cluster, decision.polling);
     const progressing = decision.conditions.find((c) => c.type === "Progressing");
     const reloads = applied.pending.map((p) => `${p.server}: ${p.detail}`).join("; ");
-    const said = step.kind === "none" ? `${progressing?.reason ?? ""}: ${progressing?.message ?? ""}` : (decision.stepEvent ?? `${step.kind} again`);
+    const said =
+      step.kind === "none"
+        ? `${progressing?.reason ?? ""}: ${progressing?.message ?? ""}`
+        : (decision.stepEvent ?? `${step.kind} again`);
     return done(reloads ? `${said} (reload pending: ${reloads})` : said);
   },
   shutdown: closeSystemConnections,

@@ -18,12 +18,27 @@ async function getJson<T>(url: string): Promise<T | undefined> {
 /** The monitoring base URL of a server; replaceable in tests. */
 export type MonitorAddress = (cluster: string, namespace: string, server: string) => string;
 
-export async function readServer(cluster: string, namespace: string, server: string, jetstream: boolean, address: MonitorAddress = monitorUrl): Promise<ServerReport> {
+export async function readServer(
+  cluster: string,
+  namespace: string,
+  server: string,
+  jetstream: boolean,
+  address: MonitorAddress = monitorUrl,
+): Promise<ServerReport> {
   const base = address(cluster, namespace, server);
-  const [varz, jsz] = await Promise.all([getJson<Varz>(`${base}/varz`), jetstream ? getJson<Jsz>(`${base}/jsz?${JSZ_QUERY}`) : Promise.resolve(undefined)]);
+  const [varz, jsz] = await Promise.all([
+    getJson<Varz>(`${base}/varz`),
+    jetstream ? getJson<Jsz>(`${base}/jsz?${JSZ_QUERY}`) : Promise.resolve(undefined),
+  ]);
   return { server, ...(varz ? { varz } : {}), ...(jsz ? { jsz } : {}) };
 }
 
-export function readServers(cluster: string, namespace: string, servers: readonly string[], jetstream: boolean, address?: MonitorAddress): Promise<ServerReport[]> {
+export function readServers(
+  cluster: string,
+  namespace: string,
+  servers: readonly string[],
+  jetstream: boolean,
+  address?: MonitorAddress,
+): Promise<ServerReport[]> {
   return Promise.all(servers.map((s) => readServer(cluster, namespace, s, jetstream, address)));
 }

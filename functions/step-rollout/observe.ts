@@ -9,7 +9,12 @@ import { REMOVAL_ANNOTATION } from "../cluster-shared/annotations.ts";
 import { configMapName, ordinalOf } from "../cluster-shared/names.ts";
 import { describeObject, isControlledBy } from "../cluster-shared/ownership.ts";
 import { resolveTrust } from "../cluster-shared/trust.ts";
-import { clientTlsSecretName, planCluster, routeTlsPlan, type ClusterPlan } from "../render-cluster/plan/cluster-plan.ts";
+import {
+  clientTlsSecretName,
+  planCluster,
+  routeTlsPlan,
+  type ClusterPlan,
+} from "../render-cluster/plan/cluster-plan.ts";
 import { CONFIG_KEY } from "../render-cluster/plan/paths.ts";
 import { VOLUME_DIGEST_ANNOTATION } from "../render-cluster/plan/statefulset.ts";
 import { operatorNamespace } from "../render-cluster/operator-namespace.ts";
@@ -21,7 +26,12 @@ import { restartReason } from "./restart-reason.ts";
 import { mergeSnapshot, type ServerReport, type Snapshot } from "./snapshot.ts";
 
 export type StatefulSet = KubeObject & {
-  spec: { template: { metadata?: { annotations?: Record<string, string> }; spec: { containers?: { name: string; image?: string }[] } } } & Record<string, unknown>;
+  spec: {
+    template: {
+      metadata?: { annotations?: Record<string, string> };
+      spec: { containers?: { name: string; image?: string }[] };
+    };
+  } & Record<string, unknown>;
   status?: { observedGeneration?: number; readyReplicas?: number; updatedReplicas?: number };
 };
 export type ConfigMap = KubeObject & { data?: Record<string, string> };
@@ -43,7 +53,11 @@ export interface ClusterObservation {
 
 export function podReady(sts: StatefulSet): boolean {
   const status = sts.status ?? {};
-  return (status.observedGeneration ?? 0) >= (sts.metadata.generation ?? 0) && (status.updatedReplicas ?? 0) > 0 && (status.readyReplicas ?? 0) > 0;
+  return (
+    (status.observedGeneration ?? 0) >= (sts.metadata.generation ?? 0) &&
+    (status.updatedReplicas ?? 0) > 0 &&
+    (status.readyReplicas ?? 0) > 0
+  );
 }
 
 function runningVersion(sts: StatefulSet): string | undefined {
@@ -52,14 +66,22 @@ function runningVersion(sts: StatefulSet): string | undefined {
   return match?.[1];
 }
 
-const secretKey = (cluster: Cluster, name: string) => ({ apiVersion: "v1", kind: "Secret", namespace: cluster.metadata.namespace, name });
+const secretKey = (cluster: Cluster, name: string) => ({
+  apiVersion: "v1",
+  kind: "Secret",
+  namespace: cluster.metadata.namespace,
+  name,
+});
 
 /**
  * The render render-cluster makes of this cluster, from the same inputs read the same way. While
  * the trust is refused there is no render to move to: the plan (without auth) then serves only
  * for names, and `hold` says why.
  */
-export async function planFor(kube: Kube, cluster: Cluster): Promise<{ plan: ClusterPlan; certificatesReady: boolean; hold?: Hold }> {
+export async function planFor(
+  kube: Kube,
+  cluster: Cluster,
+): Promise<{ plan: ClusterPlan; certificatesReady: boolean; hold?: Hold }> {
   const routes = routeTlsPlan(cluster);
   const clientName = clientTlsSecretName(cluster);
   const [routeSecret, clientSecret, trust] = await Promise.all([
@@ -75,11 +97,21 @@ export async function planFor(kube: Kube, cluster: Cluster): Promise<{ plan: Clu
     ...(ns ? { operatorNamespace: ns } : {}),
     ...(trust?.kind === "ready" ? { trust } : {}),
   });
-  const certificatesReady = (!routes.enabled || Boolean(routeSecret?.data?.["tls.crt"])) && (!clientName || Boolean(clientSecret?.data?.["tls.crt"]));
-  return { plan, certificatesReady, ...(trust?.kind === "refused" ? { hold: { reason: trust.reason, message: trust.message } } : {}) };
+  const certificatesReady =
+    (!routes.enabled || Boolean(routeSecret?.data?.["tls.crt"])) &&
+    (!clientName || Boolean(clientSecret?.data?.["tls.crt"]));
+  return {
+    plan,
+    certificatesReady,
+    ...(trust?.kind === "refused" ? { hold: { reason: trust.reason, message: trust.message } } : {}),
+  };
 }
 
-export async function observeCluster(kube: Kube, cluster: Cluster, address?: MonitorAddress): Promise<ClusterObservation> {
+export async function observeCluster(
+  kube: Kube,
+  cluster: Cluster,
+  address?: MonitorAddress,
+): Promise<ClusterObservation> {
   const name = cluster.metadata.name;
   const namespace = cluster.metadata.namespace;
   const { plan, certificatesReady, hold } = await planFor(kube, cluster);
@@ -88,7 +120,11 @@ export async function observeCluster(kube: Kube, cluster: Cluster, address?: Mon
     kube.list<StatefulSet>({ apiVersion: "apps/v1", kind: "StatefulSet", namespace, labelSelector }),
     kube.list<ConfigMap>({ apiVersion: "v1", kind: "ConfigMap", namespace, labelSelector }),
   ]);
-  const statefulSets = new Map(stsList.filter((s) => isControlledBy(s, cluster) && ordinalOf(name, s.metadata.name) !== undefined).map((s) => [s.metadata.name, s]));
+  const statefulSets = new Map(
+    stsList
+      .filter((s) => isControlledBy(s, cluster) && ordinalOf(name, s.metadata.name) !== undefined)
+      .map((s) => [s.metadata.name, s]),
+  );
   const configMaps = new Map(cmList.filter((c) => isControlledBy(c, cluster)).map((c) => [c.metadata.name, c]));
 
   // Objects of rendered names that we do not control.
@@ -98,11 +134,15 @@ export async function observeCluster(kube: Kube, cluster: Cluster, address?: Mon
     if (!configMaps.has(server.configMap.metadata.name)) candidates.push(server.configMap);
   }
   const found = await Promise.all(candidates.map((c) => kube.get<KubeObject>(keyOf(c))));
-  const foreign = found.filter((o): o is KubeObject => o !== undefined && !isControlledBy(o, cluster)).map(describeObject);
+  const foreign = found
+    .filter((o): o is KubeObject => o !== undefined && !isControlledBy(o, cluster))
+    .map(describeObject);
 
   const jetstream = cluster.spec.jetstream !== undefined;
   const existing = [...statefulSets.keys()];
-  const roster = [...new Set([...plan.servers.map((s) => s.name), ...existing])].sort((a, b) => (ordinalOf(name, a) ?? 0) - (ordinalOf(name, b) ?? 0));
+  const roster = [...new Set([...plan.servers.map((s) => s.name), ...existing])].sort(
+    (a, b) => (ordinalOf(name, a) ?? 0) - (ordinalOf(name, b) ?? 0),
+  );
   const reports = await readServers(name, namespace, existing, jetstream, address);
   const snapshot = mergeSnapshot(existing, reports, jetstream);
 
@@ -126,7 +166,9 @@ export async function observeCluster(kube: Kube, cluster: Cluster, address?: Mon
     if (sts && planned && !onTarget) {
       input.restartReason = restartReason(
         {
-          ...(annotations[RENDERED_ANNOTATIONS.specDigest] ? { specDigest: annotations[RENDERED_ANNOTATIONS.specDigest] } : {}),
+          ...(annotations[RENDERED_ANNOTATIONS.specDigest]
+            ? { specDigest: annotations[RENDERED_ANNOTATIONS.specDigest] }
+            : {}),
           ...(version ? { runningVersion: version } : {}),
           ...(configMaps.get(planned.configMap.metadata.name)?.data?.[CONFIG_KEY] !== undefined
             ? { runningConfig: configMaps.get(planned.configMap.metadata.name)?.data?.[CONFIG_KEY] ?? "" }
@@ -136,7 +178,8 @@ export async function observeCluster(kube: Kube, cluster: Cluster, address?: Mon
       );
     }
     const runningConfig = configMaps.get(configMapName(server))?.data?.[CONFIG_KEY];
-    const change = sts && planned && !hold && runningConfig !== undefined ? authChange(runningConfig, planned.config) : undefined;
+    const change =
+      sts && planned && !hold && runningConfig !== undefined ? authChange(runningConfig, planned.config) : undefined;
     if (change) input.authChange = change;
     const volumeDigest = annotations[VOLUME_DIGEST_ANNOTATION];
     if (sts && planned && volumeDigest !== undefined && volumeDigest !== planned.volumeDigest) input.replace = true;
@@ -147,5 +190,15 @@ export async function observeCluster(kube: Kube, cluster: Cluster, address?: Mon
     return input;
   });
 
-  return { plan, certificatesReady, ...(hold ? { hold } : {}), statefulSets, configMaps, foreign, reports, ...(snapshot ? { snapshot } : {}), servers };
+  return {
+    plan,
+    certificatesReady,
+    ...(hold ? { hold } : {}),
+    statefulSets,
+    configMaps,
+    foreign,
+    reports,
+    ...(snapshot ? { snapshot } : {}),
+    servers,
+  };
 }

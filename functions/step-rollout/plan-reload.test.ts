@@ -3,14 +3,20 @@ import { NEW, OLD, input, server } from "../../test/fixtures/cluster/rollout.ts"
 import { planRollout } from "./plan.ts";
 
 const reloading = (ordinal: number) => server(ordinal, OLD, { reloading: true, restartReason: undefined });
-const progressing = (decision: ReturnType<typeof planRollout>) => decision.conditions.find((c) => c.type === "Progressing");
+const progressing = (decision: ReturnType<typeof planRollout>) =>
+  decision.conditions.find((c) => c.type === "Progressing");
 
 describe("rollout plan beside reloads", () => {
   it("takes no step for servers whose reload is pending, says ReloadPending and keeps polling", () => {
     const decision = planRollout(input([reloading(0), reloading(1), server(2, NEW)]));
     expect(decision.step).toEqual({ kind: "none" });
     expect(decision.rollout).toBeUndefined();
-    expect(progressing(decision)).toEqual({ type: "Progressing", status: "True", reason: "ReloadPending", message: `reloading demo-0, demo-1 onto revision ${NEW}` });
+    expect(progressing(decision)).toEqual({
+      type: "Progressing",
+      status: "True",
+      reason: "ReloadPending",
+      message: `reloading demo-0, demo-1 onto revision ${NEW}`,
+    });
     expect(decision.polling).toBe(true);
   });
 

@@ -98,7 +98,8 @@ function stepOrder(servers: ServerInput[], metaLeader: string | undefined): stri
   return metaLeader && sorted.includes(metaLeader) ? [...sorted.filter((s) => s !== metaLeader), metaLeader] : sorted;
 }
 
-const verbFor = (kind: "surplus" | "restart" | "replace") => (kind === "surplus" ? "removing" : kind === "restart" ? "restarting" : "replacing");
+const verbFor = (kind: "surplus" | "restart" | "replace") =>
+  kind === "surplus" ? "removing" : kind === "restart" ? "restarting" : "replacing";
 
 function describeStep(step: Exclude<Step, { kind: "none" }>): string {
   switch (step.kind) {
@@ -122,24 +123,35 @@ export function planRollout(input: RolloutInput): RolloutDecision {
   const metaLeader = snapshot?.metaLeader;
   const surplus = servers.filter((s) => !s.planned && s.exists);
   const replacements = servers.filter((s) => s.planned && s.exists && s.replace === true);
-  const restarts = servers.filter((s) => s.planned && s.exists && !s.onTarget && s.replace !== true && s.reloading !== true);
+  const restarts = servers.filter(
+    (s) => s.planned && s.exists && !s.onTarget && s.replace !== true && s.reloading !== true,
+  );
   const kindOf = new Map<string, "surplus" | "restart" | "replace">();
   surplus.forEach((s) => kindOf.set(s.name, "surplus"));
   restarts.forEach((s) => kindOf.set(s.name, "restart"));
   replacements.forEach((s) => kindOf.set(s.name, "replace"));
-  const ordered = [...[...surplus].sort(byOrdinalDescending).map((s) => s.name), ...stepOrder(restarts, metaLeader), ...stepOrder(replacements, metaLeader)];
+  const ordered = [
+    ...[...surplus].sort(byOrdinalDescending).map((s) => s.name),
+    ...stepOrder(restarts, metaLeader),
+    ...stepOrder(replacements, metaLeader),
+  ];
 
   const gate = evaluateGate(servers, snapshot, input.jetstream, target);
   const previous = input.previous?.targetRevision === target ? input.previous : undefined;
   const previousCurrent = previous?.current ? servers.find((s) => s.name === previous.current) : undefined;
-  const settling = gate !== undefined && previous?.current !== undefined && (previousCurrent === undefined || !previousCurrent.exists || previousCurrent.onTarget);
+  const settling =
+    gate !== undefined &&
+    previous?.current !== undefined &&
+    (previousCurrent === undefined || !previousCurrent.exists || previousCurrent.onTarget);
   let current = settling ? previous?.current : undefined;
 
   // JetStream servers leave by evacuation, which needs the system user; without JetStream they
   // are simply deleted.
   const evacuates = input.jetstream && input.canEvacuate;
   const leaving = (name: string) => kindOf.get(name) === "surplus" || kindOf.get(name) === "replace";
-  const inFlight = evacuates ? input.previousRemovals?.find((r) => (r.phase === "Evacuating" || r.phase === "Removed") && leaving(r.name)) : undefined;
+  const inFlight = evacuates
+    ? input.previousRemovals?.find((r) => (r.phase === "Evacuating" || r.phase === "Removed") && leaving(r.name))
+    : undefined;
   const widest = evacuates && surplus.length > 0 && snapshot ? widestStream(snapshot) : undefined;
 
   // Blocks: JetStream servers cannot leave without being evacuated first, nor below a stream's replicas.
@@ -152,16 +164,26 @@ export function planRollout(input: RolloutInput): RolloutDecision {
         message: `auth ${authChange === "added" ? "added to" : "removed from"} running servers needs every server restarted at once: annotate the NatsCluster with cluster.nats-operator.io/restart-all, or recreate it`,
       }
     : input.jetstream && !input.canEvacuate && surplus.length > 0
-      ? { reason: "ScaleDownBlocked", message: `cannot evacuate ${surplus.map((s) => s.name).join(", ")}: ${cannotEvacuate}` }
+      ? {
+          reason: "ScaleDownBlocked",
+          message: `cannot evacuate ${surplus.map((s) => s.name).join(", ")}: ${cannotEvacuate}`,
+        }
       : input.jetstream && !input.canEvacuate && replacements.length > 0
-        ? { reason: "ReplacementBlocked", message: `cannot evacuate ${replacements.map((s) => s.name).join(", ")}: ${cannotEvacuate}` }
+        ? {
+            reason: "ReplacementBlocked",
+            message: `cannot evacuate ${replacements.map((s) => s.name).join(", ")}: ${cannotEvacuate}`,
+          }
         : widest && widest.replicas > input.replicas && !inFlight
-          ? { reason: "ScaleDownBlocked", message: `stream ${widest.label} has ${widest.replicas} replicas, more than the ${input.replicas} servers that would remain` }
+          ? {
+              reason: "ScaleDownBlocked",
+              message: `stream ${widest.label} has ${widest.replicas} replicas, more than the ${input.replicas} servers that would remain`,
+            }
           : undefined;
 
   let step: Step = { kind: "none" };
   let progress: RemovalProgress | undefined;
-  const forced = input.forceStep !== undefined && restarts.some((s) => s.name === input.forceStep) ? input.forceStep : undefined;
+  const forced =
+    input.forceStep !== undefined && restarts.some((s) => s.name === input.forceStep) ? input.forceStep : undefined;
   if (inFlight) {
     // A removal under way is carried through its phases before anything else moves.
     progress = advanceRemoval(inFlight, snapshot, kindOf.get(inFlight.name) === "surplus", now);
@@ -169,7 +191,8 @@ export function planRollout(input: RolloutInput): RolloutDecision {
     if (progress.action && !input.hold) step = progress.action;
   } else if (authChange !== undefined && !authBlocked && !input.hold) {
     step = { kind: "restart-all", servers: restarts.map((s) => s.name), change: authChange };
-  } else if (forced !== undefined && !authBlocked && !input.hold) step = { kind: "restart", server: forced, forced: true };
+  } else if (forced !== undefined && !authBlocked && !input.hold)
+    step = { kind: "restart", server: forced, forced: true };
   else if (!gate && !input.paused && !blocked && !input.hold && ordered.length > 0) {
     const next = ordered[0] ?? "";
     const surplusNext = kindOf.get(next) === "surplus";
@@ -185,17 +208,26 @@ export function planRollout(input: RolloutInput): RolloutDecision {
   const resent = inFlight !== undefined && progress?.phase === inFlight.phase && step.kind !== "stepdown";
 
   const pending = step.kind === "restart-all" ? [] : ordered.filter((s) => s !== current);
-  const updated = servers.filter((s) => s.planned && s.exists && s.onTarget && s.name !== current && !kindOf.has(s.name)).map((s) => s.name);
+  const updated = servers
+    .filter((s) => s.planned && s.exists && s.onTarget && s.name !== current && !kindOf.has(s.name))
+    .map((s) => s.name);
   const effectiveGate: Gate | undefined =
     progress?.gate ??
     (step.kind === "restart-all"
       ? { waitingFor: "Settled", detail: "every server is restarting" }
       : step.kind !== "none"
-        ? { waitingFor: "Settled", detail: `${step.server} is ${step.kind === "restart" ? "restarting" : "being removed"}` }
+        ? {
+            waitingFor: "Settled",
+            detail: `${step.server} is ${step.kind === "restart" ? "restarting" : "being removed"}`,
+          }
         : gate);
   const active = current !== undefined || pending.length > 0 || step.kind === "restart-all";
   const holding = step.kind === "none" || resent;
-  const since = effectiveGate ? (holding && input.previous?.gate?.since && previous ? input.previous.gate.since : now.toISOString()) : undefined;
+  const since = effectiveGate
+    ? holding && input.previous?.gate?.since && previous
+      ? input.previous.gate.since
+      : now.toISOString()
+    : undefined;
 
   const rollout: RolloutStatus | undefined = active
     ? {
@@ -214,10 +246,15 @@ export function planRollout(input: RolloutInput): RolloutDecision {
   const position = updated.length + 1;
   const subject = current ?? pending[0] ?? "";
   // A server already deleted on its way out is still being removed or replaced.
-  const gone = input.previousRemovals?.some((r) => r.name === subject && (r.phase === "Deleting" || r.phase === "Rejoining"));
-  const subjectKind = kindOf.get(subject) ?? (gone ? (servers.some((s) => s.name === subject && s.planned) ? "replace" : "surplus") : "restart");
+  const gone = input.previousRemovals?.some(
+    (r) => r.name === subject && (r.phase === "Deleting" || r.phase === "Rejoining"),
+  );
+  const subjectKind =
+    kindOf.get(subject) ??
+    (gone ? (servers.some((s) => s.name === subject && s.planned) ? "replace" : "surplus") : "restart");
   const verb = verbFor(subjectKind);
-  const reasonFor = (kind: "surplus" | "restart" | "replace") => (kind === "surplus" ? "ScalingDown" : kind === "restart" ? "RollingRestart" : "ReplacingServer");
+  const reasonFor = (kind: "surplus" | "restart" | "replace") =>
+    kind === "surplus" ? "ScalingDown" : kind === "restart" ? "RollingRestart" : "ReplacingServer";
   if (step.kind === "restart-all") {
     progressing = { type: "Progressing", status: "True", reason: "RollingRestart", message: describeStep(step) };
   } else if (input.hold) {
@@ -226,27 +263,52 @@ export function planRollout(input: RolloutInput): RolloutDecision {
     progressing = { type: "Progressing", status: "False", reason: blocked.reason, message: blocked.message };
   } else if (active) {
     const waiting = effectiveGate ? `; waiting for ${effectiveGate.waitingFor}` : "";
-    const what = current !== undefined ? `${verb} ${subject} (${position} of ${total})` : `before ${verb} ${subject} (${position} of ${total})`;
+    const what =
+      current !== undefined
+        ? `${verb} ${subject} (${position} of ${total})`
+        : `before ${verb} ${subject} (${position} of ${total})`;
     const closedFor = since ? now.getTime() - Date.parse(since) : 0;
     if (input.paused && step.kind === "none" && pending.length > 0) {
-      progressing = { type: "Progressing", status: "False", reason: "RolloutPaused", message: `paused before ${verbFor(kindOf.get(pending[0] ?? "") ?? "restart")} ${pending[0] ?? ""}` };
+      progressing = {
+        type: "Progressing",
+        status: "False",
+        reason: "RolloutPaused",
+        message: `paused before ${verbFor(kindOf.get(pending[0] ?? "") ?? "restart")} ${pending[0] ?? ""}`,
+      };
     } else if (step.kind === "none" && effectiveGate && closedFor >= GATE_BLOCKED_AFTER_MS) {
       const minutes = Math.floor(closedFor / 60000);
       const message = `${what}; gate closed for ${minutes}m waiting for ${effectiveGate.waitingFor}: ${effectiveGate.detail}`;
       progressing = { type: "Progressing", status: "False", reason: "GateBlocked", message };
       if (input.previousProgressingReason !== "GateBlocked") gateBlockedEvent = message;
     } else {
-      progressing = { type: "Progressing", status: "True", reason: reasonFor(subjectKind), message: `${what}${waiting}` };
+      progressing = {
+        type: "Progressing",
+        status: "True",
+        reason: reasonFor(subjectKind),
+        message: `${what}${waiting}`,
+      };
     }
   } else {
-    const creating = servers.filter((s) => s.planned && (!s.exists || (!s.podReady && s.reportedRevision === undefined))).map((s) => s.name);
+    const creating = servers
+      .filter((s) => s.planned && (!s.exists || (!s.podReady && s.reportedRevision === undefined)))
+      .map((s) => s.name);
     const reloading = servers.filter((s) => s.reloading === true).map((s) => s.name);
     progressing =
       creating.length > 0
         ? { type: "Progressing", status: "True", reason: "Creating", message: `creating ${creating.join(", ")}` }
         : reloading.length > 0
-          ? { type: "Progressing", status: "True", reason: "ReloadPending", message: `reloading ${reloading.join(", ")} onto revision ${target}` }
-          : { type: "Progressing", status: "False", reason: "UpToDate", message: "every server runs the target revision" };
+          ? {
+              type: "Progressing",
+              status: "True",
+              reason: "ReloadPending",
+              message: `reloading ${reloading.join(", ")} onto revision ${target}`,
+            }
+          : {
+              type: "Progressing",
+              status: "False",
+              reason: "UpToDate",
+              message: "every server runs the target revision",
+            };
   }
 
   // Ready
@@ -254,19 +316,50 @@ export function planRollout(input: RolloutInput): RolloutDecision {
   const ready = planned.filter((s) => s.exists && s.podReady).length;
   const readyCondition: ConditionUpdate =
     input.foreign.length > 0
-      ? { type: "Ready", status: "False", reason: "ReconcileFailed", message: `not controlled by this NatsCluster: ${input.foreign.join(", ")}` }
+      ? {
+          type: "Ready",
+          status: "False",
+          reason: "ReconcileFailed",
+          message: `not controlled by this NatsCluster: ${input.foreign.join(", ")}`,
+        }
       : ready >= input.replicas
-        ? { type: "Ready", status: "True", reason: "AllServersReady", message: `${ready} of ${input.replicas} servers ready` }
+        ? {
+            type: "Ready",
+            status: "True",
+            reason: "AllServersReady",
+            message: `${ready} of ${input.replicas} servers ready`,
+          }
         : ready > input.replicas / 2
-          ? { type: "Ready", status: "True", reason: "QuorumAvailable", message: `${ready} of ${input.replicas} servers ready` }
-          : { type: "Ready", status: "False", reason: "QuorumUnavailable", message: `${ready} of ${input.replicas} servers ready` };
+          ? {
+              type: "Ready",
+              status: "True",
+              reason: "QuorumAvailable",
+              message: `${ready} of ${input.replicas} servers ready`,
+            }
+          : {
+              type: "Ready",
+              status: "False",
+              reason: "QuorumUnavailable",
+              message: `${ready} of ${input.replicas} servers ready`,
+            };
 
   // Settled
   let settled: ConditionUpdate;
-  if (!snapshot) settled = { type: "Settled", status: "Unknown", reason: "ObservationFailed", message: "the NATS cluster is not observed" };
+  if (!snapshot)
+    settled = {
+      type: "Settled",
+      status: "Unknown",
+      reason: "ObservationFailed",
+      message: "the NATS cluster is not observed",
+    };
   else {
     const verdict = judge(snapshot);
-    settled = { type: "Settled", status: verdict.settled ? "True" : "False", reason: verdict.reason, message: verdict.message };
+    settled = {
+      type: "Settled",
+      status: verdict.settled ? "True" : "False",
+      reason: verdict.reason,
+      message: verdict.message,
+    };
   }
 
   const removals: Removal[] = [];
@@ -290,7 +383,11 @@ export function planRollout(input: RolloutInput): RolloutDecision {
     removals.push({ name, phase, since: before?.since ?? now.toISOString() });
   }
 
-  const atRest = !active && progressing.reason === "UpToDate" && settled.status === "True" && readyCondition.reason === "AllServersReady";
+  const atRest =
+    !active &&
+    progressing.reason === "UpToDate" &&
+    settled.status === "True" &&
+    readyCondition.reason === "AllServersReady";
   // A failed render is told first; the rollout itself carries on (steps need no render).
   // GateBlocked is then not what Progressing says, so its event waits until it is.
   if (input.renderFailure !== undefined) {

@@ -11,8 +11,17 @@ const ID = "NDSERVER0";
 
 const server: ReloadingServer = {
   planned: { name: "demo-0", config: '{"server_name":"demo-0"}' } as PlannedServer,
-  configMap: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "demo-0-config", namespace: "ns", resourceVersion: "7" } },
-  statefulSet: { apiVersion: "apps/v1", kind: "StatefulSet", metadata: { name: "demo-0", namespace: "ns", resourceVersion: "9" }, spec: { template: { spec: {} } } },
+  configMap: {
+    apiVersion: "v1",
+    kind: "ConfigMap",
+    metadata: { name: "demo-0-config", namespace: "ns", resourceVersion: "7" },
+  },
+  statefulSet: {
+    apiVersion: "apps/v1",
+    kind: "StatefulSet",
+    metadata: { name: "demo-0", namespace: "ns", resourceVersion: "9" },
+    spec: { template: { spec: {} } },
+  },
   serverId: ID,
 };
 
@@ -46,12 +55,21 @@ function scriptedConnection(answers: Answer[]) {
   return { connect: async () => nc, subjects };
 }
 
-const varz = (loadTime: string, revision: string) => ({ data: { config_load_time: loadTime, metadata: { config_revision: revision } } });
+const varz = (loadTime: string, revision: string) => ({
+  data: { config_load_time: loadTime, metadata: { config_revision: revision } },
+});
 
 describe("carrying a reload", () => {
   it("starts by writing the new config into the ConfigMap, marked Reload since now, guarded by its resourceVersion", async () => {
     const { kube, patches } = recordingKube();
-    const outcome = await carryReload(kube, scriptedConnection([]).connect, "new", server, { kind: "start-reload" }, NOW);
+    const outcome = await carryReload(
+      kube,
+      scriptedConnection([]).connect,
+      "new",
+      server,
+      { kind: "start-reload" },
+      NOW,
+    );
     expect(outcome.kind).toBe("pending");
     expect(patches).toEqual([
       {
@@ -76,30 +94,54 @@ describe("carrying a reload", () => {
   it("reloads a server not yet on the target and, once it reports it, records the revision on the StatefulSet only", async () => {
     const { kube, patches } = recordingKube();
     const nats = scriptedConnection([varz("2026-12-02T09:00:00Z", "old"), {}, varz("2026-12-02T10:00:00Z", "new")]);
-    expect(await carryReload(kube, nats.connect, "new", server, { kind: "confirm-reload" }, NOW)).toEqual({ kind: "confirmed" });
-    expect(nats.subjects).toEqual([`$SYS.REQ.SERVER.${ID}.VARZ`, `$SYS.REQ.SERVER.${ID}.RELOAD`, `$SYS.REQ.SERVER.${ID}.VARZ`]);
-    expect(patches).toEqual([{ kind: "StatefulSet", name: "demo-0", patch: { metadata: { resourceVersion: "9", annotations: { "cluster.nats-operator.io/config-revision": "new" } } } }]);
+    expect(await carryReload(kube, nats.connect, "new", server, { kind: "confirm-reload" }, NOW)).toEqual({
+      kind: "confirmed",
+    });
+    expect(nats.subjects).toEqual([
+      `$SYS.REQ.SERVER.${ID}.VARZ`,
+      `$SYS.REQ.SERVER.${ID}.RELOAD`,
+      `$SYS.REQ.SERVER.${ID}.VARZ`,
+    ]);
+    expect(patches).toEqual([
+      {
+        kind: "StatefulSet",
+        name: "demo-0",
+        patch: {
+          metadata: { resourceVersion: "9", annotations: { "cluster.nats-operator.io/config-revision": "new" } },
+        },
+      },
+    ]);
   });
 
   it("sends no RELOAD to a server already on the target", async () => {
     const { kube } = recordingKube();
     const nats = scriptedConnection([varz("2026-12-02T09:00:00Z", "new")]);
-    expect(await carryReload(kube, nats.connect, "new", server, { kind: "confirm-reload" }, NOW)).toEqual({ kind: "confirmed" });
+    expect(await carryReload(kube, nats.connect, "new", server, { kind: "confirm-reload" }, NOW)).toEqual({
+      kind: "confirmed",
+    });
     expect(nats.subjects).toEqual([`$SYS.REQ.SERVER.${ID}.VARZ`]);
   });
 
   it("waits when the server reloaded the old file, writing nothing", async () => {
     const { kube, patches } = recordingKube();
     const nats = scriptedConnection([varz("2026-12-02T09:00:00Z", "old"), {}, varz("2026-12-02T10:00:00Z", "old")]);
-    expect((await carryReload(kube, nats.connect, "new", server, { kind: "confirm-reload" }, NOW)).kind).toBe("pending");
+    expect((await carryReload(kube, nats.connect, "new", server, { kind: "confirm-reload" }, NOW)).kind).toBe(
+      "pending",
+    );
     expect(patches).toEqual([]);
   });
 
   it("turns a rejected reload into a restart with the server's error as the reason", async () => {
     const { kube, patches } = recordingKube();
-    const nats = scriptedConnection([varz("2026-12-02T09:00:00Z", "old"), { error: { code: 500, description: "config reload not supported for jetstream storage dir" } }]);
+    const nats = scriptedConnection([
+      varz("2026-12-02T09:00:00Z", "old"),
+      { error: { code: 500, description: "config reload not supported for jetstream storage dir" } },
+    ]);
     const reason = "reload failed: config reload not supported for jetstream storage dir";
-    expect(await carryReload(kube, nats.connect, "new", server, { kind: "confirm-reload" }, NOW)).toEqual({ kind: "failed", reason });
+    expect(await carryReload(kube, nats.connect, "new", server, { kind: "confirm-reload" }, NOW)).toEqual({
+      kind: "failed",
+      reason,
+    });
     expect(patches).toEqual([
       {
         kind: "ConfigMap",
@@ -107,7 +149,11 @@ describe("carrying a reload", () => {
         patch: {
           metadata: {
             resourceVersion: "7",
-            annotations: { "cluster.nats-operator.io/config-apply": "Restart", "cluster.nats-operator.io/restart-reason": reason, "cluster.nats-operator.io/reload-since": null },
+            annotations: {
+              "cluster.nats-operator.io/config-apply": "Restart",
+              "cluster.nats-operator.io/restart-reason": reason,
+              "cluster.nats-operator.io/reload-since": null,
+            },
           },
         },
       },
@@ -117,14 +163,32 @@ describe("carrying a reload", () => {
   it("waits, without failing, when the server does not answer", async () => {
     const { kube, patches } = recordingKube();
     const nats = scriptedConnection([new Error("TIMEOUT")]);
-    expect(await carryReload(kube, nats.connect, "new", server, { kind: "confirm-reload" }, NOW)).toEqual({ kind: "pending", detail: `no answer: $SYS.REQ.SERVER.${ID}.VARZ: TIMEOUT` });
+    expect(await carryReload(kube, nats.connect, "new", server, { kind: "confirm-reload" }, NOW)).toEqual({
+      kind: "pending",
+      detail: `no answer: $SYS.REQ.SERVER.${ID}.VARZ: TIMEOUT`,
+    });
     expect(patches).toEqual([]);
   });
 
   it("leaves the work to a later tick when another delivery wrote first", async () => {
     const { kube } = recordingKube(["ConfigMap", "StatefulSet"]);
-    expect((await carryReload(kube, scriptedConnection([]).connect, "new", server, { kind: "start-reload" }, NOW)).kind).toBe("pending");
-    expect((await carryReload(kube, scriptedConnection([]).connect, "new", server, { kind: "reloaded" }, NOW)).kind).toBe("pending");
-    expect((await carryReload(kube, scriptedConnection([]).connect, "new", server, { kind: "reload-failed", reason: "reload failed: x" }, NOW)).kind).toBe("pending");
+    expect(
+      (await carryReload(kube, scriptedConnection([]).connect, "new", server, { kind: "start-reload" }, NOW)).kind,
+    ).toBe("pending");
+    expect(
+      (await carryReload(kube, scriptedConnection([]).connect, "new", server, { kind: "reloaded" }, NOW)).kind,
+    ).toBe("pending");
+    expect(
+      (
+        await carryReload(
+          kube,
+          scriptedConnection([]).connect,
+          "new",
+          server,
+          { kind: "reload-failed", reason: "reload failed: x" },
+          NOW,
+        )
+      ).kind,
+    ).toBe("pending");
   });
 });

@@ -12,7 +12,8 @@ import { judgeReload, type ConfigApply } from "./config-apply.ts";
 import type { ConfigMap, StatefulSet } from "./observe.ts";
 import { ServerApiError, loadedConfig, reloadServer } from "./server-api.ts";
 
-export type ReloadOutcome = { kind: "confirmed" } | { kind: "pending"; detail: string } | { kind: "failed"; reason: string };
+export type ReloadOutcome =
+  { kind: "confirmed" } | { kind: "pending"; detail: string } | { kind: "failed"; reason: string };
 
 export interface ReloadingServer {
   planned: PlannedServer;
@@ -22,7 +23,10 @@ export interface ReloadingServer {
   serverId?: string;
 }
 
-export type ReloadStep = Extract<ConfigApply, { kind: "start-reload" | "confirm-reload" | "reloaded" | "reload-failed" }>;
+export type ReloadStep = Extract<
+  ConfigApply,
+  { kind: "start-reload" | "confirm-reload" | "reloaded" | "reload-failed" }
+>;
 
 async function guarded(write: () => Promise<unknown>): Promise<boolean> {
   try {
@@ -44,20 +48,38 @@ function askForReload(kube: Kube, target: string, server: ReloadingServer, now: 
     [RENDERED_ANNOTATIONS.reloadSince]: rfc3339(now),
     [RENDERED_ANNOTATIONS.restartReason]: null,
   };
-  const patch = { metadata: { resourceVersion: server.configMap.metadata.resourceVersion, annotations }, data: { [CONFIG_KEY]: server.planned.config } };
+  const patch = {
+    metadata: { resourceVersion: server.configMap.metadata.resourceVersion, annotations },
+    data: { [CONFIG_KEY]: server.planned.config },
+  };
   return guarded(() => kube.patch(keyOf(server.configMap), patch, "merge"));
 }
 
 /** The StatefulSet now runs the target revision; its pod template is left alone, so nothing restarts. */
 function recordReloaded(kube: Kube, target: string, server: ReloadingServer): Promise<boolean> {
-  const patch = { metadata: { resourceVersion: server.statefulSet.metadata.resourceVersion, annotations: { [RENDERED_ANNOTATIONS.configRevision]: target } } };
+  const patch = {
+    metadata: {
+      resourceVersion: server.statefulSet.metadata.resourceVersion,
+      annotations: { [RENDERED_ANNOTATIONS.configRevision]: target },
+    },
+  };
   return guarded(() => kube.patch(keyOf(server.statefulSet), patch, "merge"));
 }
 
 /** Marks the ConfigMap Restart with the reason; the rollout then restarts the server in its turn. */
 function giveUp(kube: Kube, server: ReloadingServer, reason: string): Promise<boolean> {
-  const annotations = { [RENDERED_ANNOTATIONS.configApply]: "Restart", [RENDERED_ANNOTATIONS.restartReason]: reason, [RENDERED_ANNOTATIONS.reloadSince]: null };
-  return guarded(() => kube.patch(keyOf(server.configMap), { metadata: { resourceVersion: server.configMap.metadata.resourceVersion, annotations } }, "merge"));
+  const annotations = {
+    [RENDERED_ANNOTATIONS.configApply]: "Restart",
+    [RENDERED_ANNOTATIONS.restartReason]: reason,
+    [RENDERED_ANNOTATIONS.reloadSince]: null,
+  };
+  return guarded(() =>
+    kube.patch(
+      keyOf(server.configMap),
+      { metadata: { resourceVersion: server.configMap.metadata.resourceVersion, annotations } },
+      "merge",
+    ),
+  );
 }
 
 /** Asks the server what it has loaded, reloads it when it is not on the target, and judges the answer. */
@@ -70,11 +92,23 @@ async function confirm(nc: NatsConnection, target: string, serverId: string): Pr
   return verdict.confirmed ? { kind: "confirmed" } : { kind: "pending", detail: verdict.detail };
 }
 
-export async function carryReload(kube: Kube, connect: () => Promise<NatsConnection>, target: string, server: ReloadingServer, step: ReloadStep, now: Date): Promise<ReloadOutcome> {
-  const changed: ReloadOutcome = { kind: "pending", detail: "it changed while being reloaded; asked again on the next tick" };
+export async function carryReload(
+  kube: Kube,
+  connect: () => Promise<NatsConnection>,
+  target: string,
+  server: ReloadingServer,
+  step: ReloadStep,
+  now: Date,
+): Promise<ReloadOutcome> {
+  const changed: ReloadOutcome = {
+    kind: "pending",
+    detail: "it changed while being reloaded; asked again on the next tick",
+  };
   switch (step.kind) {
     case "start-reload":
-      return (await askForReload(kube, target, server, now)) ? { kind: "pending", detail: "its new config is written; waiting for the kubelet to deliver it" } : changed;
+      return (await askForReload(kube, target, server, now))
+        ? { kind: "pending", detail: "its new config is written; waiting for the kubelet to deliver it" }
+        : changed;
     case "reload-failed":
       return (await giveUp(kube, server, step.reason)) ? { kind: "failed", reason: step.reason } : changed;
     case "reloaded":

@@ -14,19 +14,33 @@ const group = (label: string, leader: string, names: string[], behind: string[] 
 });
 
 function snapshot(groups: RaftGroup[], metaLeader = "demo-0", metaMembers = FIVE): Snapshot {
-  return { roster: FIVE, silent: [], metaLeader, metaMembers, groups: [group("meta", metaLeader, metaMembers), ...groups] };
+  return {
+    roster: FIVE,
+    silent: [],
+    metaLeader,
+    metaMembers,
+    groups: [group("meta", metaLeader, metaMembers), ...groups],
+  };
 }
 
 describe("a JetStream server leaving the cluster", () => {
   it("waits while the server still holds Raft groups, naming them", () => {
     const seen = snapshot([group("stream ORDERS", "demo-4", ["demo-4", "demo-0", "demo-1"], ["demo-2"])]);
     const progress = advanceRemoval({ name: "demo-4", phase: "Evacuating", since: ago(5_000) }, seen, true, NOW);
-    expect(progress).toEqual({ phase: "Evacuating", gate: { waitingFor: "Evacuated", detail: "demo-4 still holds 1 Raft group: stream ORDERS" } });
+    expect(progress).toEqual({
+      phase: "Evacuating",
+      gate: { waitingFor: "Evacuated", detail: "demo-4 still holds 1 Raft group: stream ORDERS" },
+    });
   });
 
   it("asks again when groups remain on the server and nothing has moved for a while", () => {
     const seen = snapshot([group("stream ORDERS", "demo-0", ["demo-0", "demo-1", "demo-4"])]);
-    const early = advanceRemoval({ name: "demo-4", phase: "Evacuating", since: ago(RESEND_AFTER_MS - 1) }, seen, true, NOW);
+    const early = advanceRemoval(
+      { name: "demo-4", phase: "Evacuating", since: ago(RESEND_AFTER_MS - 1) },
+      seen,
+      true,
+      NOW,
+    );
     const late = advanceRemoval({ name: "demo-4", phase: "Evacuating", since: ago(RESEND_AFTER_MS) }, seen, true, NOW);
     expect(early.action).toBeUndefined();
     expect(late.action).toEqual({ kind: "evacuate", server: "demo-4" });
@@ -64,7 +78,9 @@ describe("a JetStream server leaving the cluster", () => {
       phase: "Removed",
       gate: { waitingFor: "Removed", detail: "demo-4 is still in the meta group" },
     });
-    expect(advanceRemoval({ name: "demo-4", phase: "Removed", since: ago(RESEND_AFTER_MS) }, seen, true, NOW).action).toEqual({ kind: "remove-peer", server: "demo-4" });
+    expect(
+      advanceRemoval({ name: "demo-4", phase: "Removed", since: ago(RESEND_AFTER_MS) }, seen, true, NOW).action,
+    ).toEqual({ kind: "remove-peer", server: "demo-4" });
   });
 
   it("does nothing while the NATS cluster cannot be observed", () => {
@@ -75,12 +91,20 @@ describe("a JetStream server leaving the cluster", () => {
   });
 
   it("counts the groups a server leads or follows in, but not the meta group", () => {
-    const seen = snapshot([group("stream A", "demo-3", ["demo-3", "demo-0"]), group("consumer A/C", "demo-0", ["demo-0", "demo-3"]), group("stream B", "demo-0", ["demo-0"])]);
+    const seen = snapshot([
+      group("stream A", "demo-3", ["demo-3", "demo-0"]),
+      group("consumer A/C", "demo-0", ["demo-0", "demo-3"]),
+      group("stream B", "demo-0", ["demo-0"]),
+    ]);
     expect(groupsHeldBy(seen, "demo-3")).toEqual(["stream A", "consumer A/C"]);
   });
 
   it("finds the stream with the most replicas", () => {
-    const seen = snapshot([group("stream A", "demo-0", ["demo-0"]), group("stream B", "demo-1", ["demo-1", "demo-2", "demo-3"]), group("consumer B/C", "demo-1", FIVE)]);
+    const seen = snapshot([
+      group("stream A", "demo-0", ["demo-0"]),
+      group("stream B", "demo-1", ["demo-1", "demo-2", "demo-3"]),
+      group("consumer B/C", "demo-1", FIVE),
+    ]);
     expect(widestStream(seen)).toEqual({ label: "B", replicas: 3 });
   });
 });

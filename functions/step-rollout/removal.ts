@@ -33,7 +33,9 @@ export interface RemovalProgress {
 
 /** Raft groups other than the meta group that still have a member on `server`. */
 export function groupsHeldBy(snapshot: Snapshot, server: string): string[] {
-  return snapshot.groups.filter((g) => g.label !== "meta" && (g.leader === server || g.members.some((m) => m.name === server))).map((g) => g.label);
+  return snapshot.groups
+    .filter((g) => g.label !== "meta" && (g.leader === server || g.members.some((m) => m.name === server)))
+    .map((g) => g.label);
 }
 
 /** The largest replica count of any stream, with one stream that has it. */
@@ -41,33 +43,50 @@ export function widestStream(snapshot: Snapshot): { label: string; replicas: num
   let widest: { label: string; replicas: number } | undefined;
   for (const group of snapshot.groups) {
     if (!group.label.startsWith("stream ") || !group.selfReported) continue;
-    if (!widest || group.members.length > widest.replicas) widest = { label: group.label.slice("stream ".length), replicas: group.members.length };
+    if (!widest || group.members.length > widest.replicas)
+      widest = { label: group.label.slice("stream ".length), replicas: group.members.length };
   }
   return widest;
 }
 
-const list = (labels: string[]) => (labels.length <= 3 ? labels.join(", ") : `${labels.slice(0, 3).join(", ")} and ${labels.length - 3} more`);
+const list = (labels: string[]) =>
+  labels.length <= 3 ? labels.join(", ") : `${labels.slice(0, 3).join(", ")} and ${labels.length - 3} more`;
 
 /**
  * The next move of a removal that has started (phase Evacuating or Removed). `since` is when the
  * phase began; a request is sent again once it has had RESEND_AFTER_MS without effect.
  */
-export function advanceRemoval(removal: Removal, snapshot: Snapshot | undefined, surplus: boolean, now: Date): RemovalProgress {
+export function advanceRemoval(
+  removal: Removal,
+  snapshot: Snapshot | undefined,
+  surplus: boolean,
+  now: Date,
+): RemovalProgress {
   const server = removal.name;
   const stale = removal.since === undefined || now.getTime() - Date.parse(removal.since) >= RESEND_AFTER_MS;
-  if (!snapshot) return { phase: removal.phase, gate: { waitingFor: "Settled", detail: "the NATS cluster is not observed" } };
+  if (!snapshot)
+    return { phase: removal.phase, gate: { waitingFor: "Settled", detail: "the NATS cluster is not observed" } };
 
   if (removal.phase === "Evacuating") {
     const held = groupsHeldBy(snapshot, server);
     const rest = judge(snapshot, server);
     if (held.length > 0) {
-      const gate: Gate = { waitingFor: "Evacuated", detail: `${server} still holds ${held.length} Raft group${held.length === 1 ? "" : "s"}: ${list(held)}` };
+      const gate: Gate = {
+        waitingFor: "Evacuated",
+        detail: `${server} still holds ${held.length} Raft group${held.length === 1 ? "" : "s"}: ${list(held)}`,
+      };
       // Nothing is moving, yet groups remain (a lost request, or a stream made meanwhile).
-      return rest.settled && stale ? { phase: "Evacuating", action: { kind: "evacuate", server }, gate } : { phase: "Evacuating", gate };
+      return rest.settled && stale
+        ? { phase: "Evacuating", action: { kind: "evacuate", server }, gate }
+        : { phase: "Evacuating", gate };
     }
     if (!rest.settled) return { phase: "Evacuating", gate: { waitingFor: "Settled", detail: describeUnsettled(rest) } };
     if (snapshot.metaLeader === server) {
-      return { phase: "Evacuating", action: { kind: "stepdown", server }, gate: { waitingFor: "Evacuated", detail: `moving the meta leader off ${server}` } };
+      return {
+        phase: "Evacuating",
+        action: { kind: "stepdown", server },
+        gate: { waitingFor: "Evacuated", detail: `moving the meta leader off ${server}` },
+      };
     }
     return { phase: "Removed", action: { kind: "remove-peer", server } };
   }

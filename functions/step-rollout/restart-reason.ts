@@ -47,12 +47,18 @@ function isReloadable(path: string, before: unknown, after: unknown): boolean {
   if (path === "leafnodes" || path.startsWith("leafnodes.")) {
     const oldLeaf = valueAt(before, "leafnodes");
     const newLeaf = valueAt(after, "leafnodes");
-    return isObject(oldLeaf) && isObject(newLeaf) && JSON.stringify(sortedKeys(withoutRemotes(oldLeaf))) === JSON.stringify(sortedKeys(withoutRemotes(newLeaf)));
+    return (
+      isObject(oldLeaf) &&
+      isObject(newLeaf) &&
+      JSON.stringify(sortedKeys(withoutRemotes(oldLeaf))) === JSON.stringify(sortedKeys(withoutRemotes(newLeaf)))
+    );
   }
   // Only the system account's own preload, re-signed: running servers also get it as a claims update.
   if (path.startsWith("resolver_preload.")) {
     const system = valueAt(before, "system_account");
-    return typeof system === "string" && system === valueAt(after, "system_account") && path === `resolver_preload.${system}`;
+    return (
+      typeof system === "string" && system === valueAt(after, "system_account") && path === `resolver_preload.${system}`
+    );
   }
   return false;
 }
@@ -60,7 +66,11 @@ function isReloadable(path: string, before: unknown, after: unknown): boolean {
 function sortedKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortedKeys);
   if (!isObject(value)) return value;
-  return Object.fromEntries(Object.keys(value).sort().map((k) => [k, sortedKeys(value[k])]));
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((k) => [k, sortedKeys(value[k])]),
+  );
 }
 
 function valueAt(object: unknown, path: string): unknown {

@@ -38,7 +38,8 @@ async function request(nc: NatsConnection, subject: string): Promise<ServerApiRe
   } catch (error) {
     throw new ServerUnreachableError(`${subject}: ${error instanceof Error ? error.message : String(error)}`);
   }
-  if (reply.error) throw new ServerApiError(reply.error.description ?? `${subject} answered with error ${String(reply.error.code)}`);
+  if (reply.error)
+    throw new ServerApiError(reply.error.description ?? `${subject} answered with error ${String(reply.error.code)}`);
   return reply;
 }
 

@@ -22,34 +22,66 @@ describe("snapshot of the NATS cluster", () => {
   });
 
   it("counts the groups with a member that is not current", () => {
-    const snapshot = mergeSnapshot(roster, reportsOf({ metaLeader: "demo-1", streamLeader: "demo-2", behind: ["demo-0"] }), true);
-    expect(snapshot && judge(snapshot)).toMatchObject({ settled: false, reason: "GroupsCatchingUp", message: "3 Raft groups have a member on demo-0 that is not current" });
+    const snapshot = mergeSnapshot(
+      roster,
+      reportsOf({ metaLeader: "demo-1", streamLeader: "demo-2", behind: ["demo-0"] }),
+      true,
+    );
+    expect(snapshot && judge(snapshot)).toMatchObject({
+      settled: false,
+      reason: "GroupsCatchingUp",
+      message: "3 Raft groups have a member on demo-0 that is not current",
+    });
   });
 
   it("names servers that did not answer first", () => {
-    const snapshot = mergeSnapshot(roster, reportsOf({ metaLeader: "demo-1", streamLeader: "demo-2", silent: ["demo-0"] }), true);
-    expect(snapshot && judge(snapshot)).toMatchObject({ settled: false, reason: "ServersSilent", message: "demo-0 did not answer" });
+    const snapshot = mergeSnapshot(
+      roster,
+      reportsOf({ metaLeader: "demo-1", streamLeader: "demo-2", silent: ["demo-0"] }),
+      true,
+    );
+    expect(snapshot && judge(snapshot)).toMatchObject({
+      settled: false,
+      reason: "ServersSilent",
+      message: "demo-0 did not answer",
+    });
   });
 
   it("judges a group whose leader is silent as leaderless, led only by name", () => {
-    const snapshot = mergeSnapshot(roster, reportsOf({ metaLeader: "demo-1", streamLeader: "demo-0", silent: ["demo-0"] }), true);
+    const snapshot = mergeSnapshot(
+      roster,
+      reportsOf({ metaLeader: "demo-1", streamLeader: "demo-0", silent: ["demo-0"] }),
+      true,
+    );
     const stream = snapshot?.groups.find((g) => g.label === "stream ORDERS");
     expect(stream).toMatchObject({ leader: "demo-0", selfReported: false });
     expect(snapshot && judge(snapshot, "demo-0")).toMatchObject({ settled: false, reason: "GroupsCatchingUp" });
   });
 
   it("judges the meta group from the followers when its leader is silent", () => {
-    const snapshot = mergeSnapshot(roster, reportsOf({ metaLeader: "demo-0", streamLeader: "demo-1", silent: ["demo-0"] }), true);
+    const snapshot = mergeSnapshot(
+      roster,
+      reportsOf({ metaLeader: "demo-0", streamLeader: "demo-1", silent: ["demo-0"] }),
+      true,
+    );
     expect(snapshot?.metaLeader).toBe("demo-0");
     expect(snapshot?.groups[0]).toMatchObject({ label: "meta", selfReported: false });
   });
 
   it("counts a server reporting another server name as silent", () => {
-    const reports = reportsOf({ metaLeader: "demo-1", streamLeader: "demo-2" }).map((r) => (r.server === "demo-2" ? { ...r, varz: { server_name: "other" } } : r));
+    const reports = reportsOf({ metaLeader: "demo-1", streamLeader: "demo-2" }).map((r) =>
+      r.server === "demo-2" ? { ...r, varz: { server_name: "other" } } : r,
+    );
     expect(mergeSnapshot(roster, reports, true)?.silent).toEqual(["demo-2"]);
   });
 
   it("is undefined when no server answered", () => {
-    expect(mergeSnapshot(roster, roster.map((server) => ({ server })), true)).toBeUndefined();
+    expect(
+      mergeSnapshot(
+        roster,
+        roster.map((server) => ({ server })),
+        true,
+      ),
+    ).toBeUndefined();
   });
 });

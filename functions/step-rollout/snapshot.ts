@@ -22,7 +22,11 @@ export interface Jsz {
   meta_cluster?: JszCluster;
   account_details?: {
     name: string;
-    stream_detail?: { name: string; cluster?: JszCluster; consumer_detail?: { name: string; cluster?: JszCluster }[] }[];
+    stream_detail?: {
+      name: string;
+      cluster?: JszCluster;
+      consumer_detail?: { name: string; cluster?: JszCluster }[];
+    }[];
   }[];
 }
 
@@ -58,13 +62,29 @@ export interface Snapshot {
   groups: RaftGroup[];
 }
 
-const member = (peer: JszPeer): GroupMember => ({ name: peer.name, current: peer.current === true && peer.offline !== true, offline: peer.offline === true });
+const member = (peer: JszPeer): GroupMember => ({
+  name: peer.name,
+  current: peer.current === true && peer.offline !== true,
+  offline: peer.offline === true,
+});
 
-function groupFrom(label: string, views: { reporter: string; cluster: JszCluster }[], roster: ReadonlySet<string>): RaftGroup {
+function groupFrom(
+  label: string,
+  views: { reporter: string; cluster: JszCluster }[],
+  roster: ReadonlySet<string>,
+): RaftGroup {
   const own = views.find((v) => v.cluster.leader === v.reporter);
   if (own) {
-    const members = [{ name: own.reporter, current: true, offline: false }, ...(own.cluster.replicas ?? []).map(member)];
-    return { label, leader: own.reporter, selfReported: true, members: members.filter((m) => label !== "meta" || roster.has(m.name)) };
+    const members = [
+      { name: own.reporter, current: true, offline: false },
+      ...(own.cluster.replicas ?? []).map(member),
+    ];
+    return {
+      label,
+      leader: own.reporter,
+      selfReported: true,
+      members: members.filter((m) => label !== "meta" || roster.has(m.name)),
+    };
   }
   const named = views.map((v) => v.cluster.leader).find((l) => l !== undefined && l !== "");
   return {
@@ -76,14 +96,20 @@ function groupFrom(label: string, views: { reporter: string; cluster: JszCluster
 }
 
 /** Merges the reports; undefined when no server answered at all. */
-export function mergeSnapshot(roster: readonly string[], reports: readonly ServerReport[], jetstream: boolean): Snapshot | undefined {
+export function mergeSnapshot(
+  roster: readonly string[],
+  reports: readonly ServerReport[],
+  jetstream: boolean,
+): Snapshot | undefined {
   const answered = reports.filter((r) => r.varz?.server_name === r.server && (!jetstream || r.jsz !== undefined));
   if (answered.length === 0) return undefined;
   const names = new Set(roster);
   const silent = roster.filter((s) => !answered.some((r) => r.server === s));
   if (!jetstream) return { roster: [...roster], silent, metaMembers: [], groups: [] };
 
-  const metaViews = answered.flatMap((r) => (r.jsz?.meta_cluster ? [{ reporter: r.server, cluster: r.jsz.meta_cluster }] : []));
+  const metaViews = answered.flatMap((r) =>
+    r.jsz?.meta_cluster ? [{ reporter: r.server, cluster: r.jsz.meta_cluster }] : [],
+  );
   let meta = groupFrom("meta", metaViews, names);
   if (!meta.selfReported) {
     // Judged from the followers: the leader they all name, each current if it names it.
@@ -93,7 +119,11 @@ export function mergeSnapshot(roster: readonly string[], reports: readonly Serve
       label: "meta",
       ...(leader ? { leader } : {}),
       selfReported: false,
-      members: metaViews.map((v) => ({ name: v.reporter, current: leader !== undefined && v.cluster.leader === leader, offline: false })),
+      members: metaViews.map((v) => ({
+        name: v.reporter,
+        current: leader !== undefined && v.cluster.leader === leader,
+        offline: false,
+      })),
     };
   }
 
@@ -107,11 +137,14 @@ export function mergeSnapshot(roster: readonly string[], reports: readonly Serve
       const prefix = account.name === "$G" ? "" : `${account.name} `;
       for (const stream of account.stream_detail ?? []) {
         add(`stream ${prefix}${stream.name}`, report.server, stream.cluster);
-        for (const consumer of stream.consumer_detail ?? []) add(`consumer ${prefix}${stream.name}/${consumer.name}`, report.server, consumer.cluster);
+        for (const consumer of stream.consumer_detail ?? [])
+          add(`consumer ${prefix}${stream.name}/${consumer.name}`, report.server, consumer.cluster);
       }
     }
   }
-  const groups = [...views.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([label, v]) => groupFrom(label, v, names));
+  const groups = [...views.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([label, v]) => groupFrom(label, v, names));
   return {
     roster: [...roster],
     silent,
@@ -121,7 +154,8 @@ export function mergeSnapshot(roster: readonly string[], reports: readonly Serve
   };
 }
 
-export type SettledReason = "AllGroupsCurrent" | "ServersSilent" | "GroupsLeaderless" | "MembersOffline" | "GroupsCatchingUp";
+export type SettledReason =
+  "AllGroupsCurrent" | "ServersSilent" | "GroupsLeaderless" | "MembersOffline" | "GroupsCatchingUp";
 
 export interface Unsettled {
   label: string;
@@ -161,7 +195,14 @@ export function judge(snapshot: Snapshot, ignoring?: string): Verdict {
     const behind = members.filter((m) => !m.current).map((m) => m.name);
     if (behind.length > 0) unsettled.push({ label: group.label, reason: "behind", servers: behind });
   }
-  if (silent.length > 0) return { settled: false, reason: "ServersSilent", message: `${silent.join(", ")} did not answer`, unsettled, silent };
+  if (silent.length > 0)
+    return {
+      settled: false,
+      reason: "ServersSilent",
+      message: `${silent.join(", ")} did not answer`,
+      unsettled,
+      silent,
+    };
   const count = (reason: Unsettled["reason"]) => unsettled.filter((u) => u.reason === reason);
   const describe = (list: Unsettled[], what: string) => {
     const servers = [...new Set(list.flatMap((u) => u.servers))].sort();
@@ -169,18 +210,29 @@ export function judge(snapshot: Snapshot, ignoring?: string): Verdict {
     return `${groups} ${list.length === 1 ? "has" : "have"} a member${servers.length > 0 ? ` on ${servers.join(", ")}` : ""} that is ${what}`;
   };
   const leaderless = count("leaderless");
-  if (leaderless.length > 0) return { settled: false, reason: "GroupsLeaderless", message: `${leaderless.length} Raft group${leaderless.length === 1 ? " has" : "s have"} no leader`, unsettled, silent };
+  if (leaderless.length > 0)
+    return {
+      settled: false,
+      reason: "GroupsLeaderless",
+      message: `${leaderless.length} Raft group${leaderless.length === 1 ? " has" : "s have"} no leader`,
+      unsettled,
+      silent,
+    };
   const offline = count("offline");
-  if (offline.length > 0) return { settled: false, reason: "MembersOffline", message: describe(offline, "offline"), unsettled, silent };
+  if (offline.length > 0)
+    return { settled: false, reason: "MembersOffline", message: describe(offline, "offline"), unsettled, silent };
   const behind = count("behind");
-  if (behind.length > 0) return { settled: false, reason: "GroupsCatchingUp", message: describe(behind, "not current"), unsettled, silent };
+  if (behind.length > 0)
+    return { settled: false, reason: "GroupsCatchingUp", message: describe(behind, "not current"), unsettled, silent };
   return { settled: true, reason: "AllGroupsCurrent", message: SETTLED_MESSAGE, unsettled, silent };
 }
 
 /** Up to five unsettled groups for a gate message, then "and N more". */
 export function describeUnsettled(verdict: Verdict): string {
   if (verdict.silent.length > 0) return `${verdict.silent.join(", ")} did not answer`;
-  const shown = verdict.unsettled.slice(0, 5).map((u) => `${u.label} ${u.reason}${u.servers.length > 0 ? ` (${u.servers.join(", ")})` : ""}`);
+  const shown = verdict.unsettled
+    .slice(0, 5)
+    .map((u) => `${u.label} ${u.reason}${u.servers.length > 0 ? ` (${u.servers.join(", ")})` : ""}`);
   const more = verdict.unsettled.length - shown.length;
   return `${shown.join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
 }

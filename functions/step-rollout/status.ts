@@ -20,12 +20,17 @@ export function nextStatus(
   const offTarget = seen.servers.filter((s) => s.planned && s.exists && !s.onTarget && s.restartReason);
   const reasons = [...new Set(offTarget.map((s) => s.restartReason ?? ""))].filter(Boolean);
   const versions = new Set(planned.map((s) => s.reportedVersion));
-  const version = planned.length > 0 && versions.size === 1 && planned.every((s) => s.reportedVersion) ? planned[0]?.reportedVersion : previous.version;
+  const version =
+    planned.length > 0 && versions.size === 1 && planned.every((s) => s.reportedVersion)
+      ? planned[0]?.reportedVersion
+      : previous.version;
   const stated = refineProgressing(decision.conditions, seen.hold, cluster.metadata.annotations);
-  const conditions = setConditions(previous.conditions as Condition[] | undefined, [...stated, ...extra], now).map((c) => ({
-    ...c,
-    observedGeneration: cluster.metadata.generation ?? 0,
-  }));
+  const conditions = setConditions(previous.conditions as Condition[] | undefined, [...stated, ...extra], now).map(
+    (c) => ({
+      ...c,
+      observedGeneration: cluster.metadata.generation ?? 0,
+    }),
+  );
   const status: NatsClusterStatus = {
     ...previous,
     observedGeneration: cluster.metadata.generation ?? 0,
@@ -35,7 +40,11 @@ export function nextStatus(
     config:
       seen.hold && previous.config
         ? previous.config
-        : { revision: seen.plan.revision, appliedBy, ...(reasons.length > 0 ? { restartReason: reasons.join("; ") } : {}) },
+        : {
+            revision: seen.plan.revision,
+            appliedBy,
+            ...(reasons.length > 0 ? { restartReason: reasons.join("; ") } : {}),
+          },
     servers: seen.servers
       .filter((s) => s.exists)
       .map((s) => ({

@@ -10,14 +10,19 @@ import type { Cluster } from "../cluster-shared/cluster.ts";
 import type { ClusterPlan } from "../render-cluster/plan/cluster-plan.ts";
 import type { RemovalAction } from "./removal.ts";
 
-export type SystemUser = { kind: "none" } | { kind: "unusable"; message: string } | { kind: "ready"; settings: ConnectionSettings };
+export type SystemUser =
+  { kind: "none" } | { kind: "unusable"; message: string } | { kind: "ready"; settings: ConnectionSettings };
 
 /** "server is not a member of the cluster": asked again after the server already left. */
 const NOT_A_MEMBER = 10044;
 /** "cluster member change is in progress": the phase asks again on a later tick. */
 const MEMBER_CHANGE_IN_FLIGHT = 10202;
 
-const SUBJECTS = { evacuate: "SERVER.EVACUATE", stepdown: "META.LEADER.STEPDOWN", "remove-peer": "SERVER.REMOVE" } as const;
+const SUBJECTS = {
+  evacuate: "SERVER.EVACUATE",
+  stepdown: "META.LEADER.STEPDOWN",
+  "remove-peer": "SERVER.REMOVE",
+} as const;
 
 // One connection per NatsCluster per process, reused across deliveries.
 const pool = createConnectionPool(connectWithInbox("_INBOX.cluster-controller"), "nats-operator/step-rollout");
@@ -35,18 +40,30 @@ export async function readSystemUser(kube: Kube, cluster: Cluster, plan: Cluster
 }
 
 /** Sends one removal request; each may be sent again without harm. */
-export async function sendRemovalRequest(cluster: Cluster, user: Extract<SystemUser, { kind: "ready" }>, action: Exclude<RemovalAction, { kind: "delete" }>): Promise<void> {
+export async function sendRemovalRequest(
+  cluster: Cluster,
+  user: Extract<SystemUser, { kind: "ready" }>,
+  action: Exclude<RemovalAction, { kind: "delete" }>,
+): Promise<void> {
   const nc = await systemConnection(cluster, user);
   try {
     await jsRequest(nc, SUBJECTS[action.kind], action.kind === "stepdown" ? undefined : { peer: action.server });
   } catch (error) {
-    if (action.kind !== "stepdown" && error instanceof JsApiError && (error.errCode === NOT_A_MEMBER || error.errCode === MEMBER_CHANGE_IN_FLIGHT)) return;
+    if (
+      action.kind !== "stepdown" &&
+      error instanceof JsApiError &&
+      (error.errCode === NOT_A_MEMBER || error.errCode === MEMBER_CHANGE_IN_FLIGHT)
+    )
+      return;
     throw error;
   }
 }
 
 /** The pooled connection as the system user (also used for the reload requests). */
-export function systemConnection(cluster: Cluster, user: Extract<SystemUser, { kind: "ready" }>): Promise<NatsConnection> {
+export function systemConnection(
+  cluster: Cluster,
+  user: Extract<SystemUser, { kind: "ready" }>,
+): Promise<NatsConnection> {
   return pool.acquire(`${cluster.metadata.namespace}/${cluster.metadata.name}`, user.settings);
 }
 

@@ -9,7 +9,11 @@ async function write(nc: NatsConnection, target: Target, config: Wire, action: "
   const info =
     target.consumer === undefined
       ? await jsRequest(nc, `STREAM.${action === "create" ? "CREATE" : "UPDATE"}.${target.stream}`, config)
-      : await jsRequest(nc, `CONSUMER.CREATE.${target.stream}.${target.consumer}`, { stream_name: target.stream, config, action });
+      : await jsRequest(nc, `CONSUMER.CREATE.${target.stream}.${target.consumer}`, {
+          stream_name: target.stream,
+          config,
+          action,
+        });
   return { config: (info.config ?? {}) as Wire, info };
 }
 
@@ -18,7 +22,10 @@ export const updateObject = (nc: NatsConnection, target: Target, config: Wire) =
 
 /** Deletes the server object; false when it was already gone. */
 export async function deleteObject(nc: NatsConnection, target: Target): Promise<boolean> {
-  const subject = target.consumer === undefined ? `STREAM.DELETE.${target.stream}` : `CONSUMER.DELETE.${target.stream}.${target.consumer}`;
+  const subject =
+    target.consumer === undefined
+      ? `STREAM.DELETE.${target.stream}`
+      : `CONSUMER.DELETE.${target.stream}.${target.consumer}`;
   try {
     await jsRequest(nc, subject);
     return true;

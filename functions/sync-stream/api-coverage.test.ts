@@ -12,15 +12,27 @@ import { streamFields } from "./stream-fields.ts";
 
 /** Spec fields that are not server config: references, policies, names and metadata handled apart. */
 const notConfig = new Set([
-  "connectionRef", "stream", "streamRef", "adoptionPolicy", "terminalPolicy", "deletionPolicy", "recreateOnImmutableChange", "name", "metadata",
+  "connectionRef",
+  "stream",
+  "streamRef",
+  "adoptionPolicy",
+  "terminalPolicy",
+  "deletionPolicy",
+  "recreateOnImmutableChange",
+  "name",
+  "metadata",
 ]);
 
-const configFieldsOf = (schema: { properties: Record<string, unknown> }) => Object.keys(schema.properties).filter((k) => !notConfig.has(k)).sort();
+const configFieldsOf = (schema: { properties: Record<string, unknown> }) =>
+  Object.keys(schema.properties)
+    .filter((k) => !notConfig.has(k))
+    .sort();
 const mapped = (fields: readonly Field[], extra: string[] = []) => [...fields.map((f) => f.spec), ...extra].sort();
 
 describe("wire mappings cover the API", () => {
   it("NatsStream", () => expect(mapped(streamFields)).toEqual(configFieldsOf(NatsStreamSpec)));
   it("NatsConsumer", () => expect(mapped(consumerFields)).toEqual(configFieldsOf(NatsConsumerSpec)));
-  it("NatsKeyValue", () => expect(mapped(keyValueFields, ["mirror", "sources"])).toEqual(configFieldsOf(NatsKeyValueSpec)));
+  it("NatsKeyValue", () =>
+    expect(mapped(keyValueFields, ["mirror", "sources"])).toEqual(configFieldsOf(NatsKeyValueSpec)));
   it("NatsObjectStore", () => expect(mapped(objectStoreFields)).toEqual(configFieldsOf(NatsObjectStoreSpec)));
 });

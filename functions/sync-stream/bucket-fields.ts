@@ -1,14 +1,28 @@
 // Key-value and object-store buckets as the streams that back them. The
 // templates follow what the NATS clients create: the spec fields of the
 // bucket plus the stream settings that make the stream a bucket.
-import { duration, field, isZero, quantity, struct, wireToSpec, specToWire, type Field, type Spec, type Wire } from "./fields.ts";
+import {
+  duration,
+  field,
+  isZero,
+  quantity,
+  struct,
+  wireToSpec,
+  specToWire,
+  type Field,
+  type Spec,
+  type Wire,
+} from "./fields.ts";
 import { placementFields, republishFields, storage, streamSourceFields } from "./stream-fields.ts";
 
 export const kvStreamPrefix = "KV_";
 export const objectStreamPrefix = "OBJ_";
 export const bucketNamePattern = /^[A-Za-z0-9_-]+$/;
 
-const s2 = { toWire: (v: unknown) => (v === true ? "s2" : "none"), toSpec: (v: unknown) => (v === "s2" ? true : undefined) };
+const s2 = {
+  toWire: (v: unknown) => (v === true ? "s2" : "none"),
+  toSpec: (v: unknown) => (v === "s2" ? true : undefined),
+};
 /** Limits of a bucket: values ≤ 0 mean unset. */
 const positive = (codec = { toWire: (v: unknown) => v, toSpec: (v: unknown) => v }) => ({
   toWire: codec.toWire,
@@ -69,7 +83,11 @@ export function keyValueWire(bucket: string, spec: Spec): Wire {
         const w = specToWire(s, streamSourceFields);
         const from = withoutPrefix(String(w.name));
         const transformed = !w.external && from !== bucket && w.subject_transforms === undefined;
-        return { ...w, name: withPrefix(from), ...(transformed ? { subject_transforms: [{ src: kvSubject(from), dest: kvSubject(bucket) }] } : {}) };
+        return {
+          ...w,
+          name: withPrefix(from),
+          ...(transformed ? { subject_transforms: [{ src: kvSubject(from), dest: kvSubject(bucket) }] } : {}),
+        };
       });
     }
   }
@@ -91,7 +109,10 @@ export function keyValueSpec(bucket: string, wire: Wire): Spec {
       const transforms = s.subject_transforms as Wire[] | undefined;
       const onlyTheClientsTransform =
         transforms?.length === 1 && transforms[0]?.src === kvSubject(from) && transforms[0]?.dest === kvSubject(bucket);
-      const source = wireToSpec(onlyTheClientsTransform ? { ...s, subject_transforms: undefined } : s, streamSourceFields);
+      const source = wireToSpec(
+        onlyTheClientsTransform ? { ...s, subject_transforms: undefined } : s,
+        streamSourceFields,
+      );
       return { ...source, name: from };
     });
   }
@@ -125,14 +146,17 @@ export function objectStoreSpec(wire: Wire): Spec {
 export function objectStoreShapeProblem(streamName: string, bucket: string, wire: Wire): string | undefined {
   const subjects = Array.isArray(wire.subjects) ? (wire.subjects as string[]) : [];
   const missing = objectSubjects(bucket).filter((s) => !subjects.includes(s));
-  if (missing.length > 0) return `stream ${streamName} exists but is not an object store (no subjects ${missing.join(", ")})`;
-  if (wire.allow_rollup_hdrs !== true) return `stream ${streamName} exists but is not an object store (rollups not allowed)`;
+  if (missing.length > 0)
+    return `stream ${streamName} exists but is not an object store (no subjects ${missing.join(", ")})`;
+  if (wire.allow_rollup_hdrs !== true)
+    return `stream ${streamName} exists but is not an object store (rollups not allowed)`;
   return undefined;
 }
 
 /** Why a bucket spec cannot be applied at all, before asking the server. */
 export function bucketSpecProblem(bucket: string, spec: Spec): string | undefined {
-  if (!bucketNamePattern.test(bucket)) return `invalid bucket name "${bucket}": only letters, digits, - and _ are allowed`;
+  if (!bucketNamePattern.test(bucket))
+    return `invalid bucket name "${bucket}": only letters, digits, - and _ are allowed`;
   const placement = spec.placement as Spec | undefined;
   if (placement && !isZero(placement.preferred)) return "placement.preferred is not supported for buckets";
   const history = spec.history;

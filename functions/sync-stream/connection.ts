@@ -26,11 +26,21 @@ export type Resolved =
 const recentlyRead = new Map<string, { at: number; connection: NatsConnectionObject | undefined }>();
 const recentForMs = 2_000;
 
-async function readConnection(kube: Kube, namespace: string, name: string, fresh: boolean): Promise<NatsConnectionObject | undefined> {
+async function readConnection(
+  kube: Kube,
+  namespace: string,
+  name: string,
+  fresh: boolean,
+): Promise<NatsConnectionObject | undefined> {
   const cacheKey = `${namespace}/${name}`;
   const hit = recentlyRead.get(cacheKey);
   if (!fresh && hit && Date.now() - hit.at < recentForMs && hit.connection) return hit.connection;
-  const connection = await kube.get<NatsConnectionObject>({ apiVersion: coreApiVersion, kind: "NatsConnection", namespace, name });
+  const connection = await kube.get<NatsConnectionObject>({
+    apiVersion: coreApiVersion,
+    kind: "NatsConnection",
+    namespace,
+    name,
+  });
   recentlyRead.set(cacheKey, { at: Date.now(), connection });
   if (recentlyRead.size > 1000) recentlyRead.clear();
   return connection;
@@ -42,9 +52,19 @@ export function forgetConnection(namespace: string, name: string): void {
 }
 
 /** Follows a connectionRef: grant first (cross-namespace), then existence. */
-export async function resolveConnection(kube: Kube, referrer: Referrer, ref: Reference, fresh = false): Promise<Resolved> {
+export async function resolveConnection(
+  kube: Kube,
+  referrer: Referrer,
+  ref: Reference,
+  fresh = false,
+): Promise<Resolved> {
   const namespace = ref.namespace ?? referrer.namespace;
-  const admitted = await isAdmitted(kube, referrer, { group: "nats-operator.io", kind: "NatsConnection", namespace, name: ref.name });
+  const admitted = await isAdmitted(kube, referrer, {
+    group: "nats-operator.io",
+    kind: "NatsConnection",
+    namespace,
+    name: ref.name,
+  });
   if (!admitted) {
     return {
       ok: false,
@@ -55,7 +75,12 @@ export async function resolveConnection(kube: Kube, referrer: Referrer, ref: Ref
   }
   const connection = await readConnection(kube, namespace, ref.name, fresh);
   if (!connection) {
-    return { ok: false, reason: "ConnectionNotFound", message: `NatsConnection ${namespace}/${ref.name} not found`, noGrant: false };
+    return {
+      ok: false,
+      reason: "ConnectionNotFound",
+      message: `NatsConnection ${namespace}/${ref.name} not found`,
+      noGrant: false,
+    };
   }
   return { ok: true, connection };
 }
@@ -65,13 +90,21 @@ export const poolKey = (connection: KubeObject) => `${connection.metadata.namesp
 export type Connected = { ok: true; nc: NatsConnection } | { ok: false; reason: string; message: string };
 
 /** The pooled connection of a NatsConnection, connecting on first use. */
-export async function connectWith(kube: Kube, pool: ConnectionPool, connection: NatsConnectionObject): Promise<Connected> {
+export async function connectWith(
+  kube: Kube,
+  pool: ConnectionPool,
+  connection: NatsConnectionObject,
+): Promise<Connected> {
   const settings = await readConnectionSettings(kube, connection.metadata.namespace ?? "", connection.spec);
   if (!settings.ok) return { ok: false, reason: settings.reason, message: settings.message };
   try {
     return { ok: true, nc: await pool.acquire(poolKey(connection), settings.settings) };
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
-    return { ok: false, reason: "ConnectFailed", message: `cannot connect to ${connection.spec.servers.join(", ")}: ${why}` };
+    return {
+      ok: false,
+      reason: "ConnectFailed",
+      message: `cannot connect to ${connection.spec.servers.join(", ")}: ${why}`,
+    };
   }
 }

@@ -30,7 +30,13 @@ export interface SyncDeps {
 }
 
 /** Records an Event; a failure to record never fails the reconcile. */
-export async function note(deps: SyncDeps, object: KubeObject, type: EventType, reason: string, message: string): Promise<void> {
+export async function note(
+  deps: SyncDeps,
+  object: KubeObject,
+  type: EventType,
+  reason: string,
+  message: string,
+): Promise<void> {
   try {
     await (await deps.recorder()).record(object, type, reason, message);
   } catch (error) {

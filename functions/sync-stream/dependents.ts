@@ -5,11 +5,22 @@ import type { KubeObject, ObjectKey } from "../../shared/kube/object.ts";
 import { jetstreamApiVersion, objectKinds } from "./kinds.ts";
 import type { JetStreamObject } from "./placement.ts";
 
-const keyOfItem = (o: KubeObject): ObjectKey => ({ apiVersion: jetstreamApiVersion, kind: o.kind, namespace: o.metadata.namespace ?? "", name: o.metadata.name });
+const keyOfItem = (o: KubeObject): ObjectKey => ({
+  apiVersion: jetstreamApiVersion,
+  kind: o.kind,
+  namespace: o.metadata.namespace ?? "",
+  name: o.metadata.name,
+});
 
 async function allObjects(kube: Kube, namespace?: string): Promise<JetStreamObject[]> {
   const lists = await Promise.all(
-    objectKinds.map((kind) => kube.list<JetStreamObject>({ apiVersion: jetstreamApiVersion, kind, ...(namespace === undefined ? {} : { namespace }) })),
+    objectKinds.map((kind) =>
+      kube.list<JetStreamObject>({
+        apiVersion: jetstreamApiVersion,
+        kind,
+        ...(namespace === undefined ? {} : { namespace }),
+      }),
+    ),
   );
   return lists.flat();
 }
@@ -21,13 +32,20 @@ export async function objectsInNamespace(kube: Kube, namespace: string): Promise
 /** Objects naming this NatsConnection. */
 export async function usersOfConnection(kube: Kube, namespace: string, name: string): Promise<ObjectKey[]> {
   return (await allObjects(kube))
-    .filter((o) => o.spec.connectionRef?.name === name && (o.spec.connectionRef.namespace ?? o.metadata.namespace) === namespace)
+    .filter(
+      (o) =>
+        o.spec.connectionRef?.name === name && (o.spec.connectionRef.namespace ?? o.metadata.namespace) === namespace,
+    )
     .map(keyOfItem);
 }
 
 /** Objects in other namespaces referring into this one (what a grant there may admit). */
 export async function referrersInto(kube: Kube, namespace: string): Promise<ObjectKey[]> {
   return (await allObjects(kube))
-    .filter((o) => o.metadata.namespace !== namespace && (o.spec.connectionRef?.namespace === namespace || o.spec.streamRef?.namespace === namespace))
+    .filter(
+      (o) =>
+        o.metadata.namespace !== namespace &&
+        (o.spec.connectionRef?.namespace === namespace || o.spec.streamRef?.namespace === namespace),
+    )
     .map(keyOfItem);
 }

@@ -3,7 +3,10 @@ import { inBatches, schedules, tickOf } from "./drift.ts";
 
 describe("ticks and schedules", () => {
   it("reads the check and namespace a tick carries, falling back to the PingSource's namespace", () => {
-    expect(tickOf({ check: "drift", namespace: "payments" }, undefined)).toEqual({ check: "drift", namespace: "payments" });
+    expect(tickOf({ check: "drift", namespace: "payments" }, undefined)).toEqual({
+      check: "drift",
+      namespace: "payments",
+    });
     expect(tickOf({ check: "settle" }, "team/sync-stream-settle")).toEqual({ check: "settle", namespace: "team" });
     expect(tickOf({ check: "balance" }, "team/x")).toBeUndefined();
   });

@@ -24,9 +24,13 @@ export const scheduleName = schedules.drift.name;
 export const workOf = (check: Check, namespace: string) => ({ check, namespace });
 
 /** What a tick asks for, or undefined when it is not one of ours. */
-export function tickOf(work: Record<string, unknown>, pingSource: string | undefined): { check: Check; namespace: string } | undefined {
+export function tickOf(
+  work: Record<string, unknown>,
+  pingSource: string | undefined,
+): { check: Check; namespace: string } | undefined {
   if (work.check !== "drift" && work.check !== "settle") return undefined;
-  const namespace = typeof work.namespace === "string" && work.namespace !== "" ? work.namespace : pingSource?.split("/")[0];
+  const namespace =
+    typeof work.namespace === "string" && work.namespace !== "" ? work.namespace : pingSource?.split("/")[0];
   return namespace ? { check: work.check, namespace } : undefined;
 }
 
@@ -41,7 +45,13 @@ export function scheduleKeeper(getKube: () => Promise<Kube>, log: Logger) {
       if (!pending) {
         const { name, cron } = schedules[check];
         pending = (async () => {
-          await keepSchedule(await getKube(), { namespace, name, cron, target: "sync-stream", work: workOf(check, namespace) });
+          await keepSchedule(await getKube(), {
+            namespace,
+            name,
+            cron,
+            target: "sync-stream",
+            work: workOf(check, namespace),
+          });
         })().catch((error: unknown) => {
           kept.delete(id);
           log.warn({ err: error, namespace, check }, "cannot keep the schedule");

@@ -22,7 +22,11 @@ export class InvalidSpecValue extends Error {
 }
 
 const isZero = (value: unknown): boolean =>
-  value === undefined || value === null || value === false || value === 0 || value === "" ||
+  value === undefined ||
+  value === null ||
+  value === false ||
+  value === 0 ||
+  value === "" ||
   (Array.isArray(value) && value.length === 0) ||
   (typeof value === "object" && value !== null && !Array.isArray(value) && Object.values(value).every(isZero));
 
@@ -54,7 +58,8 @@ export function oneOf(mapping: Record<string, string>): Codec {
   return {
     toWire(v) {
       const wire = mapping[String(v)];
-      if (wire === undefined) throw new InvalidSpecValue(`"${String(v)}" is not one of ${Object.keys(mapping).join(", ")}`);
+      if (wire === undefined)
+        throw new InvalidSpecValue(`"${String(v)}" is not one of ${Object.keys(mapping).join(", ")}`);
       return wire;
     },
     toSpec: (v) => (typeof v === "string" ? back[v] : undefined),

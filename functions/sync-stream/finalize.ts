@@ -49,7 +49,8 @@ export async function finalizeObject(deps: SyncDeps, object: JetStreamObject): P
       return release(`deleted ${target.model.what}`);
     }
   } catch (error) {
-    if (error instanceof JsApiError || error instanceof NatsRequestError) return retry(`cannot delete ${target.model.what}: ${error.message}`);
+    if (error instanceof JsApiError || error instanceof NatsRequestError)
+      return retry(`cannot delete ${target.model.what}: ${error.message}`);
     throw error;
   }
   return release(`${target.model.what} is absent or not ours: nothing to delete`);

@@ -39,7 +39,9 @@ async function recheck(deps: SyncDeps, keys: readonly ObjectKey[], trigger: Trig
       return (await reconcileObject(deps, key, trigger)).outcome;
     } catch (error) {
       deps.log.warn({ err: error, object: `${key.kind} ${key.namespace}/${key.name}` }, "re-check failed");
-      return retry(`re-check of ${key.kind} ${key.namespace}/${key.name} failed: ${error instanceof Error ? error.message : String(error)}`);
+      return retry(
+        `re-check of ${key.kind} ${key.namespace}/${key.name} failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   });
 }
@@ -64,8 +66,14 @@ function summary(outcomes: readonly Outcome[]): string {
 /** Re-reads the objects whose Raft group was unsettled; drops the schedule once none is. */
 async function settleCheck(deps: SyncDeps, namespace: string): Promise<Outcome> {
   const unsettled = (await objectsWithStatus(deps, namespace)).filter(isUnsettledStatus);
-  const outcomes = await recheck(deps, unsettled.map((o) => keyOf(o)), "tick");
-  const still = (await objectsWithStatus(deps, namespace)).filter((o) => unsettled.some((u) => u.metadata.uid === o.metadata.uid)).filter(isUnsettledStatus);
+  const outcomes = await recheck(
+    deps,
+    unsettled.map((o) => keyOf(o)),
+    "tick",
+  );
+  const still = (await objectsWithStatus(deps, namespace))
+    .filter((o) => unsettled.some((u) => u.metadata.uid === o.metadata.uid))
+    .filter(isUnsettledStatus);
   if (still.length === 0) await keeper?.drop(namespace, "settle");
   return done(`settle check of ${namespace}: ${summary(outcomes)}; ${still.length} still unsettled`);
 }
@@ -74,11 +82,15 @@ async function settleCheck(deps: SyncDeps, namespace: string): Promise<Outcome> 
 function isUnsettledStatus(o: JetStreamObject): boolean {
   if (o.status?.transfer) return true;
   const server = o.status?.server;
-  return server !== undefined && server.replicas !== undefined && (!server.leader || server.replicas.some((r) => !r.current));
+  return (
+    server !== undefined && server.replicas !== undefined && (!server.leader || server.replicas.some((r) => !r.current))
+  );
 }
 
 async function objectsWithStatus(deps: SyncDeps, namespace: string): Promise<JetStreamObject[]> {
-  const lists = await Promise.all(objectKinds.map((kind) => deps.kube.list<JetStreamObject>({ apiVersion: jetstreamApiVersion, kind, namespace })));
+  const lists = await Promise.all(
+    objectKinds.map((kind) => deps.kube.list<JetStreamObject>({ apiVersion: jetstreamApiVersion, kind, namespace })),
+  );
   return lists.flat();
 }
 
@@ -91,7 +103,12 @@ async function driftCheck(deps: SyncDeps, namespace: string): Promise<Outcome> {
   }
   const connections = await connectionsInNamespace(deps.kube, namespace);
   for (const c of connections) {
-    await reconcileConnection(deps, { apiVersion: coreApiVersion, kind: "NatsConnection", namespace, name: c.metadata.name });
+    await reconcileConnection(deps, {
+      apiVersion: coreApiVersion,
+      kind: "NatsConnection",
+      namespace,
+      name: c.metadata.name,
+    });
   }
   const outcomes = await recheck(deps, objects, "tick");
   return done(`drift check of ${namespace}: ${summary(outcomes)}`);
@@ -122,7 +139,14 @@ export const syncStream: OperatorFunction = {
       const result = await reconcileConnection(deps, key);
       // Users learn at once that their connection came up (retry now) or went away (ConnectionNotFound).
       if (!result.becameReady && !result.gone) return result.outcome;
-      return withRechecks(result.outcome, await recheck(deps, await usersOfConnection(deps.kube, key.namespace, key.name), result.gone ? "tick" : "event"));
+      return withRechecks(
+        result.outcome,
+        await recheck(
+          deps,
+          await usersOfConnection(deps.kube, key.namespace, key.name),
+          result.gone ? "tick" : "event",
+        ),
+      );
     }
     if (key.kind === "NatsReferenceGrant") {
       const outcomes = await recheck(deps, await referrersInto(deps.kube, key.namespace), "tick");

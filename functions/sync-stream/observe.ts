@@ -12,7 +12,9 @@ export interface Observed {
 export type Observation = { found: true; observed: Observed } | { found: false; streamMissing: boolean };
 
 export function infoSubject(target: Target): string {
-  return target.consumer === undefined ? `STREAM.INFO.${target.stream}` : `CONSUMER.INFO.${target.stream}.${target.consumer}`;
+  return target.consumer === undefined
+    ? `STREAM.INFO.${target.stream}`
+    : `CONSUMER.INFO.${target.stream}.${target.consumer}`;
 }
 
 export async function observe(nc: NatsConnection, target: Target): Promise<Observation> {
@@ -20,8 +22,10 @@ export async function observe(nc: NatsConnection, target: Target): Promise<Obser
     const info = await jsRequest(nc, infoSubject(target));
     return { found: true, observed: { config: (info.config ?? {}) as Wire, info } };
   } catch (error) {
-    if (error instanceof JsApiError && error.errCode === ErrCodes.streamNotFound) return { found: false, streamMissing: true };
-    if (error instanceof JsApiError && error.errCode === ErrCodes.consumerNotFound) return { found: false, streamMissing: false };
+    if (error instanceof JsApiError && error.errCode === ErrCodes.streamNotFound)
+      return { found: false, streamMissing: true };
+    if (error instanceof JsApiError && error.errCode === ErrCodes.consumerNotFound)
+      return { found: false, streamMissing: false };
     throw error;
   }
 }

@@ -26,8 +26,7 @@ export type JetStreamObject = KubeObject & {
 
 /** Where a resource's server object lives: its connection and the target it names. */
 export type Placement =
-  | { ok: true; connection: NatsConnectionObject; target: TargetResult }
-  | { ok: false; result: SyncResult };
+  { ok: true; connection: NatsConnectionObject; target: TargetResult } | { ok: false; result: SyncResult };
 
 /** Resolves connection (and for consumers with streamRef, the NatsStream) and builds the target. */
 /** `fresh`: read the NatsConnection now, never from the short-lived cache (deletion decides on it). */
@@ -41,36 +40,77 @@ export async function placementOf(deps: SyncDeps, object: JetStreamObject, fresh
   if (kind === "NatsConsumer" && object.spec.streamRef) {
     const ref = object.spec.streamRef;
     const streamNamespace = ref.namespace ?? namespace;
-    const admitted = await isAdmitted(deps.kube, referrer, { group: "jetstream.nats-operator.io", kind: "NatsStream", namespace: streamNamespace, name: ref.name });
+    const admitted = await isAdmitted(deps.kube, referrer, {
+      group: "jetstream.nats-operator.io",
+      kind: "NatsStream",
+      namespace: streamNamespace,
+      name: ref.name,
+    });
     if (!admitted) {
       const message = `no NatsReferenceGrant in namespace ${streamNamespace} admits NatsConsumer from ${namespace} to NatsStream ${ref.name}`;
       return { ok: false, result: { kind: "connection", reason: "ReferenceNotPermitted", message, noGrant: true } };
     }
-    const stream = await deps.kube.get<JetStreamObject>({ apiVersion: jetstreamApiVersion, kind: "NatsStream", namespace: streamNamespace, name: ref.name });
+    const stream = await deps.kube.get<JetStreamObject>({
+      apiVersion: jetstreamApiVersion,
+      kind: "NatsStream",
+      namespace: streamNamespace,
+      name: ref.name,
+    });
     if (!stream) {
-      return { ok: false, result: { kind: "streamWaiting", reason: "StreamNotFound", message: `NatsStream ${streamNamespace}/${ref.name} not found` } };
+      return {
+        ok: false,
+        result: {
+          kind: "streamWaiting",
+          reason: "StreamNotFound",
+          message: `NatsStream ${streamNamespace}/${ref.name} not found`,
+        },
+      };
     }
     const ready = findCondition(stream.status?.conditions, "Ready");
     if (ready?.status !== "True" || stream.status?.observedGeneration !== stream.metadata.generation) {
-      return { ok: false, result: { kind: "streamWaiting", reason: "StreamNotReady", message: `NatsStream ${streamNamespace}/${ref.name} is not Ready` } };
+      return {
+        ok: false,
+        result: {
+          kind: "streamWaiting",
+          reason: "StreamNotReady",
+          message: `NatsStream ${streamNamespace}/${ref.name} is not Ready`,
+        },
+      };
     }
     streamName = streamNameOf(stream as never);
     if (!connectionRef) {
-      connectionRef = { name: stream.spec.connectionRef?.name ?? "", namespace: stream.spec.connectionRef?.namespace ?? streamNamespace };
+      connectionRef = {
+        name: stream.spec.connectionRef?.name ?? "",
+        namespace: stream.spec.connectionRef?.namespace ?? streamNamespace,
+      };
       referrer = { group: "jetstream.nats-operator.io", kind: "NatsStream", namespace: streamNamespace };
     }
   }
   if (!connectionRef) {
-    return { ok: false, result: { kind: "connection", reason: "ConnectionNotFound", message: "spec names no connectionRef", noGrant: false } };
+    return {
+      ok: false,
+      result: {
+        kind: "connection",
+        reason: "ConnectionNotFound",
+        message: "spec names no connectionRef",
+        noGrant: false,
+      },
+    };
   }
   const resolved = await resolveConnection(deps.kube, referrer, connectionRef, fresh);
-  if (!resolved.ok) return { ok: false, result: { kind: "connection", reason: resolved.reason, message: resolved.message, noGrant: resolved.noGrant } };
+  if (!resolved.ok)
+    return {
+      ok: false,
+      result: { kind: "connection", reason: resolved.reason, message: resolved.message, noGrant: resolved.noGrant },
+    };
 
   const target =
-    kind === "NatsStream" ? streamTarget(object as never)
-    : kind === "NatsKeyValue" ? keyValueTarget(object as never)
-    : kind === "NatsObjectStore" ? objectStoreTarget(object as never)
-    : consumerTarget(object as never, streamName ?? "");
+    kind === "NatsStream"
+      ? streamTarget(object as never)
+      : kind === "NatsKeyValue"
+        ? keyValueTarget(object as never)
+        : kind === "NatsObjectStore"
+          ? objectStoreTarget(object as never)
+          : consumerTarget(object as never, streamName ?? "");
   return { ok: true, connection: resolved.connection, target };
 }
-

@@ -5,7 +5,8 @@ import { isSpecProblem, type Target } from "./kinds.ts";
 import { keyValueTarget, objectStoreTarget } from "./plan-bucket.ts";
 import { planObject, type AdoptionPolicy } from "./plan.ts";
 
-const fixture = (name: string): Wire => JSON.parse(readFileSync(new URL(`../../test/fixtures/jetstream/${name}`, import.meta.url), "utf8")) as Wire;
+const fixture = (name: string): Wire =>
+  JSON.parse(readFileSync(new URL(`../../test/fixtures/jetstream/${name}`, import.meta.url), "utf8")) as Wire;
 
 const kv = (spec: Record<string, unknown>): Target => {
   const t = keyValueTarget({ metadata: { name: "sessions" }, spec });
@@ -18,7 +19,16 @@ const obj = (spec: Record<string, unknown>): Target => {
   return t;
 };
 const plan = (t: Target, server: Wire | undefined, adoptionPolicy: AdoptionPolicy = "AdoptOrCreate") =>
-  planObject({ model: t.model, uid: "uid-b", adoptionPolicy, desired: t.desired, specMetadata: t.specMetadata, server, foreignOwnerExists: false, pendingEdit: false });
+  planObject({
+    model: t.model,
+    uid: "uid-b",
+    adoptionPolicy,
+    desired: t.desired,
+    specMetadata: t.specMetadata,
+    server,
+    foreignOwnerExists: false,
+    pendingEdit: false,
+  });
 
 const sessions = { name: "sessions", history: 5, ttl: "24h", maxValueSize: "64Ki", maxBytes: "1Gi", storage: "File" };
 
@@ -62,7 +72,9 @@ describe("NatsKeyValue planning", () => {
 
   it("prefixes mirror and source names with KV_ and adds the subject transform of a foreign source", () => {
     const d = kv({ name: "sessions", sources: [{ name: "other" }] }).desired;
-    expect(d.sources).toEqual([{ name: "KV_other", subject_transforms: [{ src: "$KV.other.>", dest: "$KV.sessions.>" }] }]);
+    expect(d.sources).toEqual([
+      { name: "KV_other", subject_transforms: [{ src: "$KV.other.>", dest: "$KV.sessions.>" }] },
+    ]);
     const m = kv({ name: "sessions", mirror: { name: "origin" } }).desired;
     expect(m.mirror).toEqual({ name: "KV_origin" });
     expect(m.subjects).toBeUndefined();
@@ -71,7 +83,9 @@ describe("NatsKeyValue planning", () => {
 
   it("refuses invalid bucket names, a preferred leader and history over 64 before asking the server", () => {
     expect(isSpecProblem(keyValueTarget({ metadata: { name: "x" }, spec: { name: "no.dots" } }))).toBe(true);
-    expect(isSpecProblem(keyValueTarget({ metadata: { name: "x" }, spec: { placement: { preferred: "n1" } } }))).toBe(true);
+    expect(isSpecProblem(keyValueTarget({ metadata: { name: "x" }, spec: { placement: { preferred: "n1" } } }))).toBe(
+      true,
+    );
     expect(isSpecProblem(keyValueTarget({ metadata: { name: "x" }, spec: { history: 65 } }))).toBe(true);
   });
 });

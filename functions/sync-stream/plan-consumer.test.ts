@@ -5,22 +5,43 @@ import { isSpecProblem, type Target } from "./kinds.ts";
 import { consumerTarget } from "./plan-consumer.ts";
 import { planObject } from "./plan.ts";
 
-const fixture = (name: string): Wire => JSON.parse(readFileSync(new URL(`../../test/fixtures/jetstream/${name}`, import.meta.url), "utf8")) as Wire;
+const fixture = (name: string): Wire =>
+  JSON.parse(readFileSync(new URL(`../../test/fixtures/jetstream/${name}`, import.meta.url), "utf8")) as Wire;
 
 function target(spec: Record<string, unknown>): Target {
-  const t = consumerTarget({ metadata: { name: "ledger-audit" }, spec: { stream: "ORDERS", name: "audit", ...spec } }, "ORDERS");
+  const t = consumerTarget(
+    { metadata: { name: "ledger-audit" }, spec: { stream: "ORDERS", name: "audit", ...spec } },
+    "ORDERS",
+  );
   if (isSpecProblem(t)) throw new Error(t.problem);
   return t;
 }
 
 const plan = (spec: Record<string, unknown>, server: Wire | undefined) => {
   const t = target(spec);
-  return planObject({ model: t.model, uid: "uid-audit", adoptionPolicy: "Never", desired: t.desired, specMetadata: t.specMetadata, server, foreignOwnerExists: false, pendingEdit: false });
+  return planObject({
+    model: t.model,
+    uid: "uid-audit",
+    adoptionPolicy: "Never",
+    desired: t.desired,
+    specMetadata: t.specMetadata,
+    server,
+    foreignOwnerExists: false,
+    pendingEdit: false,
+  });
 };
 
 describe("NatsConsumer planning", () => {
   it("asks for a durable consumer named after spec.name, in the server's spelling", () => {
-    expect(target({ deliverPolicy: "All", ackPolicy: "Explicit", ackWait: "30s", maxDeliver: 10, filterSubjects: ["payments.settled.>"] }).desired).toEqual({
+    expect(
+      target({
+        deliverPolicy: "All",
+        ackPolicy: "Explicit",
+        ackWait: "30s",
+        maxDeliver: 10,
+        filterSubjects: ["payments.settled.>"],
+      }).desired,
+    ).toEqual({
       durable_name: "audit",
       name: "audit",
       deliver_policy: "all",
@@ -32,7 +53,10 @@ describe("NatsConsumer planning", () => {
   });
 
   it("settles when the server shows only its own defaults besides spec (ack wait, ack pending, max waiting)", () => {
-    expect(plan({ deliverPolicy: "All", ackPolicy: "Explicit" }, fixture("consumer-explicit.json"))).toEqual({ kind: "settled", origin: "Created" });
+    expect(plan({ deliverPolicy: "All", ackPolicy: "Explicit" }, fixture("consumer-explicit.json"))).toEqual({
+      kind: "settled",
+      origin: "Created",
+    });
   });
 
   it("updates a changed mutable field in place", () => {
@@ -47,7 +71,10 @@ describe("NatsConsumer planning", () => {
   });
 
   it("recreates instead when recreateOnImmutableChange is set", () => {
-    const p = plan({ deliverPolicy: "New", ackPolicy: "Explicit", recreateOnImmutableChange: true }, fixture("consumer-explicit.json"));
+    const p = plan(
+      { deliverPolicy: "New", ackPolicy: "Explicit", recreateOnImmutableChange: true },
+      fixture("consumer-explicit.json"),
+    );
     expect(p.kind === "recreate" && p.changed).toEqual(["deliver_policy"]);
   });
 
@@ -57,6 +84,8 @@ describe("NatsConsumer planning", () => {
   });
 
   it("does not call an omitted immutable field a change when the server holds its default", () => {
-    expect(plan({ ackPolicy: "Explicit", replayPolicy: "Instant" }, fixture("consumer-explicit.json")).kind).toBe("settled");
+    expect(plan({ ackPolicy: "Explicit", replayPolicy: "Instant" }, fixture("consumer-explicit.json")).kind).toBe(
+      "settled",
+    );
   });
 });

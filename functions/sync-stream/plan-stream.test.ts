@@ -6,7 +6,8 @@ import { markerOriginKey, markerOwnerKey } from "./marker.ts";
 import { streamTarget } from "./plan-stream.ts";
 import { planObject, type AdoptionPolicy, type PlanInput } from "./plan.ts";
 
-const fixture = (name: string): Wire => JSON.parse(readFileSync(new URL(`../../test/fixtures/jetstream/${name}`, import.meta.url), "utf8")) as Wire;
+const fixture = (name: string): Wire =>
+  JSON.parse(readFileSync(new URL(`../../test/fixtures/jetstream/${name}`, import.meta.url), "utf8")) as Wire;
 
 function target(spec: Record<string, unknown>, name = "orders"): Target {
   const t = streamTarget({ metadata: { name }, spec: { connectionRef: { name: "demo" }, ...spec } });
@@ -14,7 +15,11 @@ function target(spec: Record<string, unknown>, name = "orders"): Target {
   return t;
 }
 
-function plan(spec: Record<string, unknown>, server: Wire | undefined, options: Partial<PlanInput> & { adoptionPolicy?: AdoptionPolicy } = {}) {
+function plan(
+  spec: Record<string, unknown>,
+  server: Wire | undefined,
+  options: Partial<PlanInput> & { adoptionPolicy?: AdoptionPolicy } = {},
+) {
   const t = target(spec);
   return planObject({
     model: t.model,
@@ -29,7 +34,15 @@ function plan(spec: Record<string, unknown>, server: Wire | undefined, options: 
   });
 }
 
-const story1 = { name: "ORDERS", subjects: ["orders.>"], storage: "File", replicas: 3, retention: "Limits", maxAge: "72h", maxBytes: "5Gi" };
+const story1 = {
+  name: "ORDERS",
+  subjects: ["orders.>"],
+  storage: "File",
+  replicas: 3,
+  retention: "Limits",
+  maxAge: "72h",
+  maxBytes: "5Gi",
+};
 
 describe("NatsStream planning", () => {
   it("turns spec into the server's spelling: enums lower-case, durations in ns, quantities in bytes", () => {
@@ -58,12 +71,19 @@ describe("NatsStream planning", () => {
 
   it("merges spec.metadata with the marker on create", () => {
     const p = plan({ ...story1, metadata: { team: "shop" } }, undefined);
-    expect(p.kind === "create" && p.config.metadata).toEqual({ team: "shop", [markerOwnerKey]: "uid-orders", [markerOriginKey]: "Created" });
+    expect(p.kind === "create" && p.config.metadata).toEqual({
+      team: "shop",
+      [markerOwnerKey]: "uid-orders",
+      [markerOriginKey]: "Created",
+    });
   });
 
   it("waits and never creates under Adopt when the stream does not exist", () => {
     const p = plan({ name: "PAYMENTS" }, undefined, { adoptionPolicy: "Adopt" });
-    expect(p).toEqual({ kind: "await", message: "stream PAYMENTS does not exist; adoptionPolicy Adopt waits for it and never creates it" });
+    expect(p).toEqual({
+      kind: "await",
+      message: "stream PAYMENTS does not exist; adoptionPolicy Adopt waits for it and never creates it",
+    });
   });
 
   it("goes Terminal ExistsUnowned under Never when an unmarked stream exists, with the story's message", () => {
@@ -71,27 +91,40 @@ describe("NatsStream planning", () => {
     expect(p).toEqual({
       kind: "terminal",
       reason: "ExistsUnowned",
-      message: "stream LEDGER exists and carries no ownership marker; set spec.adoptionPolicy to Adopt or AdoptOrCreate to take it over",
+      message:
+        "stream LEDGER exists and carries no ownership marker; set spec.adoptionPolicy to Adopt or AdoptOrCreate to take it over",
     });
   });
 
   it("goes Terminal OwnedByOther when the marker names another resource that still exists", () => {
-    const p = plan({ subjects: ["orders.>"] }, fixture("stream-minimal.json"), { uid: "uid-someone-else", foreignOwnerExists: true, adoptionPolicy: "AdoptOrCreate" });
+    const p = plan({ subjects: ["orders.>"] }, fixture("stream-minimal.json"), {
+      uid: "uid-someone-else",
+      foreignOwnerExists: true,
+      adoptionPolicy: "AdoptOrCreate",
+    });
     expect(p.kind === "terminal" && p.reason).toBe("OwnedByOther");
   });
 
   it("treats the marker of a vanished resource like no marker", () => {
     expect(plan({ subjects: ["orders.>"] }, fixture("stream-minimal.json"), { uid: "uid-new" }).kind).toBe("terminal");
-    const adopted = plan({ subjects: ["orders.>"] }, fixture("stream-minimal.json"), { uid: "uid-new", adoptionPolicy: "AdoptOrCreate" });
+    const adopted = plan({ subjects: ["orders.>"] }, fixture("stream-minimal.json"), {
+      uid: "uid-new",
+      adoptionPolicy: "AdoptOrCreate",
+    });
     expect(adopted.kind === "update" && adopted.claimed).toBe(true);
   });
 
   it("settles when the server holds spec once its defaults are taken into account", () => {
-    expect(plan({ name: "ORDERS", subjects: ["orders.>"] }, fixture("stream-minimal.json"))).toEqual({ kind: "settled", origin: "Created" });
+    expect(plan({ name: "ORDERS", subjects: ["orders.>"] }, fixture("stream-minimal.json"))).toEqual({
+      kind: "settled",
+      origin: "Created",
+    });
   });
 
   it("does not count a value the server normalises (0 for no limit) as drift", () => {
-    expect(plan({ name: "ORDERS", subjects: ["orders.>"], maxMsgs: 0, maxBytes: "0" }, fixture("stream-minimal.json")).kind).toBe("settled");
+    expect(
+      plan({ name: "ORDERS", subjects: ["orders.>"], maxMsgs: 0, maxBytes: "0" }, fixture("stream-minimal.json")).kind,
+    ).toBe("settled");
   });
 
   it("reports drift in a field the spec sets and sends the whole server config with spec laid over it", () => {
@@ -114,12 +147,26 @@ describe("NatsStream planning", () => {
   });
 
   it("keeps an adopted stream's config where the spec is silent", () => {
-    const server = { ...fixture("stream-unowned.json"), metadata: { ...fixture("stream-unowned.json").metadata as object, [markerOwnerKey]: "uid-orders", [markerOriginKey]: "Adopted" } };
-    expect(plan({ name: "LEDGER", subjects: ["ledger.>"] }, server, { adoptionPolicy: "AdoptOrCreate" })).toEqual({ kind: "settled", origin: "Adopted" });
+    const server = {
+      ...fixture("stream-unowned.json"),
+      metadata: {
+        ...(fixture("stream-unowned.json").metadata as object),
+        [markerOwnerKey]: "uid-orders",
+        [markerOriginKey]: "Adopted",
+      },
+    };
+    expect(plan({ name: "LEDGER", subjects: ["ledger.>"] }, server, { adoptionPolicy: "AdoptOrCreate" })).toEqual({
+      kind: "settled",
+      origin: "Adopted",
+    });
   });
 
   it("applies spec over an unmarked stream under AdoptOrCreate, as an edit, keeping the server's user metadata", () => {
-    const p = plan({ name: "LEDGER", subjects: ["ledger.>"], replicas: 1, maxAge: "2h" }, fixture("stream-unowned.json"), { adoptionPolicy: "AdoptOrCreate" });
+    const p = plan(
+      { name: "LEDGER", subjects: ["ledger.>"], replicas: 1, maxAge: "2h" },
+      fixture("stream-unowned.json"),
+      { adoptionPolicy: "AdoptOrCreate" },
+    );
     expect(p.kind).toBe("update");
     if (p.kind !== "update") return;
     expect(p.claimed).toBe(true);
@@ -137,7 +184,9 @@ describe("NatsStream planning", () => {
   });
 
   it("calls a difference at a generation not yet applied an edit, not drift", () => {
-    const p = plan({ name: "ORDERS", subjects: ["orders.new.>"] }, fixture("stream-minimal.json"), { pendingEdit: true });
+    const p = plan({ name: "ORDERS", subjects: ["orders.new.>"] }, fixture("stream-minimal.json"), {
+      pendingEdit: true,
+    });
     expect(p.kind === "update" && p.edit).toBe(true);
   });
 

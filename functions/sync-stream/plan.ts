@@ -53,7 +53,10 @@ export function planObject(input: PlanInput): Plan {
   const { model, uid, adoptionPolicy, desired, specMetadata, server } = input;
   if (server === undefined) {
     if (adoptionPolicy === "Adopt") {
-      return { kind: "await", message: `${model.what} does not exist; adoptionPolicy Adopt waits for it and never creates it` };
+      return {
+        kind: "await",
+        message: `${model.what} does not exist; adoptionPolicy Adopt waits for it and never creates it`,
+      };
     }
     return { kind: "create", config: { ...desired, metadata: withMarker(specMetadata ?? {}, uid, "Created") } };
   }
@@ -85,7 +88,10 @@ export function planObject(input: PlanInput): Plan {
 
   // Adopt takes the server's config as it is; the spec is rewritten from it.
   const wantedConfig = claimed && adoptionPolicy === "Adopt" ? {} : desired;
-  const wanted: Wire = { ...wantedConfig, metadata: withMarker(specMetadata ?? userMetadata(server.metadata), uid, origin) };
+  const wanted: Wire = {
+    ...wantedConfig,
+    metadata: withMarker(specMetadata ?? userMetadata(server.metadata), uid, origin),
+  };
   const defaults = model.defaults(server);
   const keepSilent = origin === "Adopted";
 
@@ -130,7 +136,12 @@ function immutableChanges(model: ObjectModel, wanted: Wire, server: Wire, defaul
  * the claim, every config field is replaced; otherwise (late initialisation)
  * only top-level fields the spec leaves out are filled in.
  */
-export function specWriteBack(spec: Spec, fromServer: Spec, configFields: readonly string[], mode: "replace" | "fill"): Spec | undefined {
+export function specWriteBack(
+  spec: Spec,
+  fromServer: Spec,
+  configFields: readonly string[],
+  mode: "replace" | "fill",
+): Spec | undefined {
   const patch: Spec = {};
   for (const key of configFields) {
     const have = spec[key];

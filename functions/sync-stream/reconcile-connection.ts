@@ -22,15 +22,28 @@ export async function reconcileConnection(deps: SyncDeps, key: ObjectKey): Promi
   const connection = await deps.kube.get<ConnectionObject>(key);
   if (!connection || connection.metadata.deletionTimestamp) {
     await deps.pool.release(`${key.namespace}/${key.name}`);
-    return { outcome: skipped("NatsConnection is gone; its NATS connection is closed"), becameReady: false, gone: true };
+    return {
+      outcome: skipped("NatsConnection is gone; its NATS connection is closed"),
+      becameReady: false,
+      gone: true,
+    };
   }
   const wasReady = connection.status?.conditions?.some((c) => c.type === "Ready" && c.status === "True") ?? false;
   const connected = await connectWith(deps.kube, deps.pool, connection);
   const generation = connection.metadata.generation;
   const condition = connected.ok
-    ? { type: "Ready", status: "True" as const, reason: "Connected", message: `connected to ${redactUrl(connected.nc.getServer())}` }
+    ? {
+        type: "Ready",
+        status: "True" as const,
+        reason: "Connected",
+        message: `connected to ${redactUrl(connected.nc.getServer())}`,
+      }
     : { type: "Ready", status: "False" as const, reason: connected.reason, message: connected.message };
-  const conditions = setConditions(connection.status?.conditions, [{ ...condition, ...(generation === undefined ? {} : { observedGeneration: generation }) }], deps.now());
+  const conditions = setConditions(
+    connection.status?.conditions,
+    [{ ...condition, ...(generation === undefined ? {} : { observedGeneration: generation }) }],
+    deps.now(),
+  );
   try {
     await writeStatusIfChanged(deps.kube, connection, { conditions }, fieldManager);
   } catch (error) {

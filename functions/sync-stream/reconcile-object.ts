@@ -41,11 +41,16 @@ export async function reconcileObject(deps: SyncDeps, key: ObjectKey, trigger: T
   const status = object.status;
   const terminal = findCondition(status?.conditions, "Terminal");
   if (terminal?.status === "True" && terminal.observedGeneration === generation) {
-    if ((object.spec.terminalPolicy ?? "Hold") === "Hold") return result(skipped("Terminal; held until the resource is edited"));
+    if ((object.spec.terminalPolicy ?? "Hold") === "Hold")
+      return result(skipped("Terminal; held until the resource is edited"));
     const next = status?.nextCheckTime ? Date.parse(status.nextCheckTime) : 0;
     if (next > now.getTime()) return result(skipped(`Terminal; next check at ${status?.nextCheckTime ?? ""}`));
   }
-  if (trigger === "event" && status?.observedGeneration === generation && findCondition(status?.conditions, "Ready")?.status === "True") {
+  if (
+    trigger === "event" &&
+    status?.observedGeneration === generation &&
+    findCondition(status?.conditions, "Ready")?.status === "True"
+  ) {
     const last = status?.lastSyncedTime ? Date.parse(status.lastSyncedTime) : 0;
     if (now.getTime() - last < freshForMs) return result(skipped("checked moments ago at this generation"));
   }
@@ -64,7 +69,13 @@ export async function reconcileObject(deps: SyncDeps, key: ObjectKey, trigger: T
   const write = async (sync: SyncResult): Promise<boolean> => {
     try {
       // Guarded: a reconcile that waited on NATS must not overwrite what a newer one wrote.
-      await writeStatusIfChanged(deps.kube, object as JetStreamObject, nextStatus(object?.status, sync, generation, now), fieldManager, { guarded: true });
+      await writeStatusIfChanged(
+        deps.kube,
+        object as JetStreamObject,
+        nextStatus(object?.status, sync, generation, now),
+        fieldManager,
+        { guarded: true },
+      );
     } catch (error) {
       if (!(error instanceof KubeRequestError && error.isNotFound)) throw error;
     }
@@ -77,10 +88,17 @@ export async function reconcileObject(deps: SyncDeps, key: ObjectKey, trigger: T
     const sync = placement.result;
     // A consumer waiting for its stream is redelivered with backoff (then the next drift check);
     // a missing or refused connection waits for the connection's, or the grant's, own event.
-    return result(sync.kind === "streamWaiting" ? retry(sync.message) : done(`waiting: ${"message" in sync ? sync.message : sync.kind}`));
+    return result(
+      sync.kind === "streamWaiting"
+        ? retry(sync.message)
+        : done(`waiting: ${"message" in sync ? sync.message : sync.kind}`),
+    );
   }
   const target = placement.target;
-  const terminalOf = (reason: "Rejected" | "ExistsUnowned" | "OwnedByOther" | "NotABucket" | "ImmutableField", message: string): SyncResult => ({
+  const terminalOf = (
+    reason: "Rejected" | "ExistsUnowned" | "OwnedByOther" | "NotABucket" | "ImmutableField",
+    message: string,
+  ): SyncResult => ({
     kind: "terminal",
     reason,
     message,
@@ -120,7 +138,10 @@ async function sync_(
   object: JetStreamObject,
   target: Target,
   nc: NatsConnection,
-  terminalOf: (reason: "Rejected" | "ExistsUnowned" | "OwnedByOther" | "NotABucket" | "ImmutableField", message: string) => SyncResult,
+  terminalOf: (
+    reason: "Rejected" | "ExistsUnowned" | "OwnedByOther" | "NotABucket" | "ImmutableField",
+    message: string,
+  ) => SyncResult,
 ): Promise<SyncResult> {
   const uid = object.metadata.uid ?? "";
   const adoptionPolicy = object.spec.adoptionPolicy ?? "Never";
@@ -157,16 +178,30 @@ async function sync_(
         await note(deps, object, "Normal", "Created", `created ${target.model.what}`);
         break;
       case "update":
-        if (plan.claimed && adoptionPolicy === "Adopt" && server) await writeBack(deps, object, target, server, "replace");
+        if (plan.claimed && adoptionPolicy === "Adopt" && server)
+          await writeBack(deps, object, target, server, "replace");
         after = await updateObject(nc, target, plan.config);
         if (plan.claimed) await note(deps, object, "Normal", "Adopted", `adopted ${target.model.what}`);
-        else await note(deps, object, "Normal", plan.edit ? "Updated" : "DriftCorrected", `${plan.edit ? "updated" : "reapplied spec over drift in"} ${target.model.what} (${plan.drift.join(", ")})`);
+        else
+          await note(
+            deps,
+            object,
+            "Normal",
+            plan.edit ? "Updated" : "DriftCorrected",
+            `${plan.edit ? "updated" : "reapplied spec over drift in"} ${target.model.what} (${plan.drift.join(", ")})`,
+          );
         if (!plan.edit) drift = plan.drift;
         break;
       case "recreate":
         await deleteObject(nc, target);
         after = await createObject(nc, target, plan.config);
-        await note(deps, object, "Normal", "Recreated", `recreated ${target.model.what} to change ${plan.changed.join(", ")}`);
+        await note(
+          deps,
+          object,
+          "Normal",
+          "Recreated",
+          `recreated ${target.model.what} to change ${plan.changed.join(", ")}`,
+        );
         break;
       case "settled":
         break;
@@ -189,7 +224,11 @@ async function sync_(
       transfer = { ...transfer, consumers: consumersMoved(await listConsumers(nc, target.stream), transfer.to) };
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
-      return { kind: "failed", reason: "ObserveFailed", message: `${target.model.what} is moving but its consumers cannot be read: ${why}` };
+      return {
+        kind: "failed",
+        reason: "ObserveFailed",
+        message: `${target.model.what} is moving but its consumers cannot be read: ${why}`,
+      };
     }
   }
   return {
@@ -205,10 +244,20 @@ async function sync_(
 }
 
 /** Writes the server's config into spec (Adopt) or fills in what spec omits (late initialisation). */
-async function writeBack(deps: SyncDeps, object: JetStreamObject, target: Target, server: Observed, mode: "replace" | "fill"): Promise<void> {
+async function writeBack(
+  deps: SyncDeps,
+  object: JetStreamObject,
+  target: Target,
+  server: Observed,
+  mode: "replace" | "fill",
+): Promise<void> {
   const patch = specWriteBack(object.spec, target.toSpec(server.config), target.configFields, mode);
   if (!patch) return;
-  await deps.kube.patch(keyOf(object), { metadata: { resourceVersion: object.metadata.resourceVersion }, spec: patch }, "merge");
+  await deps.kube.patch(
+    keyOf(object),
+    { metadata: { resourceVersion: object.metadata.resourceVersion }, spec: patch },
+    "merge",
+  );
 }
 
 /** Whether a resource of this kind with this UID exists anywhere (the marker's owner is alive). */

@@ -7,7 +7,14 @@ const types = (s: { conditions?: { type: string; status: string; reason: string 
   (s.conditions ?? []).map((c) => `${c.type}=${c.status}/${c.reason}`);
 
 describe("object status", () => {
-  const synced = { kind: "synced" as const, what: "stream ORDERS", origin: "Created" as const, uid: "u1", drift: undefined, server: { leader: "n1" } };
+  const synced = {
+    kind: "synced" as const,
+    what: "stream ORDERS",
+    origin: "Created" as const,
+    uid: "u1",
+    drift: undefined,
+    server: { leader: "n1" },
+  };
 
   it("shows a healthy created stream as story 1 expects: Ready/Synced, Synced/MatchesSpec, ownership Created", () => {
     const s = nextStatus(undefined, synced, 1, now);
@@ -19,11 +26,17 @@ describe("object status", () => {
 
   it("reports drift once as Synced=False/DriftCorrected naming the keys", () => {
     const s = nextStatus(undefined, { ...synced, drift: ["subjects", "max_age"] }, 1, now);
-    expect(s.conditions?.[1]).toMatchObject({ status: "False", reason: "DriftCorrected", message: "reapplied spec over drift in subjects, max_age" });
+    expect(s.conditions?.[1]).toMatchObject({
+      status: "False",
+      reason: "DriftCorrected",
+      message: "reapplied spec over drift in subjects, max_age",
+    });
   });
 
   it("adds Adopted=True/FoundUnowned for an adopted object", () => {
-    expect(types(nextStatus(undefined, { ...synced, origin: "Adopted" }, 1, now))).toContain("Adopted=True/FoundUnowned");
+    expect(types(nextStatus(undefined, { ...synced, origin: "Adopted" }, 1, now))).toContain(
+      "Adopted=True/FoundUnowned",
+    );
   });
 
   it("goes Terminal with Ready=False/Terminal, drops Synced, and schedules a recheck under Retry", () => {
@@ -34,14 +47,24 @@ describe("object status", () => {
   });
 
   it("clears Terminal and nextCheckTime once synced again", () => {
-    const terminal = nextStatus(undefined, { kind: "terminal", reason: "ExistsUnowned", message: "m", nextCheck: later }, 1, now);
+    const terminal = nextStatus(
+      undefined,
+      { kind: "terminal", reason: "ExistsUnowned", message: "m", nextCheck: later },
+      1,
+      now,
+    );
     const s = nextStatus(terminal, synced, 1, later);
     expect(types(s)).toEqual(["Ready=True/Synced", "Synced=True/MatchesSpec"]);
     expect(s.nextCheckTime).toBeUndefined();
   });
 
   it("shows a missing grant as ReferencesResolved=False/NoGrant and Ready=False/ReferenceNotPermitted", () => {
-    const s = nextStatus(undefined, { kind: "connection", reason: "ReferenceNotPermitted", message: "m", noGrant: true }, 1, now);
+    const s = nextStatus(
+      undefined,
+      { kind: "connection", reason: "ReferenceNotPermitted", message: "m", noGrant: true },
+      1,
+      now,
+    );
     expect(types(s)).toEqual(["Ready=False/ReferenceNotPermitted", "ReferencesResolved=False/NoGrant"]);
   });
 
@@ -54,13 +77,22 @@ describe("object status", () => {
   it("reads leader, replicas, messages and bytes from stream info; no messages on an empty stream", () => {
     const info = {
       created: "2026-12-02T10:03:42.409805104Z",
-      cluster: { leader: "n2", replicas: [{ name: "n1", current: true, active: 1 }, { name: "n3", current: false, lag: 4 }] },
+      cluster: {
+        leader: "n2",
+        replicas: [
+          { name: "n1", current: true, active: 1 },
+          { name: "n3", current: false, lag: 4 },
+        ],
+      },
       state: { messages: 0, bytes: 0 },
     };
     expect(serverStatusOf(info, true)).toEqual({
       created: "2026-12-02T10:03:42Z",
       leader: "n2",
-      replicas: [{ name: "n1", current: true }, { name: "n3", current: false, lag: 4 }],
+      replicas: [
+        { name: "n1", current: true },
+        { name: "n3", current: false, lag: 4 },
+      ],
       bytes: "0",
     });
   });

@@ -1,6 +1,6 @@
 // The status a JetStream object shows after one reconcile, from what happened.
 import { setConditions, type Condition, type ConditionUpdate } from "../../shared/kube/conditions.ts";
-import type { Origin, } from "./marker.ts";
+import type { Origin } from "./marker.ts";
 import type { TerminalReason } from "./plan.ts";
 import { movingMessage, type TransferStatus } from "./transfer.ts";
 import { bytesToQuantity } from "./units.ts";
@@ -45,7 +45,12 @@ export type SyncResult =
     }
   | { kind: "terminal"; reason: TerminalReason; message: string; nextCheck: Date | undefined }
   | { kind: "failed"; reason: "SyncFailed" | "ObserveFailed"; message: string }
-  | { kind: "connection"; reason: "ConnectionNotFound" | "ConnectionFailed" | "ReferenceNotPermitted"; message: string; noGrant: boolean }
+  | {
+      kind: "connection";
+      reason: "ConnectionNotFound" | "ConnectionFailed" | "ReferenceNotPermitted";
+      message: string;
+      noGrant: boolean;
+    }
   | { kind: "adoptWaiting"; message: string }
   | { kind: "streamWaiting"; reason: "StreamNotFound" | "StreamNotReady"; message: string };
 
@@ -57,7 +62,12 @@ function without(conditions: Condition[], ...types: string[]): Condition[] {
 }
 
 /** The next status: previous fields kept unless this result says otherwise. */
-export function nextStatus(previous: ObjectStatus | undefined, result: SyncResult, generation: number | undefined, now: Date): ObjectStatus {
+export function nextStatus(
+  previous: ObjectStatus | undefined,
+  result: SyncResult,
+  generation: number | undefined,
+  now: Date,
+): ObjectStatus {
   const base: ObjectStatus = { ...(previous ?? {}) };
   delete base.observedGeneration;
   const conditions = previous?.conditions ?? [];
@@ -72,17 +82,36 @@ export function nextStatus(previous: ObjectStatus | undefined, result: SyncResul
     case "synced": {
       const synced =
         result.drift && result.drift.length > 0
-          ? { type: "Synced", status: False, reason: "DriftCorrected", message: `reapplied spec over drift in ${result.drift.join(", ")}` }
+          ? {
+              type: "Synced",
+              status: False,
+              reason: "DriftCorrected",
+              message: `reapplied spec over drift in ${result.drift.join(", ")}`,
+            }
           : result.transfer
             ? { type: "Synced", status: False, reason: "Moving", message: movingMessage(result.transfer) }
-            : { type: "Synced", status: True, reason: "MatchesSpec", message: "server config matches spec as of last check" };
+            : {
+                type: "Synced",
+                status: True,
+                reason: "MatchesSpec",
+                message: "server config matches spec as of last check",
+              };
       const updates = [{ type: "Ready", status: True, reason: "Synced", message: `${result.what} is in sync` }, synced];
       if (result.origin === "Adopted") {
-        updates.push({ type: "Adopted", status: True, reason: "FoundUnowned", message: `${result.what} existed without an ownership marker and was adopted` });
+        updates.push({
+          type: "Adopted",
+          status: True,
+          reason: "FoundUnowned",
+          message: `${result.what} existed without an ownership marker and was adopted`,
+        });
       }
       const next: ObjectStatus = {
         ...base,
-        conditions: at(updates, ["Terminal", "ReferencesResolved", ...(result.origin === "Adopted" ? [] : ["Adopted"])]),
+        conditions: at(updates, [
+          "Terminal",
+          "ReferencesResolved",
+          ...(result.origin === "Adopted" ? [] : ["Adopted"]),
+        ]),
         lastSyncedTime: now.toISOString().replace(/\.\d{3}Z$/, "Z"),
         ownership: { origin: result.origin, uid: result.uid },
       };
@@ -124,7 +153,9 @@ export function nextStatus(previous: ObjectStatus | undefined, result: SyncResul
         conditions: at(
           [
             { type: "Ready", status: False, reason: result.reason, message: result.message },
-            ...(result.noGrant ? [{ type: "ReferencesResolved", status: False, reason: "NoGrant", message: result.message }] : []),
+            ...(result.noGrant
+              ? [{ type: "ReferencesResolved", status: False, reason: "NoGrant", message: result.message }]
+              : []),
           ],
           result.noGrant ? [] : ["ReferencesResolved"],
         ),
@@ -143,7 +174,10 @@ export function nextStatus(previous: ObjectStatus | undefined, result: SyncResul
     case "streamWaiting":
       return {
         ...base,
-        conditions: at([{ type: "Ready", status: False, reason: result.reason, message: result.message }], ["Terminal"]),
+        conditions: at(
+          [{ type: "Ready", status: False, reason: result.reason, message: result.message }],
+          ["Terminal"],
+        ),
       };
   }
 }
@@ -159,11 +193,16 @@ export function isUnsettled(info: Record<string, unknown>): boolean {
 export function serverStatusOf(info: Record<string, unknown>, withState: boolean): ServerStatus {
   const status: ServerStatus = {};
   if (typeof info.created === "string") status.created = info.created.replace(/\.\d+Z$/, "Z");
-  const cluster = info.cluster as { leader?: string; replicas?: { name: string; current?: boolean; lag?: number }[] } | undefined;
+  const cluster = info.cluster as
+    { leader?: string; replicas?: { name: string; current?: boolean; lag?: number }[] } | undefined;
   if (cluster?.leader) status.leader = cluster.leader;
   // Present (maybe empty) for any object of a clustered server, so an unsettled group can be told from a lone server.
   if (cluster) {
-    status.replicas = (cluster.replicas ?? []).map((r) => ({ name: r.name, current: r.current === true, ...(r.lag ? { lag: r.lag } : {}) }));
+    status.replicas = (cluster.replicas ?? []).map((r) => ({
+      name: r.name,
+      current: r.current === true,
+      ...(r.lag ? { lag: r.lag } : {}),
+    }));
   }
   if (withState) {
     const state = info.state as { messages?: number; bytes?: number } | undefined;

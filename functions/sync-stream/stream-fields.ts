@@ -3,7 +3,11 @@ import { duration, field, listOf, oneOf, quantity, struct, type Field, type Wire
 
 export const subjectTransformFields: readonly Field[] = [field("source", "src"), field("destination", "dest")];
 
-export const republishFields: readonly Field[] = [field("source", "src"), field("destination", "dest"), field("headersOnly")];
+export const republishFields: readonly Field[] = [
+  field("source", "src"),
+  field("destination", "dest"),
+  field("headersOnly"),
+];
 
 export const placementFields: readonly Field[] = [field("cluster"), field("tags"), field("preferred")];
 

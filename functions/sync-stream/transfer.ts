@@ -46,7 +46,10 @@ export function transferOf(info: Record<string, unknown>): TransferStatus | unde
 }
 
 /** A consumer has moved when nothing is in flight for it and it is led from the target cluster. */
-export function consumersMoved(consumers: readonly { cluster?: ClusterInfo }[], to: string): { moved: number; total: number } {
+export function consumersMoved(
+  consumers: readonly { cluster?: ClusterInfo }[],
+  to: string,
+): { moved: number; total: number } {
   const moved = consumers.filter((c) => !c.cluster?.desired && c.cluster?.name === to).length;
   return { moved, total: consumers.length };
 }

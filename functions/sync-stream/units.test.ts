@@ -20,7 +20,8 @@ describe("durations", () => {
   });
 
   it("round-trips what it writes", () => {
-    for (const nanos of [1, 1500, 2e6, 30e9, 2160 * 3600e9]) expect(durationToNanos(nanosToDuration(nanos))).toBe(nanos);
+    for (const nanos of [1, 1500, 2e6, 30e9, 2160 * 3600e9])
+      expect(durationToNanos(nanosToDuration(nanos))).toBe(nanos);
   });
 });
 

@@ -1,6 +1,6 @@
 // Kubernetes durations and quantities to and from the numbers nats-server speaks.
 
-const durationUnits: Record<string, number> = { ns: 1, us: 1e3, "µs": 1e3, ms: 1e6, s: 1e9, m: 60e9, h: 3600e9 };
+const durationUnits: Record<string, number> = { ns: 1, us: 1e3, µs: 1e3, ms: 1e6, s: 1e9, m: 60e9, h: 3600e9 };
 
 /** A Go/Kubernetes duration ("72h", "1h30m", "0.5s") in nanoseconds; undefined when unreadable. */
 export function durationToNanos(text: string): number | undefined {
@@ -45,8 +45,26 @@ function trimZeros(value: number): string {
   return String(Number(value.toFixed(9)));
 }
 
-const binarySuffixes: Record<string, number> = { Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40, Pi: 2 ** 50, Ei: 2 ** 60 };
-const decimalSuffixes: Record<string, number> = { n: 1e-9, u: 1e-6, m: 1e-3, "": 1, k: 1e3, M: 1e6, G: 1e9, T: 1e12, P: 1e15, E: 1e18 };
+const binarySuffixes: Record<string, number> = {
+  Ki: 2 ** 10,
+  Mi: 2 ** 20,
+  Gi: 2 ** 30,
+  Ti: 2 ** 40,
+  Pi: 2 ** 50,
+  Ei: 2 ** 60,
+};
+const decimalSuffixes: Record<string, number> = {
+  n: 1e-9,
+  u: 1e-6,
+  m: 1e-3,
+  "": 1,
+  k: 1e3,
+  M: 1e6,
+  G: 1e9,
+  T: 1e12,
+  P: 1e15,
+  E: 1e18,
+};
 
 /** A Kubernetes quantity ("5Gi", "64Ki", "-1", 1024) in bytes; undefined when unreadable. */
 export function quantityToBytes(value: string | number): number | undefined {

@@ -14,7 +14,8 @@ export interface ValidationError {
   readonly message: string;
 }
 
-export type Validation<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly errors: readonly ValidationError[] };
+export type Validation<T> =
+  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly errors: readonly ValidationError[] };
 
 export interface ValidateOptions {
   /**
@@ -55,7 +56,8 @@ const closeObjects = (node: Json): Json => {
     out[key] = key === "default" || key === "enum" || key === "x-kubernetes-validations" ? value : closeObjects(value);
   }
   const open = out["x-kubernetes-preserve-unknown-fields"] === true;
-  if (isObject(out["properties"]) && out["additionalProperties"] === undefined && !open) out["additionalProperties"] = false;
+  if (isObject(out["properties"]) && out["additionalProperties"] === undefined && !open)
+    out["additionalProperties"] = false;
   return out;
 };
 
@@ -67,7 +69,8 @@ const resourceJsonSchema = (kind: KindName, unknownFields: "ignore" | "reject"):
     metadata: toJson(ObjectMeta),
     spec: unknownFields === "reject" ? closeObjects(toJson(def.spec)) : toJson(def.spec),
   };
-  if (def.status) properties["status"] = unknownFields === "reject" ? closeObjects(toJson(def.status)) : toJson(def.status);
+  if (def.status)
+    properties["status"] = unknownFields === "reject" ? closeObjects(toJson(def.status)) : toJson(def.status);
   return {
     type: "object",
     properties,
@@ -93,9 +96,11 @@ const validatorFor = (kind: KindName, unknownFields: "ignore" | "reject"): Valid
 const describe = (e: ErrorObject): ValidationError => {
   const params = e.params as Record<string, unknown>;
   const extra =
-    e.keyword === "additionalProperties" ? ` (${String(params["additionalProperty"])})`
-    : e.keyword === "enum" ? ` (${(params["allowedValues"] as unknown[]).join(", ")})`
-    : "";
+    e.keyword === "additionalProperties"
+      ? ` (${String(params["additionalProperty"])})`
+      : e.keyword === "enum"
+        ? ` (${(params["allowedValues"] as unknown[]).join(", ")})`
+        : "";
   return { path: e.instancePath, message: `${e.message ?? e.keyword}${extra}` };
 };
 
@@ -110,7 +115,10 @@ export const validateResource = <K extends KindName>(
     if (fn(value)) return { ok: true, value: value as ResourceOf<K> };
     return { ok: false, errors: (fn.errors ?? []).map(describe) };
   } catch (err) {
-    return { ok: false, errors: [{ path: "", message: `validator failed: ${err instanceof Error ? err.message : String(err)}` }] };
+    return {
+      ok: false,
+      errors: [{ path: "", message: `validator failed: ${err instanceof Error ? err.message : String(err)}` }],
+    };
   }
 };
 
@@ -124,7 +132,12 @@ export const validateAnyResource = (value: unknown, options: ValidateOptions = {
   if (head.apiVersion !== KINDS[kind].apiVersion) {
     return {
       ok: false,
-      errors: [{ path: "/apiVersion", message: `${kind} is served as ${KINDS[kind].apiVersion}, not ${String(head.apiVersion)}` }],
+      errors: [
+        {
+          path: "/apiVersion",
+          message: `${kind} is served as ${KINDS[kind].apiVersion}, not ${String(head.apiVersion)}`,
+        },
+      ],
     };
   }
   return validateResource(kind, value, options);

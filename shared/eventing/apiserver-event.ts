@@ -9,7 +9,12 @@ import { resourceTypeOf } from "../kube/resource-types.ts";
  * same type, source, subject, extensions and payload, so functions cannot
  * tell the local runner from Knative.
  */
-export function apiServerEvent(server: string, mode: "Resource" | "Reference", action: ObjectAction, object: KubeObject): CloudEvent<unknown> {
+export function apiServerEvent(
+  server: string,
+  mode: "Resource" | "Reference",
+  action: ObjectAction,
+  object: KubeObject,
+): CloudEvent<unknown> {
   const { apiVersion, kind } = object;
   const { name, namespace = "" } = object.metadata;
   const type = resourceTypeOf(apiVersion, kind);

@@ -21,7 +21,9 @@ export function startApiServerSource(
   log: Logger,
   signal: AbortSignal,
 ): Promise<void> {
-  return Promise.all(resources.map((resource) => watchForever(transport, resource, emit, log, signal))).then(() => undefined);
+  return Promise.all(resources.map((resource) => watchForever(transport, resource, emit, log, signal))).then(
+    () => undefined,
+  );
 }
 
 async function watchForever(
@@ -77,5 +79,7 @@ async function watchForever(
 }
 
 function ownedBy(object: KubeObject, owner: { apiVersion: string; kind: string }): boolean {
-  return (object.metadata.ownerReferences ?? []).some((ref) => ref.controller === true && ref.apiVersion === owner.apiVersion && ref.kind === owner.kind);
+  return (object.metadata.ownerReferences ?? []).some(
+    (ref) => ref.controller === true && ref.apiVersion === owner.apiVersion && ref.kind === owner.kind,
+  );
 }

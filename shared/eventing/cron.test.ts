@@ -32,7 +32,10 @@ describe("parseSchedule", () => {
   });
 
   it("refuses what it cannot read, with the field", () => {
-    expect(parseSchedule("61 * * * *")).toEqual({ ok: false, message: 'schedule "61 * * * *": cannot read field "61"' });
+    expect(parseSchedule("61 * * * *")).toEqual({
+      ok: false,
+      message: 'schedule "61 * * * *": cannot read field "61"',
+    });
     expect(parseSchedule("@every 5m").ok).toBe(false);
   });
 });

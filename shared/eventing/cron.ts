@@ -4,7 +4,8 @@
  * the descriptors @yearly, @monthly, @weekly, @daily and @hourly. Evaluated
  * in UTC.
  */
-export type Schedule = { ok: true; matches: (at: Date) => boolean; hasSeconds: boolean } | { ok: false; message: string };
+export type Schedule =
+  { ok: true; matches: (at: Date) => boolean; hasSeconds: boolean } | { ok: false; message: string };
 
 const descriptors: Record<string, string> = {
   "@yearly": "0 0 1 1 *",
@@ -28,7 +29,8 @@ const ranges: [number, number][] = [
 export function parseSchedule(text: string): Schedule {
   const expanded = descriptors[text.trim()] ?? text.trim();
   const fields = expanded.split(/\s+/);
-  if (fields.length !== 5 && fields.length !== 6) return { ok: false, message: `schedule "${text}" needs 5 or 6 fields` };
+  if (fields.length !== 5 && fields.length !== 6)
+    return { ok: false, message: `schedule "${text}" needs 5 or 6 fields` };
   const hasSeconds = fields.length === 6;
   const all = hasSeconds ? fields : ["0", ...fields];
   const sets: Set<number>[] = [];
@@ -39,7 +41,14 @@ export function parseSchedule(text: string): Schedule {
     if (i === 5 && set.has(7)) set.add(0); // 7 is Sunday too
     sets.push(set);
   }
-  const [seconds, minutes, hours, days, months, weekdays] = sets as [Set<number>, Set<number>, Set<number>, Set<number>, Set<number>, Set<number>];
+  const [seconds, minutes, hours, days, months, weekdays] = sets as [
+    Set<number>,
+    Set<number>,
+    Set<number>,
+    Set<number>,
+    Set<number>,
+    Set<number>,
+  ];
   return {
     ok: true,
     hasSeconds,

@@ -13,14 +13,20 @@ function answering(...answers: Outcome[]) {
 describe("deliverWithRetries", () => {
   it("redelivers conflicts and transient failures until the function is done", async () => {
     const fn = answering(conflict("stale"), retry("nats down"), done("applied"));
-    const outcome = await deliverWithRetries(fn, clusterEvent(), offlineDeps(), { signal: new AbortController().signal, policy: fast });
+    const outcome = await deliverWithRetries(fn, clusterEvent(), offlineDeps(), {
+      signal: new AbortController().signal,
+      policy: fast,
+    });
     expect(outcome).toEqual(done("applied"));
     expect(fn.calls).toBe(3);
   });
 
   it("gives up after the last retry with the last answer, as the Broker dead-letters", async () => {
     const fn = answering(retry("1"), retry("2"), retry("3"), retry("4"), retry("5"));
-    const outcome = await deliverWithRetries(fn, clusterEvent(), offlineDeps(), { signal: new AbortController().signal, policy: fast });
+    const outcome = await deliverWithRetries(fn, clusterEvent(), offlineDeps(), {
+      signal: new AbortController().signal,
+      policy: fast,
+    });
     expect(outcome).toEqual(retry("4"));
     expect(fn.calls).toBe(4);
   });
@@ -28,7 +34,10 @@ describe("deliverWithRetries", () => {
   it("stops redelivering once aborted", async () => {
     const abort = new AbortController();
     const fn = answering(retry("1"), retry("2"));
-    const delivery = deliverWithRetries(fn, clusterEvent(), offlineDeps(), { signal: abort.signal, policy: { retries: 10, backoffMs: 60_000 } });
+    const delivery = deliverWithRetries(fn, clusterEvent(), offlineDeps(), {
+      signal: abort.signal,
+      policy: { retries: 10, backoffMs: 60_000 },
+    });
     abort.abort();
     await delivery;
     expect(fn.calls).toBe(1);

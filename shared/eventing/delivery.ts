@@ -28,14 +28,20 @@ export interface DeliveryOptions {
  * run out (then the Broker would dead-letter it) or the signal aborts.
  * Returns the last outcome.
  */
-export async function deliverWithRetries(fn: OperatorFunction, ce: CloudEvent<unknown>, deps: DispatchDeps, options: DeliveryOptions): Promise<Outcome> {
+export async function deliverWithRetries(
+  fn: OperatorFunction,
+  ce: CloudEvent<unknown>,
+  deps: DispatchDeps,
+  options: DeliveryOptions,
+): Promise<Outcome> {
   const policy = options.policy ?? brokerDelivery;
   let outcome: Outcome = { kind: "skipped", reason: "not delivered" };
   for (let attempt = 0; attempt <= policy.retries && !options.signal.aborted; attempt++) {
     outcome = await dispatch(fn, ce, deps);
     options.onAttempt?.(outcome, attempt);
     if (outcome.kind !== "conflict" && outcome.kind !== "retry") break;
-    if (attempt < policy.retries) await sleep(Math.min(policy.backoffMs * 2 ** attempt, policy.maxBackoffMs ?? Infinity), options.signal);
+    if (attempt < policy.retries)
+      await sleep(Math.min(policy.backoffMs * 2 ** attempt, policy.maxBackoffMs ?? Infinity), options.signal);
   }
   return outcome;
 }
@@ -44,9 +50,13 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   if (signal.aborted) return Promise.resolve();
   return new Promise((resolve) => {
     const timer = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => {
-      clearTimeout(timer);
-      resolve();
-    }, { once: true });
+    signal.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
   });
 }

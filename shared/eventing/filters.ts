@@ -29,10 +29,16 @@ export function matchesFilters(filters: readonly Filter[], attributes: Attribute
 
 /** `spec.filter.attributes`: exact matches, where an empty value matches any value. */
 export function matchesAttributeFilter(wanted: Readonly<Record<string, string>>, attributes: Attributes): boolean {
-  return Object.entries(wanted).every(([name, value]) => attributes[name] !== undefined && (value === "" || attributes[name] === value));
+  return Object.entries(wanted).every(
+    ([name, value]) => attributes[name] !== undefined && (value === "" || attributes[name] === value),
+  );
 }
 
-function compare(wanted: Record<string, string>, attributes: Attributes, test: (value: string, wanted: string) => boolean): boolean {
+function compare(
+  wanted: Record<string, string>,
+  attributes: Attributes,
+  test: (value: string, wanted: string) => boolean,
+): boolean {
   return Object.entries(wanted).every(([name, expected]) => {
     const value = attributes[name];
     return value !== undefined && test(value, expected);

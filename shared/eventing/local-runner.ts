@@ -88,7 +88,9 @@ async function ensurePingSourceKind(transport: KubeTransport, log: Logger): Prom
   } catch (error) {
     if (!(error instanceof KubeRequestError && error.isNotFound)) throw error;
   }
-  const crd = parse(await readFile(new URL("local/pingsource-crd.yaml", knativeDir), "utf8")) as { metadata: { name: string } };
+  const crd = parse(await readFile(new URL("local/pingsource-crd.yaml", knativeDir), "utf8")) as {
+    metadata: { name: string };
+  };
   await transport.request("PATCH", `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${crd.metadata.name}`, {
     body: crd,
     contentType: "application/apply-patch+yaml",

@@ -41,11 +41,17 @@ async function readManifests(path: string | URL): Promise<Manifest[]> {
 
 export const knativeDir = new URL("../../knative/", import.meta.url);
 
-export async function loadTriggerRoutes(path: string | URL = new URL("triggers.yaml", knativeDir)): Promise<TriggerRoute[]> {
+export async function loadTriggerRoutes(
+  path: string | URL = new URL("triggers.yaml", knativeDir),
+): Promise<TriggerRoute[]> {
   return (await readManifests(path))
     .filter((m) => m.kind === "Trigger")
     .map((m) => {
-      const spec = m.spec as { filters?: Filter[]; filter?: { attributes?: Record<string, string> }; subscriber?: { ref?: { name?: string } } };
+      const spec = m.spec as {
+        filters?: Filter[];
+        filter?: { attributes?: Record<string, string> };
+        subscriber?: { ref?: { name?: string } };
+      };
       return {
         name: m.metadata?.name ?? "",
         service: spec.subscriber?.ref?.name ?? "",
@@ -55,7 +61,9 @@ export async function loadTriggerRoutes(path: string | URL = new URL("triggers.y
     });
 }
 
-export async function loadWatchedResources(path: string | URL = new URL("apiserversources.yaml", knativeDir)): Promise<WatchedResource[]> {
+export async function loadWatchedResources(
+  path: string | URL = new URL("apiserversources.yaml", knativeDir),
+): Promise<WatchedResource[]> {
   return (await readManifests(path))
     .filter((m) => m.kind === "ApiServerSource")
     .flatMap((m) => {

@@ -8,15 +8,25 @@ describe("the local PingSource adapter", () => {
   it("fires a PingSource as Knative would: its data, its source path and its target extension", async () => {
     const pingSource = {
       metadata: { name: "rollout-demo", namespace: "team-a" },
-      spec: { schedule: "* * * * * *", contentType: "application/json", data: '{"cluster":"demo"}', ceOverrides: { extensions: { target: "step-rollout" } } },
+      spec: {
+        schedule: "* * * * * *",
+        contentType: "application/json",
+        data: '{"cluster":"demo"}',
+        ceOverrides: { extensions: { target: "step-rollout" } },
+      },
     };
     const transport = scriptedTransport({ "GET /apis/sources.knative.dev/v1/pingsources": [{ items: [pingSource] }] });
     const abort = new AbortController();
     const fired: CloudEvent<unknown>[] = [];
-    const running = startPingSources(transport, (ce) => {
-      fired.push(ce);
-      abort.abort();
-    }, createLogger({ level: "silent" }), abort.signal);
+    const running = startPingSources(
+      transport,
+      (ce) => {
+        fired.push(ce);
+        abort.abort();
+      },
+      createLogger({ level: "silent" }),
+      abort.signal,
+    );
     await running;
     expect(fired[0]).toMatchObject({
       type: "dev.knative.sources.ping",

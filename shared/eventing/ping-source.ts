@@ -36,7 +36,10 @@ export async function startPingSources(
     for (const source of sources) {
       const schedule = parseSchedule(source.spec?.schedule ?? "* * * * *");
       if (!schedule.ok) {
-        log.warn({ pingSource: `${source.metadata.namespace}/${source.metadata.name}`, reason: schedule.message }, "schedule not understood");
+        log.warn(
+          { pingSource: `${source.metadata.namespace}/${source.metadata.name}`, reason: schedule.message },
+          "schedule not understood",
+        );
         continue;
       }
       if (schedule.matches(now)) emit(pingEvent(source.metadata.namespace, source.metadata.name, source.spec ?? {}));
@@ -47,7 +50,9 @@ export async function startPingSources(
 
 async function listPingSources(transport: KubeTransport, log: Logger): Promise<PingSourceObject[]> {
   try {
-    const list = (await transport.request("GET", "/apis/sources.knative.dev/v1/pingsources")) as { items: PingSourceObject[] };
+    const list = (await transport.request("GET", "/apis/sources.knative.dev/v1/pingsources")) as {
+      items: PingSourceObject[];
+    };
     return list.items;
   } catch (error) {
     if (!(error instanceof KubeRequestError && error.isNotFound)) log.warn({ err: error }, "cannot list PingSources");
@@ -58,9 +63,13 @@ async function listPingSources(transport: KubeTransport, log: Logger): Promise<P
 function sleepUntilNextSecond(signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(resolve, 1000 - (Date.now() % 1000) + 5);
-    signal.addEventListener("abort", () => {
-      clearTimeout(timer);
-      resolve();
-    }, { once: true });
+    signal.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
   });
 }

@@ -23,7 +23,12 @@ export async function replayCommand(file: string, url: string | undefined): Prom
   const selection = selectFunctions(process.env.FUNCTIONS);
   if (!selection.ok) throw new Error(selection.message);
   const log = createLogger({ level: process.env.LOG_LEVEL ?? "warn", destination: process.stderr });
-  const server = await startServer({ functions: await loadFunctions(selection.names), deps: processDeps(log), port: 0, host: "127.0.0.1" });
+  const server = await startServer({
+    functions: await loadFunctions(selection.names),
+    deps: processDeps(log),
+    port: 0,
+    host: "127.0.0.1",
+  });
   try {
     const routes = await loadTriggerRoutes();
     for (const ce of events) {

@@ -19,13 +19,20 @@ export async function readEventLog(path: string): Promise<CloudEvent<unknown>[]>
       try {
         return new CloudEvent<unknown>(JSON.parse(line) as Record<string, unknown>);
       } catch (error) {
-        throw new Error(`${path}:${number}: not a CloudEvent: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+        throw new Error(
+          `${path}:${number}: not a CloudEvent: ${error instanceof Error ? error.message : String(error)}`,
+          { cause: error },
+        );
       }
     });
 }
 
 /** Posts one CloudEvent in binary mode, as the Broker delivers it. */
-export async function postEvent(url: string, ce: CloudEvent<unknown>, mode: "binary" | "structured" = "binary"): Promise<ReplayResult> {
+export async function postEvent(
+  url: string,
+  ce: CloudEvent<unknown>,
+  mode: "binary" | "structured" = "binary",
+): Promise<ReplayResult> {
   const message = mode === "binary" ? HTTP.binary(ce) : HTTP.structured(ce);
   const body = typeof message.body === "string" ? message.body : JSON.stringify(message.body);
   const response = await fetch(url, { method: "POST", headers: message.headers as Record<string, string>, body });

@@ -17,6 +17,10 @@ export function attributesOf(ce: CloudEvent<unknown>): Attributes {
 export function routeEvent(routes: readonly TriggerRoute[], ce: CloudEvent<unknown>): string[] {
   const attributes = attributesOf(ce);
   return routes
-    .filter((route) => (route.filters.length > 0 ? matchesFilters(route.filters, attributes) : matchesAttributeFilter(route.attributes ?? {}, attributes)))
+    .filter((route) =>
+      route.filters.length > 0
+        ? matchesFilters(route.filters, attributes)
+        : matchesAttributeFilter(route.attributes ?? {}, attributes),
+    )
     .map((route) => route.service);
 }

@@ -20,7 +20,10 @@ export interface Schedule {
 const fieldManager = "nats-operator/schedule";
 
 /** The PingSource for a schedule, sinking into the operator's Broker. */
-export function pingSourceFor(schedule: Schedule, brokerNamespace = process.env.BROKER_NAMESPACE ?? "nats-operator"): KubeObject & { spec: PingSourceSpec & { sink: unknown } } {
+export function pingSourceFor(
+  schedule: Schedule,
+  brokerNamespace = process.env.BROKER_NAMESPACE ?? "nats-operator",
+): KubeObject & { spec: PingSourceSpec & { sink: unknown } } {
   return {
     apiVersion: "sources.knative.dev/v1",
     kind: "PingSource",
@@ -28,14 +31,23 @@ export function pingSourceFor(schedule: Schedule, brokerNamespace = process.env.
       name: schedule.name,
       namespace: schedule.namespace,
       labels: { "app.kubernetes.io/managed-by": "nats-operator", "nats-operator.io/target": schedule.target },
-      ...(schedule.owner ? { ownerReferences: [{ ...controllerReference(schedule.owner), blockOwnerDeletion: false }] } : {}),
+      ...(schedule.owner
+        ? { ownerReferences: [{ ...controllerReference(schedule.owner), blockOwnerDeletion: false }] }
+        : {}),
     },
     spec: {
       schedule: schedule.cron,
       contentType: "application/json",
       data: JSON.stringify(schedule.work),
       ceOverrides: { extensions: { target: schedule.target } },
-      sink: { ref: { apiVersion: "eventing.knative.dev/v1", kind: "Broker", name: "nats-operator", namespace: brokerNamespace } },
+      sink: {
+        ref: {
+          apiVersion: "eventing.knative.dev/v1",
+          kind: "Broker",
+          name: "nats-operator",
+          namespace: brokerNamespace,
+        },
+      },
     },
   };
 }

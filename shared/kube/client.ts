@@ -15,7 +15,11 @@ export interface Kube {
    * `guarded`, the write carries the object's resourceVersion as a
    * precondition and fails with 409 when anyone wrote the object since.
    */
-  applyStatus<T extends KubeObject>(object: KubeObject & { status: unknown }, fieldManager: string, options?: { guarded?: boolean }): Promise<T>;
+  applyStatus<T extends KubeObject>(
+    object: KubeObject & { status: unknown },
+    fieldManager: string,
+    options?: { guarded?: boolean },
+  ): Promise<T>;
   /**
    * Replaces the status of exactly the resourceVersion the object carries;
    * fails with a 409 conflict when anyone wrote the object since.
@@ -51,12 +55,21 @@ const patchContentTypes: Record<PatchType | "apply", string> = {
   apply: "application/apply-patch+yaml",
 };
 
-function pathOf(key: Pick<ObjectKey, "apiVersion" | "kind"> & { namespace?: string }, name?: string, subresource?: string): string {
+function pathOf(
+  key: Pick<ObjectKey, "apiVersion" | "kind"> & { namespace?: string },
+  name?: string,
+  subresource?: string,
+): string {
   return resourcePath(resourceTypeOf(key.apiVersion, key.kind), key.namespace, name, subresource);
 }
 
 function objectKey(object: KubeObject): ObjectKey {
-  return { apiVersion: object.apiVersion, kind: object.kind, namespace: object.metadata.namespace ?? "", name: object.metadata.name };
+  return {
+    apiVersion: object.apiVersion,
+    kind: object.kind,
+    namespace: object.metadata.namespace ?? "",
+    name: object.metadata.name,
+  };
 }
 
 /** Drops what a write must not carry back to the server. */
@@ -76,7 +89,9 @@ export function createKube(transport: KubeTransport): Kube {
       }
     },
     async list<T extends KubeObject>(query: ListQuery) {
-      const list = (await transport.request("GET", pathOf(query), { query: { labelSelector: query.labelSelector } })) as {
+      const list = (await transport.request("GET", pathOf(query), {
+        query: { labelSelector: query.labelSelector },
+      })) as {
         items?: Omit<T, "apiVersion" | "kind">[];
       };
       // Items of a list carry no apiVersion and kind; give them back.
@@ -90,23 +105,39 @@ export function createKube(transport: KubeTransport): Kube {
         query: { fieldManager, force: true },
       })) as T;
     },
-    async applyStatus<T extends KubeObject>(object: KubeObject & { status: unknown }, fieldManager: string, options: { guarded?: boolean } = {}) {
+    async applyStatus<T extends KubeObject>(
+      object: KubeObject & { status: unknown },
+      fieldManager: string,
+      options: { guarded?: boolean } = {},
+    ) {
       const { apiVersion, kind, metadata, status } = object;
       const precondition = options.guarded ? { resourceVersion: metadata.resourceVersion } : {};
       return (await transport.request("PATCH", pathOf(objectKey(object), metadata.name, "status"), {
-        body: { apiVersion, kind, metadata: { name: metadata.name, namespace: metadata.namespace, ...precondition }, status },
+        body: {
+          apiVersion,
+          kind,
+          metadata: { name: metadata.name, namespace: metadata.namespace, ...precondition },
+          status,
+        },
         contentType: patchContentTypes.apply,
         query: { fieldManager, force: true },
       })) as T;
     },
     async replaceStatus<T extends KubeObject>(object: T) {
-      return (await transport.request("PUT", pathOf(objectKey(object), object.metadata.name, "status"), { body: forWrite(object) })) as T;
+      return (await transport.request("PUT", pathOf(objectKey(object), object.metadata.name, "status"), {
+        body: forWrite(object),
+      })) as T;
     },
     async replace<T extends KubeObject>(object: T) {
-      return (await transport.request("PUT", pathOf(objectKey(object), object.metadata.name), { body: forWrite(object) })) as T;
+      return (await transport.request("PUT", pathOf(objectKey(object), object.metadata.name), {
+        body: forWrite(object),
+      })) as T;
     },
     async patch<T extends KubeObject>(key: ObjectKey, patch: unknown, type: PatchType) {
-      return (await transport.request("PATCH", pathOf(key, key.name), { body: patch, contentType: patchContentTypes[type] })) as T;
+      return (await transport.request("PATCH", pathOf(key, key.name), {
+        body: patch,
+        contentType: patchContentTypes[type],
+      })) as T;
     },
     async create<T extends KubeObject>(object: T) {
       return (await transport.request("POST", pathOf(objectKey(object)), { body: forWrite(object) })) as T;

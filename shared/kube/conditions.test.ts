@@ -3,7 +3,13 @@ import { setCondition, setConditions } from "./conditions.ts";
 
 const t0 = new Date("2026-12-01T10:00:00Z");
 const t1 = new Date("2026-12-01T11:00:00Z");
-const ready = { type: "Ready", status: "True", reason: "AllServersReady", message: "3/3 ready", observedGeneration: 1 } as const;
+const ready = {
+  type: "Ready",
+  status: "True",
+  reason: "AllServersReady",
+  message: "3/3 ready",
+  observedGeneration: 1,
+} as const;
 
 describe("setCondition", () => {
   it("adds a condition stamped with the time of the change", () => {
@@ -24,7 +30,11 @@ describe("setCondition", () => {
   });
 
   it("leaves other conditions as they were, in order", () => {
-    const before = setConditions([], [ready, { type: "Settled", status: "True", reason: "AllGroupsCurrent", message: "" }], t0);
+    const before = setConditions(
+      [],
+      [ready, { type: "Settled", status: "True", reason: "AllGroupsCurrent", message: "" }],
+      t0,
+    );
     const after = setCondition(before, { ...ready, status: "False", reason: "ServersNotReady" }, t1);
     expect(after.map((c) => c.type)).toEqual(["Ready", "Settled"]);
     expect(after[1]).toEqual(before[1]);

@@ -16,16 +16,25 @@ export type ConditionUpdate = Omit<Condition, "lastTransitionTime">;
  * only when the condition's status changes, so a reconcile that finds the
  * world unchanged writes an identical list (and therefore nothing at all).
  */
-export function setCondition(conditions: readonly Condition[] | undefined, update: ConditionUpdate, now: Date): Condition[] {
+export function setCondition(
+  conditions: readonly Condition[] | undefined,
+  update: ConditionUpdate,
+  now: Date,
+): Condition[] {
   const list = conditions ?? [];
   const previous = list.find((c) => c.type === update.type);
-  const lastTransitionTime = previous && previous.status === update.status ? previous.lastTransitionTime : now.toISOString();
+  const lastTransitionTime =
+    previous && previous.status === update.status ? previous.lastTransitionTime : now.toISOString();
   const next: Condition = { ...update, lastTransitionTime };
   if (!previous) return [...list, next];
   return list.map((c) => (c.type === update.type ? next : c));
 }
 
-export function setConditions(conditions: readonly Condition[] | undefined, updates: readonly ConditionUpdate[], now: Date): Condition[] {
+export function setConditions(
+  conditions: readonly Condition[] | undefined,
+  updates: readonly ConditionUpdate[],
+  now: Date,
+): Condition[] {
   return updates.reduce<Condition[]>((list, update) => setCondition(list, update, now), [...(conditions ?? [])]);
 }
 

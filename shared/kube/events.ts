@@ -19,7 +19,10 @@ export function createEventRecorder(kube: Kube, controller: string, instance: st
       await kube.create({
         apiVersion: "events.k8s.io/v1",
         kind: "Event",
-        metadata: { name: `${regarding.metadata.name}.${now.getTime().toString(16)}${Math.random().toString(16).slice(2, 6)}`, namespace },
+        metadata: {
+          name: `${regarding.metadata.name}.${now.getTime().toString(16)}${Math.random().toString(16).slice(2, 6)}`,
+          namespace,
+        },
         eventTime: now.toISOString().replace(/\.(\d{3})Z$/, ".$1000Z"),
         reportingController: controller,
         reportingInstance: instance,

@@ -11,7 +11,12 @@ export function hasFinalizer(object: KubeObject, finalizer: string): boolean {
  * so a concurrent change fails with 409 instead of being overwritten.
  */
 async function rewriteFinalizers(kube: Kube, object: KubeObject, next: string[]): Promise<KubeObject> {
-  const key = { apiVersion: object.apiVersion, kind: object.kind, namespace: object.metadata.namespace ?? "", name: object.metadata.name };
+  const key = {
+    apiVersion: object.apiVersion,
+    kind: object.kind,
+    namespace: object.metadata.namespace ?? "",
+    name: object.metadata.name,
+  };
   return kube.patch(key, { metadata: { finalizers: next, resourceVersion: object.metadata.resourceVersion } }, "merge");
 }
 
@@ -22,5 +27,9 @@ export async function addFinalizer<T extends KubeObject>(kube: Kube, object: T, 
 
 export async function removeFinalizer<T extends KubeObject>(kube: Kube, object: T, finalizer: string): Promise<T> {
   if (!hasFinalizer(object, finalizer)) return object;
-  return (await rewriteFinalizers(kube, object, (object.metadata.finalizers ?? []).filter((f) => f !== finalizer))) as T;
+  return (await rewriteFinalizers(
+    kube,
+    object,
+    (object.metadata.finalizers ?? []).filter((f) => f !== finalizer),
+  )) as T;
 }

@@ -12,11 +12,17 @@ const current: Cluster = { ...key, metadata: { name: "demo", namespace: "team-a"
 
 describe("claimInStatus", () => {
   it("records the decision with a write guarded by the resourceVersion it read", async () => {
-    const transport = scriptedTransport({ [`GET ${path}`]: [current], [`PUT ${path}/status`]: [{ ...current, status: { step: "restart demo-2" } }] });
+    const transport = scriptedTransport({
+      [`GET ${path}`]: [current],
+      [`PUT ${path}/status`]: [{ ...current, status: { step: "restart demo-2" } }],
+    });
     const result = await claimInStatus<Cluster>(createKube(transport), key, () => ({ step: "restart demo-2" }));
     expect(result.kind).toBe("claimed");
     const put = transport.requests.find((r) => r.method === "PUT");
-    expect(put?.options.body).toMatchObject({ metadata: { resourceVersion: "41" }, status: { step: "restart demo-2" } });
+    expect(put?.options.body).toMatchObject({
+      metadata: { resourceVersion: "41" },
+      status: { step: "restart demo-2" },
+    });
   });
 
   it("reports a conflict when another delivery claimed first, so the caller answers 409", async () => {

@@ -37,7 +37,12 @@ export interface ObjectKey {
 }
 
 export function keyOf(object: KubeObject): ObjectKey {
-  return { apiVersion: object.apiVersion, kind: object.kind, namespace: object.metadata.namespace ?? "", name: object.metadata.name };
+  return {
+    apiVersion: object.apiVersion,
+    kind: object.kind,
+    namespace: object.metadata.namespace ?? "",
+    name: object.metadata.name,
+  };
 }
 
 export function describeKey(key: ObjectKey): string {

@@ -15,8 +15,12 @@ describe("reference grants", () => {
   });
 
   it("admit only the named object when the target entry names one", () => {
-    expect(grantAdmits(grant({ to: [{ group: "nats-operator.io", kind: "NatsConnection", name: "main" }] }), from, to)).toBe(true);
-    expect(grantAdmits(grant({ to: [{ group: "nats-operator.io", kind: "NatsConnection", name: "other" }] }), from, to)).toBe(false);
+    expect(
+      grantAdmits(grant({ to: [{ group: "nats-operator.io", kind: "NatsConnection", name: "main" }] }), from, to),
+    ).toBe(true);
+    expect(
+      grantAdmits(grant({ to: [{ group: "nats-operator.io", kind: "NatsConnection", name: "other" }] }), from, to),
+    ).toBe(false);
   });
 
   it("match the referrer's namespace, kind and group exactly", () => {

@@ -25,8 +25,12 @@ export interface Referent {
 
 /** Whether one grant admits the reference (pure). */
 export function grantAdmits(grant: GrantSpec, from: Referrer, to: Referent): boolean {
-  const fromOk = grant.from.some((f) => f.group === from.group && f.kind === from.kind && f.namespace === from.namespace);
-  const toOk = grant.to.some((t) => t.group === to.group && t.kind === to.kind && (t.name === undefined || t.name === to.name));
+  const fromOk = grant.from.some(
+    (f) => f.group === from.group && f.kind === from.kind && f.namespace === from.namespace,
+  );
+  const toOk = grant.to.some(
+    (t) => t.group === to.group && t.kind === to.kind && (t.name === undefined || t.name === to.name),
+  );
   return fromOk && toOk;
 }
 

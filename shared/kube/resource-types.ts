@@ -20,7 +20,12 @@ const builtIn: Record<string, ResourceType> = {
   "v1/Endpoints": { group: "", version: "v1", plural: "endpoints", namespaced: true },
   "apps/v1/StatefulSet": { group: "apps", version: "v1", plural: "statefulsets", namespaced: true },
   "policy/v1/PodDisruptionBudget": { group: "policy", version: "v1", plural: "poddisruptionbudgets", namespaced: true },
-  "networking.k8s.io/v1/NetworkPolicy": { group: "networking.k8s.io", version: "v1", plural: "networkpolicies", namespaced: true },
+  "networking.k8s.io/v1/NetworkPolicy": {
+    group: "networking.k8s.io",
+    version: "v1",
+    plural: "networkpolicies",
+    namespaced: true,
+  },
   "events.k8s.io/v1/Event": { group: "events.k8s.io", version: "v1", plural: "events", namespaced: true },
   "coordination.k8s.io/v1/Lease": { group: "coordination.k8s.io", version: "v1", plural: "leases", namespaced: true },
   "apiextensions.k8s.io/v1/CustomResourceDefinition": {
@@ -29,7 +34,12 @@ const builtIn: Record<string, ResourceType> = {
     plural: "customresourcedefinitions",
     namespaced: false,
   },
-  "sources.knative.dev/v1/PingSource": { group: "sources.knative.dev", version: "v1", plural: "pingsources", namespaced: true },
+  "sources.knative.dev/v1/PingSource": {
+    group: "sources.knative.dev",
+    version: "v1",
+    plural: "pingsources",
+    namespaced: true,
+  },
 };
 
 /**
@@ -50,7 +60,12 @@ export function resourceTypeOf(apiVersion: string, kind: string): ResourceType {
 }
 
 /** The REST path of a collection, or of one object when a name is given. */
-export function resourcePath(type: ResourceType, namespace: string | undefined, name?: string, subresource?: string): string {
+export function resourcePath(
+  type: ResourceType,
+  namespace: string | undefined,
+  name?: string,
+  subresource?: string,
+): string {
   const prefix = type.group === "" ? `/api/${type.version}` : `/apis/${type.group}/${type.version}`;
   const scope = type.namespaced && namespace ? `/namespaces/${encodeURIComponent(namespace)}` : "";
   const object = name === undefined ? "" : `/${encodeURIComponent(name)}`;

@@ -27,6 +27,8 @@ describe("writeStatusIfChanged", () => {
     const transport = scriptedTransport();
     const read = { ...object, metadata: { ...object.metadata, resourceVersion: "77" } };
     await writeStatusIfChanged(createKube(transport), read, { phase: "Terminal" }, "m", { guarded: true });
-    expect(transport.requests[0]?.options.body).toMatchObject({ metadata: { name: "orders", namespace: "team-a", resourceVersion: "77" } });
+    expect(transport.requests[0]?.options.body).toMatchObject({
+      metadata: { name: "orders", namespace: "team-a", resourceVersion: "77" },
+    });
   });
 });

@@ -24,6 +24,10 @@ export async function writeStatusIfChanged<S extends { observedGeneration?: numb
 ): Promise<boolean> {
   const next = { ...status, observedGeneration: object.metadata.generation };
   if (jsonEqual(object.status, next)) return false;
-  await kube.applyStatus({ apiVersion: object.apiVersion, kind: object.kind, metadata: object.metadata, status: next }, fieldManager, options);
+  await kube.applyStatus(
+    { apiVersion: object.apiVersion, kind: object.kind, metadata: object.metadata, status: next },
+    fieldManager,
+    options,
+  );
   return true;
 }

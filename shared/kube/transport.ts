@@ -42,7 +42,8 @@ export async function createTransport(): Promise<KubeTransport> {
   const cluster = kc.getCurrentCluster();
   if (!cluster) throw new KubeRequestError(0, "NoCluster", "no Kubernetes cluster configured (set KUBECONFIG)");
   const server = new URL(cluster.server);
-  const agent = server.protocol === "https:" ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
+  const agent =
+    server.protocol === "https:" ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
   const endpoint = async (): Promise<Endpoint> => {
     // Applied per request: service-account tokens rotate on disk.
     const tls: https.RequestOptions = { agent };
@@ -51,7 +52,11 @@ export async function createTransport(): Promise<KubeTransport> {
     } catch (error) {
       // Typically no kubeconfig at all: the client library then points at http://localhost:8080 and refuses it.
       const why = error instanceof Error ? error.message : String(error);
-      throw new KubeRequestError(0, "NoCluster", `cannot use the Kubernetes API server ${cluster.server} (is KUBECONFIG set?): ${why}`);
+      throw new KubeRequestError(
+        0,
+        "NoCluster",
+        `cannot use the Kubernetes API server ${cluster.server} (is KUBECONFIG set?): ${why}`,
+      );
     }
     return { server, tls };
   };
@@ -80,24 +85,33 @@ function send(endpoint: Endpoint, method: string, path: string, options: Request
   }
   const client = url.protocol === "https:" ? https : http;
   return new Promise((resolve, reject) => {
-    const req = client.request(url, { ...endpoint.tls, method, headers: { ...endpoint.tls.headers, ...headers }, timeout: requestTimeoutMs }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("end", () => {
-        const text = Buffer.concat(chunks).toString("utf8");
-        const code = res.statusCode ?? 0;
-        if (code >= 200 && code < 300) resolve(text);
-        else reject(statusError(code, text, `${method} ${url.pathname}`));
-      });
-      res.on("error", (error) => reject(new KubeRequestError(0, "NetworkError", error.message)));
-    });
+    const req = client.request(
+      url,
+      { ...endpoint.tls, method, headers: { ...endpoint.tls.headers, ...headers }, timeout: requestTimeoutMs },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => {
+          const text = Buffer.concat(chunks).toString("utf8");
+          const code = res.statusCode ?? 0;
+          if (code >= 200 && code < 300) resolve(text);
+          else reject(statusError(code, text, `${method} ${url.pathname}`));
+        });
+        res.on("error", (error) => reject(new KubeRequestError(0, "NetworkError", error.message)));
+      },
+    );
     req.on("timeout", () => req.destroy(new Error(`${method} ${url.pathname} timed out after ${requestTimeoutMs} ms`)));
     req.on("error", (error) => reject(new KubeRequestError(0, "NetworkError", error.message)));
     req.end(payload);
   });
 }
 
-function stream(endpoint: Endpoint, path: string, onEvent: (event: WatchEvent) => void, signal: AbortSignal): Promise<void> {
+function stream(
+  endpoint: Endpoint,
+  path: string,
+  onEvent: (event: WatchEvent) => void,
+  signal: AbortSignal,
+): Promise<void> {
   const url = urlOf(endpoint.server, path);
   const client = url.protocol === "https:" ? https : http;
   return new Promise((resolve, reject) => {
@@ -105,7 +119,9 @@ function stream(endpoint: Endpoint, path: string, onEvent: (event: WatchEvent) =
       if (res.statusCode !== 200) {
         const chunks: Buffer[] = [];
         res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () => reject(statusError(res.statusCode ?? 0, Buffer.concat(chunks).toString("utf8"), `WATCH ${url.pathname}`)));
+        res.on("end", () =>
+          reject(statusError(res.statusCode ?? 0, Buffer.concat(chunks).toString("utf8"), `WATCH ${url.pathname}`)),
+        );
         return;
       }
       let pending = "";
@@ -120,9 +136,13 @@ function stream(endpoint: Endpoint, path: string, onEvent: (event: WatchEvent) =
         }
       });
       res.on("end", () => resolve());
-      res.on("error", (error) => (signal.aborted ? resolve() : reject(new KubeRequestError(0, "NetworkError", error.message))));
+      res.on("error", (error) =>
+        signal.aborted ? resolve() : reject(new KubeRequestError(0, "NetworkError", error.message)),
+      );
     });
-    req.on("error", (error) => (signal.aborted ? resolve() : reject(new KubeRequestError(0, "NetworkError", error.message))));
+    req.on("error", (error) =>
+      signal.aborted ? resolve() : reject(new KubeRequestError(0, "NetworkError", error.message)),
+    );
     req.end();
   });
 }

@@ -16,7 +16,10 @@ const b64 = (s: string) => Buffer.from(s).toString("base64");
 
 function kubeWith(secrets: Record<string, Record<string, string>>): Kube {
   return {
-    get: async (key: { name: string }) => (secrets[key.name] ? { apiVersion: "v1", kind: "Secret", metadata: { name: key.name }, data: secrets[key.name] } : undefined),
+    get: async (key: { name: string }) =>
+      secrets[key.name]
+        ? { apiVersion: "v1", kind: "Secret", metadata: { name: key.name }, data: secrets[key.name] }
+        : undefined,
   } as unknown as Kube;
 }
 
@@ -42,15 +45,29 @@ describe("connection settings from Secrets", () => {
   it("says SecretNotFound for a missing Secret and InvalidSecret for a missing key or bad content", async () => {
     const spec = (name: string) => ({ servers: ["nats://n:4222"], credentials: { secretKeyRef: { name } } });
     const kube = kubeWith({ empty: {}, junk: { "user.creds": b64("hello") } });
-    expect(await readConnectionSettings(kube, "ns", spec("absent"))).toMatchObject({ ok: false, reason: "SecretNotFound" });
-    expect(await readConnectionSettings(kube, "ns", spec("empty"))).toMatchObject({ ok: false, reason: "InvalidSecret", message: "Secret ns/empty has no key user.creds" });
-    expect(await readConnectionSettings(kube, "ns", spec("junk"))).toMatchObject({ ok: false, reason: "InvalidSecret" });
+    expect(await readConnectionSettings(kube, "ns", spec("absent"))).toMatchObject({
+      ok: false,
+      reason: "SecretNotFound",
+    });
+    expect(await readConnectionSettings(kube, "ns", spec("empty"))).toMatchObject({
+      ok: false,
+      reason: "InvalidSecret",
+      message: "Secret ns/empty has no key user.creds",
+    });
+    expect(await readConnectionSettings(kube, "ns", spec("junk"))).toMatchObject({
+      ok: false,
+      reason: "InvalidSecret",
+    });
   });
 
   it("changes the fingerprint when a Secret's content changes", async () => {
     const spec = { servers: ["nats://n:4222"], credentials: { secretKeyRef: { name: "s" } } };
     const a = await readConnectionSettings(kubeWith({ s: { "user.creds": b64(creds) } }), "ns", spec);
-    const b = await readConnectionSettings(kubeWith({ s: { "user.creds": b64(creds.replace("SUAEXAMPLESEED", "SUAOTHER")) } }), "ns", spec);
+    const b = await readConnectionSettings(
+      kubeWith({ s: { "user.creds": b64(creds.replace("SUAEXAMPLESEED", "SUAOTHER")) } }),
+      "ns",
+      spec,
+    );
     expect(a.ok && b.ok && a.settings.fingerprint !== b.settings.fingerprint).toBe(true);
   });
 

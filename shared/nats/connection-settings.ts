@@ -31,7 +31,8 @@ interface SecretObject extends KubeObject {
   data?: Record<string, string>;
 }
 
-const credsPattern = /-----BEGIN NATS USER JWT-----[\s\S]+?------END NATS USER JWT------[\s\S]*-----BEGIN USER NKEY SEED-----[\s\S]+?------END USER NKEY SEED------/;
+const credsPattern =
+  /-----BEGIN NATS USER JWT-----[\s\S]+?------END NATS USER JWT------[\s\S]*-----BEGIN USER NKEY SEED-----[\s\S]+?------END USER NKEY SEED------/;
 
 async function secretValue(
   kube: Kube,
@@ -43,18 +44,27 @@ async function secretValue(
   const secret = await kube.get<SecretObject>({ apiVersion: "v1", kind: "Secret", namespace, name: ref.name });
   if (!secret) return { ok: false, reason: "SecretNotFound", message: `Secret ${namespace}/${ref.name} not found` };
   const encoded = secret.data?.[key];
-  if (encoded === undefined) return { ok: false, reason: "InvalidSecret", message: `Secret ${namespace}/${ref.name} has no key ${key}` };
+  if (encoded === undefined)
+    return { ok: false, reason: "InvalidSecret", message: `Secret ${namespace}/${ref.name} has no key ${key}` };
   return { ok: true, value: Buffer.from(encoded, "base64").toString("utf8") };
 }
 
 /** Reads the credentials and CA a NatsConnection names (Secrets in its own namespace only). */
-export async function readConnectionSettings(kube: Kube, namespace: string, spec: ConnectionSpec): Promise<SettingsResult> {
+export async function readConnectionSettings(
+  kube: Kube,
+  namespace: string,
+  spec: ConnectionSpec,
+): Promise<SettingsResult> {
   const settings: Omit<ConnectionSettings, "fingerprint"> = { servers: [...spec.servers] };
   if (spec.credentials) {
     const creds = await secretValue(kube, namespace, spec.credentials.secretKeyRef, defaultCredentialsKey);
     if (!creds.ok) return creds;
     if (!credsPattern.test(creds.value)) {
-      return { ok: false, reason: "InvalidSecret", message: `Secret ${namespace}/${spec.credentials.secretKeyRef.name} does not hold a NATS credentials file` };
+      return {
+        ok: false,
+        reason: "InvalidSecret",
+        message: `Secret ${namespace}/${spec.credentials.secretKeyRef.name} does not hold a NATS credentials file`,
+      };
     }
     settings.creds = creds.value;
   }
@@ -62,7 +72,11 @@ export async function readConnectionSettings(kube: Kube, namespace: string, spec
     const ca = await secretValue(kube, namespace, spec.tls.ca.secretKeyRef, defaultCaKey);
     if (!ca.ok) return ca;
     if (!ca.value.includes("-----BEGIN CERTIFICATE-----")) {
-      return { ok: false, reason: "InvalidSecret", message: `Secret ${namespace}/${spec.tls.ca.secretKeyRef.name} does not hold a PEM CA bundle` };
+      return {
+        ok: false,
+        reason: "InvalidSecret",
+        message: `Secret ${namespace}/${spec.tls.ca.secretKeyRef.name} does not hold a PEM CA bundle`,
+      };
     }
     settings.ca = ca.value;
   }

@@ -35,11 +35,17 @@ export const ErrCodes = {
 
 /** Refusals for want of peers or room: retried, whatever their HTTP-style code says. */
 export function isPlacementError(error: unknown): boolean {
-  return error instanceof JsApiError && (error.errCode === ErrCodes.noSuitablePeers || error.errCode === ErrCodes.insufficientResources);
+  return (
+    error instanceof JsApiError &&
+    (error.errCode === ErrCodes.noSuitablePeers || error.errCode === ErrCodes.insufficientResources)
+  );
 }
 
 export function isNotFound(error: unknown): boolean {
-  return error instanceof JsApiError && (error.errCode === ErrCodes.streamNotFound || error.errCode === ErrCodes.consumerNotFound);
+  return (
+    error instanceof JsApiError &&
+    (error.errCode === ErrCodes.streamNotFound || error.errCode === ErrCodes.consumerNotFound)
+  );
 }
 
 let requests = 0;
@@ -59,12 +65,15 @@ export async function jsRequest<T = Record<string, unknown>>(
   requests++;
   let reply: Record<string, unknown>;
   try {
-    const msg = await nc.request(`$JS.API.${subject}`, body === undefined ? "" : JSON.stringify(body), { timeout: timeoutMs });
+    const msg = await nc.request(`$JS.API.${subject}`, body === undefined ? "" : JSON.stringify(body), {
+      timeout: timeoutMs,
+    });
     reply = msg.json<Record<string, unknown>>();
   } catch (error) {
     throw new NatsRequestError(`$JS.API.${subject}: ${error instanceof Error ? error.message : String(error)}`);
   }
   const failure = reply.error as { code?: number; err_code?: number; description?: string } | undefined;
-  if (failure) throw new JsApiError(failure.code ?? 500, failure.err_code ?? 0, failure.description ?? "JetStream API error");
+  if (failure)
+    throw new JsApiError(failure.code ?? 500, failure.err_code ?? 0, failure.description ?? "JetStream API error");
   return reply as T;
 }

@@ -42,7 +42,10 @@ export interface ConnectionPool {
   size(): number;
 }
 
-export function createConnectionPool(connector: Connector = connectTo, clientName = "nats-operator/sync-stream"): ConnectionPool {
+export function createConnectionPool(
+  connector: Connector = connectTo,
+  clientName = "nats-operator/sync-stream",
+): ConnectionPool {
   const entries = new Map<string, Entry>();
 
   const close = async (entry: Entry | undefined) => {

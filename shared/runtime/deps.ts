@@ -10,7 +10,10 @@ import type { DispatchDeps } from "./dispatch.ts";
  * the API server client is made on the first event that needs it and kept
  * for the life of the process (a warm Knative pod answers many events).
  */
-export function processDeps(log: Logger, kubeFactory: () => Promise<Kube> = async () => createKube(await createTransport())): DispatchDeps {
+export function processDeps(
+  log: Logger,
+  kubeFactory: () => Promise<Kube> = async () => createKube(await createTransport()),
+): DispatchDeps {
   let kube: Promise<Kube> | undefined;
   const getKube = () => {
     kube ??= kubeFactory().catch((error: unknown) => {
@@ -23,7 +26,11 @@ export function processDeps(log: Logger, kubeFactory: () => Promise<Kube> = asyn
     log,
     kube: getKube,
     async recorder(functionName): Promise<EventRecorder> {
-      return createEventRecorder(await getKube(), `nats-operator.io/${functionName}`, process.env.POD_NAME ?? hostname());
+      return createEventRecorder(
+        await getKube(),
+        `nats-operator.io/${functionName}`,
+        process.env.POD_NAME ?? hostname(),
+      );
     },
   };
 }

@@ -57,7 +57,8 @@ function ignoreReason(fn: OperatorFunction, event: OperatorEvent): string | unde
   if (event.source === "ping") return fn.handlesPings ? undefined : `${fn.name} takes no ping ticks`;
   const kind = qualifiedKind(event.ref.apiVersion, event.ref.kind);
   if (!fn.kinds.includes(kind)) return `${fn.name} does not handle ${kind}`;
-  if (isStatusEcho(event, fn.actionAnnotations, fn.caresAbout?.bind(fn))) return "status-only update of an object already observed";
+  if (isStatusEcho(event, fn.actionAnnotations, fn.caresAbout?.bind(fn)))
+    return "status-only update of an object already observed";
   return undefined;
 }
 

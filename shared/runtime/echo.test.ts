@@ -19,22 +19,39 @@ describe("isStatusEcho", () => {
   });
 
   it("keeps an update of an object being deleted", () => {
-    const data = { metadata: { generation: 3, deletionTimestamp: "2026-12-01T00:00:00Z" }, status: { observedGeneration: 3 } };
+    const data = {
+      metadata: { generation: 3, deletionTimestamp: "2026-12-01T00:00:00Z" },
+      status: { observedGeneration: 3 },
+    };
     expect(isStatusEcho(eventWith(data))).toBe(false);
   });
 
   it("keeps an update carrying an annotation the function acts on", () => {
-    const data = { metadata: { generation: 3, annotations: { "cluster.nats-operator.io/force-step": "true" } }, status: { observedGeneration: 3 } };
+    const data = {
+      metadata: { generation: 3, annotations: { "cluster.nats-operator.io/force-step": "true" } },
+      status: { observedGeneration: 3 },
+    };
     expect(isStatusEcho(eventWith(data), ["cluster.nats-operator.io/force-step"])).toBe(false);
   });
 
   it("keeps adds, even of objects already observed", () => {
-    expect(isStatusEcho(eventWith({ metadata: { generation: 3 }, status: { observedGeneration: 3 } }, "dev.knative.apiserver.resource.add"))).toBe(false);
+    expect(
+      isStatusEcho(
+        eventWith(
+          { metadata: { generation: 3 }, status: { observedGeneration: 3 } },
+          "dev.knative.apiserver.resource.add",
+        ),
+      ),
+    ).toBe(false);
   });
 
   it("keeps an update the function still cares about, by its own look at the payload", () => {
-    const data = { metadata: { generation: 3 }, status: { observedGeneration: 3, conditions: [{ type: "Progressing", reason: "ReconcileFailed" }] } };
-    const staleFailure = (snapshot: { status?: { conditions?: { reason?: string }[] } }) => snapshot.status?.conditions?.some((c) => c.reason === "ReconcileFailed") ?? false;
+    const data = {
+      metadata: { generation: 3 },
+      status: { observedGeneration: 3, conditions: [{ type: "Progressing", reason: "ReconcileFailed" }] },
+    };
+    const staleFailure = (snapshot: { status?: { conditions?: { reason?: string }[] } }) =>
+      snapshot.status?.conditions?.some((c) => c.reason === "ReconcileFailed") ?? false;
     expect(isStatusEcho(eventWith(data), [], staleFailure)).toBe(false);
   });
 });

@@ -18,9 +18,16 @@ describe("decodeEvent", () => {
   });
 
   it("keeps no payload for Reference-mode events", () => {
-    const ce = clusterEvent({ type: "dev.knative.apiserver.ref.add", kind: "Secret", apiversion: "v1" }, { apiVersion: "v1", kind: "Secret", name: "demo", namespace: "team-a" });
+    const ce = clusterEvent(
+      { type: "dev.knative.apiserver.ref.add", kind: "Secret", apiversion: "v1" },
+      { apiVersion: "v1", kind: "Secret", name: "demo", namespace: "team-a" },
+    );
     const result = decodeEvent(ce);
-    expect(result.ok && result.event.source === "apiserver" && result.event).toMatchObject({ mode: "reference", action: "add", snapshot: undefined });
+    expect(result.ok && result.event.source === "apiserver" && result.event).toMatchObject({
+      mode: "reference",
+      action: "add",
+      snapshot: undefined,
+    });
   });
 
   it("reads a ping tick's JSON work and its PingSource", () => {
@@ -29,7 +36,10 @@ describe("decodeEvent", () => {
       source: "/apis/v1/namespaces/team-a/pingsources/rollout-demo",
       data: '{"cluster":"demo"}',
     });
-    expect(decodeEvent(ce)).toEqual({ ok: true, event: { source: "ping", pingSource: "team-a/rollout-demo", work: { cluster: "demo" } } });
+    expect(decodeEvent(ce)).toEqual({
+      ok: true,
+      event: { source: "ping", pingSource: "team-a/rollout-demo", work: { cluster: "demo" } },
+    });
   });
 
   it("refuses an ApiServerSource event that names no object", () => {

@@ -49,9 +49,7 @@ export type OperatorEvent =
       work: Record<string, unknown>;
     };
 
-export type DecodeResult =
-  | { ok: true; event: OperatorEvent }
-  | { ok: false; message: string };
+export type DecodeResult = { ok: true; event: OperatorEvent } | { ok: false; message: string };
 
 const apiserverType = /^dev\.knative\.apiserver\.(resource|ref)\.(add|update|delete)$/;
 const pingSourcePath = /^\/apis\/v1\/namespaces\/([^/]+)\/pingsources\/([^/]+)$/;
@@ -59,12 +57,21 @@ const pingSourcePath = /^\/apis\/v1\/namespaces\/([^/]+)\/pingsources\/([^/]+)$/
 /** Reads what the operator needs from a CloudEvent, or says why the event is malformed. */
 export function decodeEvent(ce: CloudEvent<unknown>): DecodeResult {
   const apiserver = apiserverType.exec(ce.type);
-  if (apiserver) return decodeApiServerEvent(ce, apiserver[1] === "resource" ? "resource" : "reference", apiserver[2] as ObjectAction);
+  if (apiserver)
+    return decodeApiServerEvent(
+      ce,
+      apiserver[1] === "resource" ? "resource" : "reference",
+      apiserver[2] as ObjectAction,
+    );
   if (ce.type === EventTypes.ping) return decodePing(ce);
   return { ok: false, message: `unsupported event type "${ce.type}"` };
 }
 
-function decodeApiServerEvent(ce: CloudEvent<unknown>, mode: "resource" | "reference", action: ObjectAction): DecodeResult {
+function decodeApiServerEvent(
+  ce: CloudEvent<unknown>,
+  mode: "resource" | "reference",
+  action: ObjectAction,
+): DecodeResult {
   const data = asRecord(parseData(ce.data));
   const metadata = asRecord(data?.metadata);
   // Extensions are what Triggers filter on; the payload fills gaps for hand-made events.
@@ -74,7 +81,9 @@ function decodeApiServerEvent(ce: CloudEvent<unknown>, mode: "resource" | "refer
     namespace: stringOf(ce["namespace"]) ?? stringOf(metadata?.namespace) ?? stringOf(data?.namespace),
     name: stringOf(ce["name"]) ?? stringOf(metadata?.name) ?? stringOf(data?.name),
   };
-  const missing = Object.entries(ref).filter(([, v]) => !v).map(([k]) => k);
+  const missing = Object.entries(ref)
+    .filter(([, v]) => !v)
+    .map(([k]) => k);
   if (missing.length > 0) {
     return { ok: false, message: `event ${ce.id} names no object: missing ${missing.join(", ")}` };
   }
@@ -118,7 +127,9 @@ function parseData(data: unknown): unknown {
 }
 
 function asRecord(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
 }
 
 function stringOf(value: unknown): string | undefined {

@@ -15,7 +15,8 @@ export type Outcome =
   /** The event itself cannot be understood; retrying will not help. */
   | { kind: "malformed"; message: string };
 
-export const done = (summary?: string): Outcome => (summary === undefined ? { kind: "done" } : { kind: "done", summary });
+export const done = (summary?: string): Outcome =>
+  summary === undefined ? { kind: "done" } : { kind: "done", summary };
 export const skipped = (reason: string): Outcome => ({ kind: "skipped", reason });
 export const conflict = (message: string): Outcome => ({ kind: "conflict", message });
 export const retry = (message: string): Outcome => ({ kind: "retry", message });

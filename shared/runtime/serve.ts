@@ -18,7 +18,9 @@ export async function serve(env: NodeJS.ProcessEnv = process.env): Promise<void>
     process.exitCode = 2;
     return;
   }
-  const stopTelemetry = await startTelemetry(selection.names.length === 1 ? `nats-operator-${selection.names[0]}` : "nats-operator");
+  const stopTelemetry = await startTelemetry(
+    selection.names.length === 1 ? `nats-operator-${selection.names[0]}` : "nats-operator",
+  );
   const functions = await loadFunctions(selection.names);
   const server = await startServer({ functions, deps: processDeps(log), port: Number(env.PORT ?? 8080) });
   log.info({ port: server.port, functions: selection.names }, "serving CloudEvents");

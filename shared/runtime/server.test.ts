@@ -34,8 +34,16 @@ describe("the CloudEvents server", () => {
   it.each([
     ["409 for an optimistic-concurrency conflict", async () => conflict("stale resourceVersion"), 409],
     ["503 for a transient failure", async () => retry("nats unreachable"), 503],
-    ["409 when the API server reports a conflict", async () => Promise.reject(new KubeRequestError(409, "Conflict", "the object has been modified")), 409],
-    ["503 when the API server is unavailable", async () => Promise.reject(new KubeRequestError(0, "NetworkError", "ECONNREFUSED")), 503],
+    [
+      "409 when the API server reports a conflict",
+      async () => Promise.reject(new KubeRequestError(409, "Conflict", "the object has been modified")),
+      409,
+    ],
+    [
+      "503 when the API server is unavailable",
+      async () => Promise.reject(new KubeRequestError(0, "NetworkError", "ECONNREFUSED")),
+      503,
+    ],
     ["503 when the function throws", async () => Promise.reject(new Error("boom")), 503],
   ])("answers %s", async (_what, answer, status) => {
     const { url } = await serving(answer);
@@ -59,7 +67,10 @@ describe("the CloudEvents server", () => {
 
   it("acknowledges a kind the function does not handle with 202", async () => {
     const { fn, url } = await serving(async () => done());
-    const result = await postEvent(url, clusterEvent({ kind: "NatsStream", apiversion: "jetstream.nats-operator.io/v1beta1" }));
+    const result = await postEvent(
+      url,
+      clusterEvent({ kind: "NatsStream", apiversion: "jetstream.nats-operator.io/v1beta1" }),
+    );
     expect(result.status).toBe(202);
     expect(fn.calls).toBe(0);
   });

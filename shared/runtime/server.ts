@@ -38,7 +38,10 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   const healthy = (_req: Request, res: Response) => void res.status(200).json({ status: "ok" });
   app.get("/health/liveness", healthy);
   app.get("/healthz", healthy);
-  app.get("/health/readiness", (_req, res) => void res.status(draining ? 503 : 200).json({ status: draining ? "draining" : "ok" }));
+  app.get(
+    "/health/readiness",
+    (_req, res) => void res.status(draining ? 503 : 200).json({ status: draining ? "draining" : "ok" }),
+  );
 
   const receive = (fn: OperatorFunction | undefined) => async (req: Request, res: Response) => {
     if (!fn) {
@@ -88,10 +91,13 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
 
 function toCloudEvent(req: Request): { event: CloudEvent<unknown> } | { message: string } {
   const body = Buffer.isBuffer(req.body) ? req.body.toString("utf8") : "";
-  const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(",") : (v ?? "")]));
+  const headers = Object.fromEntries(
+    Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(",") : (v ?? "")]),
+  );
   try {
     const message = { headers, body };
-    if (!HTTP.isEvent(message)) return { message: "request is not a CloudEvent (no ce-* headers and no structured body)" };
+    if (!HTTP.isEvent(message))
+      return { message: "request is not a CloudEvent (no ce-* headers and no structured body)" };
     const event = HTTP.toEvent<unknown>(message);
     if (Array.isArray(event)) return { message: "batched CloudEvents are not accepted; send one event per request" };
     return { event: event as CloudEvent<unknown> };
@@ -103,6 +109,7 @@ function toCloudEvent(req: Request): { event: CloudEvent<unknown> } | { message:
 function respond(res: Response, outcome: Outcome, log: Logger): void {
   const status = httpStatusFor(outcome);
   if (outcome.kind === "malformed") log.warn({ status, reason: outcome.message }, "event refused");
-  const detail = outcome.kind === "done" ? outcome.summary : outcome.kind === "skipped" ? outcome.reason : outcome.message;
+  const detail =
+    outcome.kind === "done" ? outcome.summary : outcome.kind === "skipped" ? outcome.reason : outcome.message;
   res.status(status).json({ outcome: outcome.kind, ...(detail === undefined ? {} : { detail }) });
 }

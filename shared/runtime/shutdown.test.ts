@@ -6,7 +6,10 @@ import { postEvent } from "../eventing/replay.ts";
 
 describe("shutdown on SIGTERM", () => {
   it("finishes the in-flight event, then exits 0", async () => {
-    const child = spawn(process.execPath, ["test/support/slow-server.ts"], { env: { ...process.env, SLOW_MS: "800" }, stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(process.execPath, ["test/support/slow-server.ts"], {
+      env: { ...process.env, SLOW_MS: "800" },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     const [chunk] = (await once(child.stdout, "data")) as [Buffer];
     const url = `http://127.0.0.1:${chunk.toString().trim()}/`;
 

@@ -26,27 +26,39 @@ export async function withEventSpan(
   if (typeof ce["traceparent"] === "string") carrier["traceparent"] = ce["traceparent"];
   if (typeof ce["tracestate"] === "string") carrier["tracestate"] = ce["tracestate"];
   const parent = propagation.extract(context.active(), carrier);
-  const attributes: Attributes = { "faas.name": functionName, "cloudevents.event_id": ce.id, "cloudevents.event_type": ce.type };
+  const attributes: Attributes = {
+    "faas.name": functionName,
+    "cloudevents.event_id": ce.id,
+    "cloudevents.event_type": ce.type,
+  };
   if (event.source === "apiserver") {
     attributes["k8s.namespace.name"] = event.ref.namespace;
     attributes["nats_operator.object.kind"] = event.ref.kind;
     attributes["nats_operator.object.name"] = event.ref.name;
   }
-  return tracer().startActiveSpan(`${functionName} ${ce.type}`, { kind: SpanKind.CONSUMER, attributes }, parent, async (span) => {
-    try {
-      const outcome = await work(span.spanContext().traceId);
-      span.setAttribute("nats_operator.outcome", outcome.kind);
-      if (outcome.kind === "retry" || outcome.kind === "malformed") span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.message });
-      return outcome;
-    } finally {
-      span.end();
-    }
-  });
+  return tracer().startActiveSpan(
+    `${functionName} ${ce.type}`,
+    { kind: SpanKind.CONSUMER, attributes },
+    parent,
+    async (span) => {
+      try {
+        const outcome = await work(span.spanContext().traceId);
+        span.setAttribute("nats_operator.outcome", outcome.kind);
+        if (outcome.kind === "retry" || outcome.kind === "malformed")
+          span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.message });
+        return outcome;
+      } finally {
+        span.end();
+      }
+    },
+  );
 }
 
 /** Counts a reconcile by function, kind and result, and records how long it took. */
 export function recordReconcile(functionName: string, kind: string, result: Outcome["kind"], millis: number): void {
-  reconciles ??= meter().createCounter("nats_operator_reconciles_total", { description: "Events handled, by function, kind and result" });
+  reconciles ??= meter().createCounter("nats_operator_reconciles_total", {
+    description: "Events handled, by function, kind and result",
+  });
   durations ??= meter().createHistogram("nats_operator_reconcile_duration_seconds", {
     description: "Time to handle one event",
     unit: "s",

@@ -33,12 +33,13 @@ function packageVersion(): string {
  */
 export async function startTelemetry(serviceName: string): Promise<TelemetryShutdown> {
   if (!telemetryRequested()) return async () => {};
-  const [{ NodeSDK }, { resourceFromAttributes }, { PeriodicExportingMetricReader }, { OTLPMetricExporter }] = await Promise.all([
-    import("@opentelemetry/sdk-node"),
-    import("@opentelemetry/resources"),
-    import("@opentelemetry/sdk-metrics"),
-    import("@opentelemetry/exporter-metrics-otlp-http"),
-  ]);
+  const [{ NodeSDK }, { resourceFromAttributes }, { PeriodicExportingMetricReader }, { OTLPMetricExporter }] =
+    await Promise.all([
+      import("@opentelemetry/sdk-node"),
+      import("@opentelemetry/resources"),
+      import("@opentelemetry/sdk-metrics"),
+      import("@opentelemetry/exporter-metrics-otlp-http"),
+    ]);
   const metricsWanted = (process.env.OTEL_METRICS_EXPORTER ?? "otlp") !== "none";
   const sdk = new NodeSDK({
     resource: resourceFromAttributes({
@@ -46,7 +47,9 @@ export async function startTelemetry(serviceName: string): Promise<TelemetryShut
       "service.version": packageVersion(),
       "service.instance.id": process.env.POD_NAME ?? process.env.HOSTNAME ?? randomUUID(),
     }),
-    ...(metricsWanted ? { metricReader: new PeriodicExportingMetricReader({ exporter: new OTLPMetricExporter() }) } : {}),
+    ...(metricsWanted
+      ? { metricReader: new PeriodicExportingMetricReader({ exporter: new OTLPMetricExporter() }) }
+      : {}),
     instrumentations: [],
   });
   sdk.start();

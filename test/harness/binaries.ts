@@ -24,7 +24,9 @@ export interface Binaries {
  * Runs the idempotent build script (a no-op on a cache hit) and returns the
  * binaries it reports. Build progress goes to `progress` (default: stderr).
  */
-export async function ensureBinaries(progress: (line: string) => void = (l) => process.stderr.write(`${l}\n`)): Promise<Binaries> {
+export async function ensureBinaries(
+  progress: (line: string) => void = (l) => process.stderr.write(`${l}\n`),
+): Promise<Binaries> {
   const script = join(repoRoot, "test", "infra", "build.sh");
   if (!existsSync(script)) throw new Error(`test harness: ${script} is missing`);
   const lines: string[] = [];

@@ -34,21 +34,63 @@ async function openssl(dir: string, args: string[]): Promise<void> {
 
 async function makeCa(dir: string, name: string, cn: string): Promise<void> {
   await openssl(dir, [
-    "req", "-x509", "-new", "-nodes", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
-    "-keyout", `${name}.key`, "-out", `${name}.crt`, "-days", "7", "-subj", `/CN=${cn}/O=nats-operator-harness`,
-    "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign,digitalSignature",
+    "req",
+    "-x509",
+    "-new",
+    "-nodes",
+    "-newkey",
+    "ec",
+    "-pkeyopt",
+    "ec_paramgen_curve:prime256v1",
+    "-keyout",
+    `${name}.key`,
+    "-out",
+    `${name}.crt`,
+    "-days",
+    "7",
+    "-subj",
+    `/CN=${cn}/O=nats-operator-harness`,
+    "-addext",
+    "basicConstraints=critical,CA:TRUE",
+    "-addext",
+    "keyUsage=critical,keyCertSign,cRLSign,digitalSignature",
   ]);
 }
 
 async function makeLeaf(dir: string, ca: string, name: string, subject: string, extensions: string): Promise<void> {
   await openssl(dir, [
-    "req", "-new", "-nodes", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
-    "-keyout", `${name}.key`, "-out", `${name}.csr`, "-subj", subject,
+    "req",
+    "-new",
+    "-nodes",
+    "-newkey",
+    "ec",
+    "-pkeyopt",
+    "ec_paramgen_curve:prime256v1",
+    "-keyout",
+    `${name}.key`,
+    "-out",
+    `${name}.csr`,
+    "-subj",
+    subject,
   ]);
   await writeFile(join(dir, `${name}.ext`), extensions);
   await openssl(dir, [
-    "x509", "-req", "-in", `${name}.csr`, "-CA", `${ca}.crt`, "-CAkey", `${ca}.key`, "-set_serial",
-    `0x${Math.floor(Math.random() * 2 ** 48).toString(16)}`, "-days", "7", "-out", `${name}.crt`, "-extfile", `${name}.ext`,
+    "x509",
+    "-req",
+    "-in",
+    `${name}.csr`,
+    "-CA",
+    `${ca}.crt`,
+    "-CAkey",
+    `${ca}.key`,
+    "-set_serial",
+    `0x${Math.floor(Math.random() * 2 ** 48).toString(16)}`,
+    "-days",
+    "7",
+    "-out",
+    `${name}.crt`,
+    "-extfile",
+    `${name}.ext`,
   ]);
 }
 
@@ -77,7 +119,12 @@ export async function generateCertificates(dir: string): Promise<Certificates> {
       "client-ca",
       "admin",
       "/O=system:masters/CN=harness-admin",
-      ["basicConstraints=critical,CA:FALSE", "keyUsage=critical,digitalSignature", "extendedKeyUsage=clientAuth", ""].join("\n"),
+      [
+        "basicConstraints=critical,CA:FALSE",
+        "keyUsage=critical,digitalSignature",
+        "extendedKeyUsage=clientAuth",
+        "",
+      ].join("\n"),
     );
   })();
   const sa = (async () => {

@@ -3,7 +3,10 @@ import { CoreV1Api, AppsV1Api, type KubeConfig, type V1Pod } from "@kubernetes/c
 import { waitFor, type WaitOptions } from "./wait.ts";
 
 export function isPodReady(pod: V1Pod): boolean {
-  return pod.status?.phase === "Running" && (pod.status.conditions ?? []).some((c) => c.type === "Ready" && c.status === "True");
+  return (
+    pod.status?.phase === "Running" &&
+    (pod.status.conditions ?? []).some((c) => c.type === "Ready" && c.status === "True")
+  );
 }
 
 /** Waits until `count` Pods matching `labelSelector` are Running and Ready; returns them. */
@@ -17,7 +20,9 @@ export async function waitForReadyPods(
   const core = kc.makeApiClient(CoreV1Api);
   return waitFor(
     async () => {
-      const pods = (await core.listNamespacedPod({ namespace, labelSelector })).items.filter((p) => p.metadata?.deletionTimestamp == null);
+      const pods = (await core.listNamespacedPod({ namespace, labelSelector })).items.filter(
+        (p) => p.metadata?.deletionTimestamp == null,
+      );
       return pods.length === count && pods.every(isPodReady) ? pods : undefined;
     },
     { timeoutMs: 120_000, description: `${count} ready pods (${labelSelector}) in ${namespace}`, ...options },
@@ -25,13 +30,21 @@ export async function waitForReadyPods(
 }
 
 /** Waits until the StatefulSet reports `replicas` ready replicas. */
-export async function waitForStatefulSetReady(kc: KubeConfig, namespace: string, name: string, options: WaitOptions = {}): Promise<void> {
+export async function waitForStatefulSetReady(
+  kc: KubeConfig,
+  namespace: string,
+  name: string,
+  options: WaitOptions = {},
+): Promise<void> {
   const apps = kc.makeApiClient(AppsV1Api);
   await waitFor(
     async () => {
       const sts = await apps.readNamespacedStatefulSet({ namespace, name });
       const want = sts.spec?.replicas ?? 1;
-      return (sts.status?.readyReplicas ?? 0) === want && (sts.status?.observedGeneration ?? 0) >= (sts.metadata?.generation ?? 0);
+      return (
+        (sts.status?.readyReplicas ?? 0) === want &&
+        (sts.status?.observedGeneration ?? 0) >= (sts.metadata?.generation ?? 0)
+      );
     },
     { timeoutMs: 120_000, description: `statefulset ${namespace}/${name} to be ready`, ...options },
   );

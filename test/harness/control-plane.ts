@@ -70,7 +70,9 @@ export async function startControlPlane(options: StartOptions = {}): Promise<Har
     return await startOnce(options);
   } catch (err) {
     if (!/address already in use/i.test(errorMessage(err))) throw err;
-    (options.log ?? ((l: string) => process.stderr.write(`${l}\n`)))(`test harness: port clash, retrying: ${errorMessage(err).split("\n")[0] ?? ""}`);
+    (options.log ?? ((l: string) => process.stderr.write(`${l}\n`)))(
+      `test harness: port clash, retrying: ${errorMessage(err).split("\n")[0] ?? ""}`,
+    );
     return startOnce(options);
   }
 }
@@ -201,7 +203,10 @@ async function startOnce(options: StartOptions): Promise<HarnessState> {
     const crdDir = options.crdDir ?? process.env["NATS_OPERATOR_HARNESS_CRDS"] ?? join(repoRoot, "crds");
     // Our CRDs, plus the local PingSource kind: this cluster has no Knative
     // Eventing, and functions schedule work by writing PingSources.
-    const crds = crdDir === "none" ? [] : [...(await loadCrdFiles(crdDir)), ...(await loadCrdFiles(join(repoRoot, "knative", "local")))];
+    const crds =
+      crdDir === "none"
+        ? []
+        : [...(await loadCrdFiles(crdDir)), ...(await loadCrdFiles(join(repoRoot, "knative", "local")))];
     await installCrds(kc, crds);
     note(`installed ${crds.length} CRDs`);
     mark("crds");
@@ -284,7 +289,9 @@ async function startOnce(options: StartOptions): Promise<HarnessState> {
   } catch (err) {
     note(`start failed: ${errorMessage(err)}`);
     await stopControlPlane(state, { keepWorkDir: true });
-    throw new Error(`test harness: control plane failed to start (logs in ${logDir}): ${errorMessage(err)}`, { cause: err });
+    throw new Error(`test harness: control plane failed to start (logs in ${logDir}): ${errorMessage(err)}`, {
+      cause: err,
+    });
   }
 }
 

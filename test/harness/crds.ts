@@ -47,10 +47,19 @@ export async function installCrds(kc: KubeConfig, crds: KubernetesObject[], time
     const body = { ...crd, apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition" };
     try {
       const path = `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${encodeURIComponent(crd.metadata?.name ?? "")}`;
-      await rawRequest(kc, "PATCH", `${path}?fieldManager=${FIELD_MANAGER}&force=true`, body, "application/apply-patch+yaml");
+      await rawRequest(
+        kc,
+        "PATCH",
+        `${path}?fieldManager=${FIELD_MANAGER}&force=true`,
+        body,
+        "application/apply-patch+yaml",
+      );
     } catch (err) {
       const from = (crd as unknown as Record<symbol, string | undefined>)[sourceFile];
-      throw new Error(`kube-apiserver refused CRD ${crd.metadata?.name ?? "?"}${from ? ` (${from})` : ""}: ${apiErrorMessage(err)}`, { cause: err });
+      throw new Error(
+        `kube-apiserver refused CRD ${crd.metadata?.name ?? "?"}${from ? ` (${from})` : ""}: ${apiErrorMessage(err)}`,
+        { cause: err },
+      );
     }
   }
   for (const crd of crds) {

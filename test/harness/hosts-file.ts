@@ -7,7 +7,17 @@
 // Writers (this run's kubelet, other runs' kubelets, teardown) serialise on a
 // lock file and replace the file by atomic rename, so readers never see a
 // half-written file. Blocks whose work dir no longer exists are dropped.
-import { closeSync, existsSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, chmodSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  chmodSync,
+} from "node:fs";
 import { dirname, join, basename } from "node:path";
 
 const BEGIN = "# >>> nats-operator-harness ";

@@ -3,7 +3,8 @@ import { KubeConfig } from "@kubernetes/client-node";
 
 export function kubeConfig(): KubeConfig {
   const path = process.env["KUBECONFIG"];
-  if (!path) throw new Error("KUBECONFIG is not set: integration tests run under the harness (npm run test:integration)");
+  if (!path)
+    throw new Error("KUBECONFIG is not set: integration tests run under the harness (npm run test:integration)");
   const kc = new KubeConfig();
   kc.loadFromFile(path);
   return kc;
@@ -25,6 +26,7 @@ export function apiMessage(err: unknown): string {
       return body;
     }
   }
-  if (body !== null && typeof body === "object" && "message" in body) return String((body as { message: unknown }).message);
+  if (body !== null && typeof body === "object" && "message" in body)
+    return String((body as { message: unknown }).message);
   return err instanceof Error ? err.message : String(err);
 }

@@ -25,7 +25,11 @@ export async function createNamespace(kc: KubeConfig, prefix = "test"): Promise<
   return name;
 }
 
-export async function deleteNamespace(kc: KubeConfig, name: string, options: { wait?: boolean; timeoutMs?: number } = {}): Promise<void> {
+export async function deleteNamespace(
+  kc: KubeConfig,
+  name: string,
+  options: { wait?: boolean; timeoutMs?: number } = {},
+): Promise<void> {
   const core = kc.makeApiClient(CoreV1Api);
   try {
     await core.deleteNamespace({ name, body: { propagationPolicy: "Background" } });

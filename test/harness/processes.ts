@@ -52,7 +52,9 @@ export function isAlive(pid: number): boolean {
 /** The command line of a process, or undefined if it is gone. */
 export function commandLine(pid: number): string[] | undefined {
   try {
-    return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter((s) => s !== "");
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8")
+      .split("\0")
+      .filter((s) => s !== "");
   } catch {
     return undefined;
   }

@@ -34,7 +34,8 @@ export async function rawRequest(
   const options: import("node:https").RequestOptions = { method, headers: { Accept: "application/json" } };
   await kc.applyToHTTPSOptions(options);
   const payload = body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body);
-  if (payload !== undefined) options.headers = { ...options.headers, "Content-Type": contentType, "Content-Length": Buffer.byteLength(payload) };
+  if (payload !== undefined)
+    options.headers = { ...options.headers, "Content-Type": contentType, "Content-Length": Buffer.byteLength(payload) };
   return new Promise((resolve, reject) => {
     const req = request(url, options, (res) => {
       let text = "";

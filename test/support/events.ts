@@ -1,7 +1,10 @@
 import { CloudEvent } from "cloudevents";
 
 /** A Resource-mode ApiServerSource event for a NatsCluster, with overridable parts. */
-export function clusterEvent(overrides: Record<string, unknown> = {}, data: unknown = { metadata: { name: "demo", namespace: "team-a", generation: 1 } }) {
+export function clusterEvent(
+  overrides: Record<string, unknown> = {},
+  data: unknown = { metadata: { name: "demo", namespace: "team-a", generation: 1 } },
+) {
   const attributes: Record<string, unknown> = {
     id: "evt-1",
     type: "dev.knative.apiserver.resource.update",
@@ -15,5 +18,7 @@ export function clusterEvent(overrides: Record<string, unknown> = {}, data: unkn
     ...overrides,
   };
   // An override of undefined removes the attribute (an event lacking it).
-  return new CloudEvent<unknown>(Object.fromEntries(Object.entries(attributes).filter(([, value]) => value !== undefined)));
+  return new CloudEvent<unknown>(
+    Object.fromEntries(Object.entries(attributes).filter(([, value]) => value !== undefined)),
+  );
 }

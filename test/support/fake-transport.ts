@@ -12,7 +12,10 @@ export interface RecordedRequest {
  * is a value to return or a KubeRequestError to throw, consumed in order
  * per "METHOD path" key.
  */
-export function scriptedTransport(answers: Record<string, (unknown | KubeRequestError)[]> = {}, watches: WatchEvent[][] = []) {
+export function scriptedTransport(
+  answers: Record<string, (unknown | KubeRequestError)[]> = {},
+  watches: WatchEvent[][] = [],
+) {
   const requests: RecordedRequest[] = [];
   const transport: KubeTransport & { requests: RecordedRequest[] } = {
     server: "https://127.0.0.1:6443",

@@ -5,7 +5,10 @@ import type { DispatchDeps } from "../../shared/runtime/dispatch.ts";
 import { Writable } from "node:stream";
 
 /** A function over NatsCluster whose answer the test decides. */
-export function scriptedFunction(answer: () => Promise<Outcome>, name = "scripted"): OperatorFunction & { calls: number } {
+export function scriptedFunction(
+  answer: () => Promise<Outcome>,
+  name = "scripted",
+): OperatorFunction & { calls: number } {
   const fn = {
     name,
     kinds: ["NatsCluster.cluster.nats-operator.io"],

@@ -2,7 +2,8 @@ import { KubeRequestError } from "../../shared/kube/errors.ts";
 import type { Kube } from "../../shared/kube/client.ts";
 import type { KubeObject, ObjectKey } from "../../shared/kube/object.ts";
 
-const keyString = (k: { apiVersion: string; kind: string; namespace?: string; name: string }) => `${k.apiVersion}/${k.kind}/${k.namespace ?? ""}/${k.name}`;
+const keyString = (k: { apiVersion: string; kind: string; namespace?: string; name: string }) =>
+  `${k.apiVersion}/${k.kind}/${k.namespace ?? ""}/${k.name}`;
 
 /**
  * An in-memory API server for unit tests: objects by key, resourceVersions
@@ -14,17 +15,33 @@ export function memoryKube(seed: KubeObject[] = []) {
   const writes: string[] = [];
   let version = 1;
   const store = <T extends KubeObject>(object: T): T => {
-    const stored = { ...object, metadata: { ...object.metadata, resourceVersion: String(++version), uid: object.metadata.uid ?? `uid-${version}` } };
+    const stored = {
+      ...object,
+      metadata: {
+        ...object.metadata,
+        resourceVersion: String(++version),
+        uid: object.metadata.uid ?? `uid-${version}`,
+      },
+    };
     objects.set(keyString({ ...stored, ...stored.metadata }), stored);
     return structuredClone(stored);
   };
   for (const object of seed) store(object);
   const existing = (key: ObjectKey) => objects.get(keyString(key));
   const guard = (object: KubeObject) => {
-    const current = existing({ apiVersion: object.apiVersion, kind: object.kind, namespace: object.metadata.namespace ?? "", name: object.metadata.name });
+    const current = existing({
+      apiVersion: object.apiVersion,
+      kind: object.kind,
+      namespace: object.metadata.namespace ?? "",
+      name: object.metadata.name,
+    });
     if (!current) throw new KubeRequestError(404, "NotFound", `${object.kind} ${object.metadata.name} not found`);
     if (object.metadata.resourceVersion && object.metadata.resourceVersion !== current.metadata.resourceVersion) {
-      throw new KubeRequestError(409, "Conflict", "the object has been modified; please apply your changes to the latest version and try again");
+      throw new KubeRequestError(
+        409,
+        "Conflict",
+        "the object has been modified; please apply your changes to the latest version and try again",
+      );
     }
     return current;
   };
@@ -35,8 +52,16 @@ export function memoryKube(seed: KubeObject[] = []) {
       const found = existing(key);
       return found ? (structuredClone(found) as T) : undefined;
     },
-    async list<T extends KubeObject>(query: { apiVersion: string; kind: string; namespace?: string; labelSelector?: string }) {
-      const wanted = (query.labelSelector ?? "").split(",").filter(Boolean).map((term) => term.split("="));
+    async list<T extends KubeObject>(query: {
+      apiVersion: string;
+      kind: string;
+      namespace?: string;
+      labelSelector?: string;
+    }) {
+      const wanted = (query.labelSelector ?? "")
+        .split(",")
+        .filter(Boolean)
+        .map((term) => term.split("="));
       return [...objects.values()]
         .filter((o) => o.apiVersion === query.apiVersion && o.kind === query.kind)
         .filter((o) => query.namespace === undefined || o.metadata.namespace === query.namespace)
@@ -47,9 +72,19 @@ export function memoryKube(seed: KubeObject[] = []) {
       writes.push(`apply ${object.kind} ${object.metadata.name}`);
       return store(object);
     },
-    async applyStatus<T extends KubeObject>(object: KubeObject & { status: unknown }, _fieldManager: string, options: { guarded?: boolean } = {}) {
+    async applyStatus<T extends KubeObject>(
+      object: KubeObject & { status: unknown },
+      _fieldManager: string,
+      options: { guarded?: boolean } = {},
+    ) {
       writes.push(`status ${object.kind} ${object.metadata.name}`);
-      const current = guard({ ...object, metadata: { ...object.metadata, resourceVersion: options.guarded ? object.metadata.resourceVersion : undefined } });
+      const current = guard({
+        ...object,
+        metadata: {
+          ...object.metadata,
+          resourceVersion: options.guarded ? object.metadata.resourceVersion : undefined,
+        },
+      });
       return store({ ...current, status: object.status }) as unknown as T;
     },
     async replaceStatus<T extends KubeObject>(object: T) {
@@ -71,7 +106,14 @@ export function memoryKube(seed: KubeObject[] = []) {
     },
     async create<T extends KubeObject>(object: T) {
       writes.push(`create ${object.kind} ${object.metadata.name}`);
-      if (existing({ apiVersion: object.apiVersion, kind: object.kind, namespace: object.metadata.namespace ?? "", name: object.metadata.name })) {
+      if (
+        existing({
+          apiVersion: object.apiVersion,
+          kind: object.kind,
+          namespace: object.metadata.namespace ?? "",
+          name: object.metadata.name,
+        })
+      ) {
         throw new KubeRequestError(409, "AlreadyExists", `${object.kind} ${object.metadata.name} already exists`);
       }
       return store(object);

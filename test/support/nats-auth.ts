@@ -8,7 +8,16 @@
 //   // Secret for auth.systemCredentials: { "user.creds": nats.systemUserCreds }
 //   const app = await nats.signAccount("app", { jetstream: true });
 //   // push app.jwt with $SYS.REQ.CLAIMS.UPDATE (Full resolver), then connect with app.userCreds
-import { createAccount, createOperator as createOperatorKey, createUser, encodeAccount, encodeOperator, encodeUser, fmtCreds, type KeyPair } from "@nats-io/jwt";
+import {
+  createAccount,
+  createOperator as createOperatorKey,
+  createUser,
+  encodeAccount,
+  encodeOperator,
+  encodeUser,
+  fmtCreds,
+  type KeyPair,
+} from "@nats-io/jwt";
 
 /** An account JWT with one user of it. */
 export interface SignedAccount {
@@ -84,7 +93,8 @@ export async function createOperator(options: OperatorOptions = {}): Promise<Tes
     system_account: system.getPublicKey(),
     ...(options.signingKey ? { signing_keys: [signer.getPublicKey()] } : {}),
   });
-  const sign = (name: string, account: KeyPair, claims: Parameters<typeof encodeAccount>[2] = {}) => encodeAccount(name, account, claims, { signer });
+  const sign = (name: string, account: KeyPair, claims: Parameters<typeof encodeAccount>[2] = {}) =>
+    encodeAccount(name, account, claims, { signer });
   const systemJWT = await sign("SYS", system, { limits: UNLIMITED });
   return {
     publicKey: operator.getPublicKey(),
@@ -93,7 +103,9 @@ export async function createOperator(options: OperatorOptions = {}): Promise<Tes
     systemUserCreds: await userOf(system, "sys"),
     async signAccount(name, accountOptions = {}) {
       const account = createAccount();
-      const jwt = await sign(name, account, { limits: accountOptions.jetstream ? { ...UNLIMITED, ...UNLIMITED_JETSTREAM } : UNLIMITED });
+      const jwt = await sign(name, account, {
+        limits: accountOptions.jetstream ? { ...UNLIMITED, ...UNLIMITED_JETSTREAM } : UNLIMITED,
+      });
       return { publicKey: account.getPublicKey(), jwt, userCreds: await userOf(account, `${name}-user`) };
     },
   };

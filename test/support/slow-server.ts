@@ -11,8 +11,15 @@ import { scriptedFunction } from "./functions.ts";
 const log = createLogger({ destination: process.stderr });
 const delay = Number(process.env.SLOW_MS ?? 1000);
 const fn = scriptedFunction(() =>
-  delay === 0 ? Promise.resolve(done("no-op")) : new Promise((resolve) => setTimeout(() => resolve(done("finished after SIGTERM")), delay)),
+  delay === 0
+    ? Promise.resolve(done("no-op"))
+    : new Promise((resolve) => setTimeout(() => resolve(done("finished after SIGTERM")), delay)),
 );
-const server = await startServer({ functions: [fn], deps: processDeps(log), port: Number(process.env.PORT ?? 0), host: "127.0.0.1" });
+const server = await startServer({
+  functions: [fn],
+  deps: processDeps(log),
+  port: Number(process.env.PORT ?? 0),
+  host: "127.0.0.1",
+});
 onTermination(log, () => server.close());
 process.stdout.write(`${server.port}\n`);

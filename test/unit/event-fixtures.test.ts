@@ -27,9 +27,17 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 describe("replaying the event fixtures through the HTTP server", () => {
-  it.each(index.map((entry) => [entry.file, entry] as const))("%s gets its documented response", async (_file, entry) => {
-    const ce = new CloudEvent<unknown>(JSON.parse(readFileSync(new URL(entry.file, dir), "utf8")) as Record<string, unknown>, false);
-    const result = await postEvent(`http://127.0.0.1:${server.port}/${entry.function}`, ce, "structured");
-    expect({ status: result.status, body: JSON.parse(result.body) as unknown }).toMatchObject({ status: entry.status });
-  });
+  it.each(index.map((entry) => [entry.file, entry] as const))(
+    "%s gets its documented response",
+    async (_file, entry) => {
+      const ce = new CloudEvent<unknown>(
+        JSON.parse(readFileSync(new URL(entry.file, dir), "utf8")) as Record<string, unknown>,
+        false,
+      );
+      const result = await postEvent(`http://127.0.0.1:${server.port}/${entry.function}`, ce, "structured");
+      expect({ status: result.status, body: JSON.parse(result.body) as unknown }).toMatchObject({
+        status: entry.status,
+      });
+    },
+  );
 });

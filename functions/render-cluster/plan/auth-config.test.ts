@@ -17,17 +17,33 @@ beforeAll(async () => {
 
 const auth = (extra: Partial<NonNullable<Cluster["spec"]["auth"]>> = {}) => ({ trustRef: { name: "trust" }, ...extra });
 const leafRemote = { connectionRef: { name: "hub" } };
-const plan = (cluster: Cluster, withTrust: ReadyTrust = trust) => planCluster({ cluster, routeTlsData: routeTlsData(), trust: withTrust });
-const config = (cluster: Cluster, withTrust: ReadyTrust = trust) => JSON.parse(plan(cluster, withTrust).servers[0]?.config ?? "{}") as Record<string, unknown>;
+const plan = (cluster: Cluster, withTrust: ReadyTrust = trust) =>
+  planCluster({ cluster, routeTlsData: routeTlsData(), trust: withTrust });
+const config = (cluster: Cluster, withTrust: ReadyTrust = trust) =>
+  JSON.parse(plan(cluster, withTrust).servers[0]?.config ?? "{}") as Record<string, unknown>;
 type Volume = { name: string; emptyDir?: unknown };
-type PodSpec = { volumes: Volume[]; containers: { name: string; volumeMounts: { name: string; mountPath: string }[] }[] };
+type PodSpec = {
+  volumes: Volume[];
+  containers: { name: string; volumeMounts: { name: string; mountPath: string }[] }[];
+};
 const podSpec = (cluster: Cluster) => plan(cluster).servers[0]?.statefulSet.spec.template.spec as unknown as PodSpec;
 
 describe("operator mode", () => {
   it("adds operator, system_account, resolver and resolver_preload after the other keys", () => {
     expect(Object.keys(config(demoCluster({ auth: auth() })))).toEqual([
-      "server_name", "listen", "http", "pid_file", "lame_duck_duration", "lame_duck_grace_period", "server_metadata", "cluster", "jetstream",
-      "operator", "system_account", "resolver", "resolver_preload",
+      "server_name",
+      "listen",
+      "http",
+      "pid_file",
+      "lame_duck_duration",
+      "lame_duck_grace_period",
+      "server_metadata",
+      "cluster",
+      "jetstream",
+      "operator",
+      "system_account",
+      "resolver",
+      "resolver_preload",
     ]);
   });
 
@@ -41,18 +57,27 @@ describe("operator mode", () => {
 
   it("preloads the accountTrustRefs accounts after the system account", () => {
     const withAccounts: ReadyTrust = { ...trust, accounts: { AAPP: "app-jwt" } };
-    expect(config(demoCluster({ auth: auth({ accountTrustRefs: [{ name: "app" }] }) }), withAccounts)["resolver_preload"]).toEqual({
+    expect(
+      config(demoCluster({ auth: auth({ accountTrustRefs: [{ name: "app" }] }) }), withAccounts)["resolver_preload"],
+    ).toEqual({
       [operator.systemAccount.publicKey]: operator.systemAccount.jwt,
       AAPP: "app-jwt",
     });
   });
 
   it("runs a Full resolver that allows deletes on the data volume by default", () => {
-    expect(config(demoCluster({ auth: auth() }))["resolver"]).toEqual({ type: "full", dir: "/data/resolver", allow_delete: true });
+    expect(config(demoCluster({ auth: auth() }))["resolver"]).toEqual({
+      type: "full",
+      dir: "/data/resolver",
+      allow_delete: true,
+    });
   });
 
   it("runs a Cache resolver when the spec asks for one", () => {
-    expect(config(demoCluster({ auth: auth({ resolver: "Cache" }) }))["resolver"]).toEqual({ type: "cache", dir: "/data/resolver" });
+    expect(config(demoCluster({ auth: auth({ resolver: "Cache" }) }))["resolver"]).toEqual({
+      type: "cache",
+      dir: "/data/resolver",
+    });
   });
 
   it("renders nothing of auth without spec.auth, or without a trust", () => {
@@ -74,13 +99,19 @@ describe("operator mode", () => {
   it("mounts an emptyDir data volume for the resolver when there is no JetStream claim", () => {
     const spec = podSpec(demoCluster({ auth: auth(), jetstream: undefined }));
     expect(spec.volumes.find((v) => v.name === "data")).toEqual({ name: "data", emptyDir: {} });
-    expect(spec.containers.find((c) => c.name === "nats")?.volumeMounts).toContainEqual({ name: "data", mountPath: "/data" });
+    expect(spec.containers.find((c) => c.name === "nats")?.volumeMounts).toContainEqual({
+      name: "data",
+      mountPath: "/data",
+    });
   });
 
   it("keeps the resolver on the JetStream claim when there is one", () => {
     const spec = podSpec(demoCluster({ auth: auth() }));
     expect(spec.volumes.find((v) => v.name === "data")).toBeUndefined();
-    expect(spec.containers.find((c) => c.name === "nats")?.volumeMounts).toContainEqual({ name: "data", mountPath: "/data" });
+    expect(spec.containers.find((c) => c.name === "nats")?.volumeMounts).toContainEqual({
+      name: "data",
+      mountPath: "/data",
+    });
   });
 
   it("mounts no data volume without JetStream and auth", () => {
@@ -100,8 +131,14 @@ describe("resolver choice", () => {
   });
 
   it("is Full for a leaf that preloads an account", () => {
-    expect(chooseResolver(demoCluster({ auth: auth({ accountTrustRefs: [{ name: "app" }] }), leafRemotes: [leafRemote] }))).toBe("Full");
-    expect(chooseResolver(demoCluster({ auth: auth(), leafRemotes: [{ ...leafRemote, localAccountTrustRef: { name: "app" } }] }))).toBe("Full");
+    expect(
+      chooseResolver(demoCluster({ auth: auth({ accountTrustRefs: [{ name: "app" }] }), leafRemotes: [leafRemote] })),
+    ).toBe("Full");
+    expect(
+      chooseResolver(
+        demoCluster({ auth: auth(), leafRemotes: [{ ...leafRemote, localAccountTrustRef: { name: "app" } }] }),
+      ),
+    ).toBe("Full");
   });
 
   it("is what the spec says when it says", () => {

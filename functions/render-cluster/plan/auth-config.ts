@@ -23,7 +23,8 @@ export function chooseResolver(cluster: NatsCluster): ResolverType {
   const auth = cluster.spec.auth;
   if (auth?.resolver) return auth.resolver;
   const remotes = cluster.spec.leafRemotes ?? [];
-  const preloadsAccount = (auth?.accountTrustRefs?.length ?? 0) > 0 || remotes.some((r) => r.localAccountTrustRef !== undefined);
+  const preloadsAccount =
+    (auth?.accountTrustRefs?.length ?? 0) > 0 || remotes.some((r) => r.localAccountTrustRef !== undefined);
   return remotes.length > 0 && !preloadsAccount ? "Cache" : "Full";
 }
 

@@ -2,18 +2,35 @@ import { describe, expect, it } from "@jest/globals";
 import { demoCluster, routeTlsData } from "../../../test/fixtures/cluster/clusters.ts";
 import { planCluster } from "./cluster-plan.ts";
 
-type Container = { name: string; image: string; env?: { name: string; value: string }[]; readinessProbe: { httpGet: { path: string } }; lifecycle: { preStop: { exec: { command: string[] } } } };
-type PodSpec = { automountServiceAccountToken: boolean; terminationGracePeriodSeconds: number; securityContext: Record<string, unknown>; containers: Container[]; affinity: unknown };
+type Container = {
+  name: string;
+  image: string;
+  env?: { name: string; value: string }[];
+  readinessProbe: { httpGet: { path: string } };
+  lifecycle: { preStop: { exec: { command: string[] } } };
+};
+type PodSpec = {
+  automountServiceAccountToken: boolean;
+  terminationGracePeriodSeconds: number;
+  securityContext: Record<string, unknown>;
+  containers: Container[];
+  affinity: unknown;
+};
 
-const plan = (cluster = demoCluster(), data = routeTlsData()) => planCluster({ cluster, routeTlsData: data, operatorNamespace: "nats-operator" });
+const plan = (cluster = demoCluster(), data = routeTlsData()) =>
+  planCluster({ cluster, routeTlsData: data, operatorNamespace: "nats-operator" });
 const podSpec = (p = plan(), i = 0) => p.servers[i]?.statefulSet.spec.template.spec as unknown as PodSpec;
 const nats = (p = plan()) => podSpec(p).containers.find((c) => c.name === "nats");
 
 describe("cluster plan", () => {
   it("renders one single-replica StatefulSet and one ConfigMap per server", () => {
     const p = plan();
-    expect(p.servers.map((s) => [s.statefulSet.metadata.name, s.configMap.metadata.name, s.statefulSet.spec["replicas"]])).toEqual([
-      ["demo-0", "demo-0-config", 1], ["demo-1", "demo-1-config", 1], ["demo-2", "demo-2-config", 1],
+    expect(
+      p.servers.map((s) => [s.statefulSet.metadata.name, s.configMap.metadata.name, s.statefulSet.spec["replicas"]]),
+    ).toEqual([
+      ["demo-0", "demo-0-config", 1],
+      ["demo-1", "demo-1-config", 1],
+      ["demo-2", "demo-2-config", 1],
     ]);
   });
 
@@ -24,7 +41,9 @@ describe("cluster plan", () => {
     expect(server?.config).toContain(`"config_revision": "${p.revision}"`);
     expect(server?.configMap.metadata.annotations?.["cluster.nats-operator.io/config-revision"]).toBe(p.revision);
     expect(server?.statefulSet.metadata.annotations?.["cluster.nats-operator.io/config-revision"]).toBe(p.revision);
-    expect(server?.statefulSet.spec.template.metadata.annotations["cluster.nats-operator.io/config-revision"]).toBe(p.revision);
+    expect(server?.statefulSet.spec.template.metadata.annotations["cluster.nats-operator.io/config-revision"]).toBe(
+      p.revision,
+    );
   });
 
   it("keeps the same revision for the same input", () => {
@@ -48,7 +67,13 @@ describe("cluster plan", () => {
   it("moves only the volume digest when the claim template changes", () => {
     const before = plan();
     const base = demoCluster().spec;
-    const after = plan(demoCluster({ jetstream: { volumeClaimTemplate: { spec: { ...base.jetstream?.volumeClaimTemplate?.spec, storageClassName: "fast" } } } }));
+    const after = plan(
+      demoCluster({
+        jetstream: {
+          volumeClaimTemplate: { spec: { ...base.jetstream?.volumeClaimTemplate?.spec, storageClassName: "fast" } },
+        },
+      }),
+    );
     expect(after.revision).toBe(before.revision);
     expect(after.servers[0]?.volumeDigest).not.toBe(before.servers[0]?.volumeDigest);
   });
@@ -56,7 +81,9 @@ describe("cluster plan", () => {
   it("runs the image tagged with the version, pinned by digest when one is given", () => {
     expect(nats()?.image).toBe("nats:2.15.0");
     const digest = `sha256:${"a".repeat(64)}`;
-    expect(nats(plan(demoCluster({ image: { repository: "reg/nats", digest } })))?.image).toBe(`reg/nats:2.15.0@${digest}`);
+    expect(nats(plan(demoCluster({ image: { repository: "reg/nats", digest } })))?.image).toBe(
+      `reg/nats:2.15.0@${digest}`,
+    );
   });
 
   it("meets the restricted Pod Security Standard without a ServiceAccount token", () => {
@@ -64,7 +91,10 @@ describe("cluster plan", () => {
     expect(spec.automountServiceAccountToken).toBe(false);
     expect(spec.securityContext).toMatchObject({ runAsNonRoot: true, seccompProfile: { type: "RuntimeDefault" } });
     for (const c of spec.containers) {
-      expect((c as unknown as { securityContext: unknown }).securityContext).toMatchObject({ allowPrivilegeEscalation: false, capabilities: { drop: ["ALL"] } });
+      expect((c as unknown as { securityContext: unknown }).securityContext).toMatchObject({
+        allowPrivilegeEscalation: false,
+        capabilities: { drop: ["ALL"] },
+      });
     }
   });
 
@@ -83,7 +113,9 @@ describe("cluster plan", () => {
 
   it("runs the exporter sidecar unless it is disabled", () => {
     expect(podSpec().containers.map((c) => c.name)).toEqual(["nats", "exporter"]);
-    expect(podSpec(plan(demoCluster({ exporter: { enabled: false } }))).containers.map((c) => c.name)).toEqual(["nats"]);
+    expect(podSpec(plan(demoCluster({ exporter: { enabled: false } }))).containers.map((c) => c.name)).toEqual([
+      "nats",
+    ]);
   });
 
   it("prefers distinct nodes unless podTemplate sets an affinity", () => {
@@ -93,18 +125,29 @@ describe("cluster plan", () => {
   });
 
   it("merges podTemplate containers by name and keeps the rendered probe port", () => {
-    const p = plan(demoCluster({ podTemplate: { spec: { containers: [{ name: "nats", readinessProbe: { httpGet: { path: "/healthz" } } }] } } }));
+    const p = plan(
+      demoCluster({
+        podTemplate: { spec: { containers: [{ name: "nats", readinessProbe: { httpGet: { path: "/healthz" } } }] } },
+      }),
+    );
     expect(nats(p)?.readinessProbe.httpGet).toEqual({ path: "/healthz", port: "monitor" });
     expect(nats(p)?.image).toBe("nats:2.15.0");
   });
 
   it("labels each claim with its server", () => {
-    const claims = plan().servers[1]?.statefulSet.spec["volumeClaimTemplates"] as { metadata: { labels: Record<string, string> } }[];
+    const claims = plan().servers[1]?.statefulSet.spec["volumeClaimTemplates"] as {
+      metadata: { labels: Record<string, string> };
+    }[];
     expect(claims[0]?.metadata.labels["cluster.nats-operator.io/server"]).toBe("demo-1");
   });
 
   it("renders a client Service, a headless Service, a PDB and a NetworkPolicy", () => {
-    expect(plan().shared.map((o) => `${o.kind}/${o.metadata.name}`)).toEqual(["Service/demo", "Service/demo-headless", "PodDisruptionBudget/demo", "NetworkPolicy/demo"]);
+    expect(plan().shared.map((o) => `${o.kind}/${o.metadata.name}`)).toEqual([
+      "Service/demo",
+      "Service/demo-headless",
+      "PodDisruptionBudget/demo",
+      "NetworkPolicy/demo",
+    ]);
   });
 
   it("exposes only the client port on the client Service", () => {
@@ -117,15 +160,23 @@ describe("cluster plan", () => {
   });
 
   it("admits routes only from the cluster's pods and monitoring only from the operator's namespace", () => {
-    const policy = plan().shared[3] as unknown as { spec: { ingress: { ports: { port: number }[]; from?: unknown[] }[] } };
+    const policy = plan().shared[3] as unknown as {
+      spec: { ingress: { ports: { port: number }[]; from?: unknown[] }[] };
+    };
     const rule = (port: number) => policy.spec.ingress.find((r) => r.ports.some((p) => p.port === port));
     expect(rule(4222)?.from).toBeUndefined();
-    expect(rule(6222)?.from).toEqual([{ podSelector: { matchLabels: { "cluster.nats-operator.io/cluster": "demo" } } }]);
-    expect(rule(8222)?.from).toEqual([{ namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": "nats-operator" } } }]);
+    expect(rule(6222)?.from).toEqual([
+      { podSelector: { matchLabels: { "cluster.nats-operator.io/cluster": "demo" } } },
+    ]);
+    expect(rule(8222)?.from).toEqual([
+      { namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": "nats-operator" } } },
+    ]);
   });
 
   it("renders no NetworkPolicy when monitor.networkPolicy is false", () => {
-    expect(plan(demoCluster({ monitor: { networkPolicy: false } })).shared.map((o) => o.kind)).not.toContain("NetworkPolicy");
+    expect(plan(demoCluster({ monitor: { networkPolicy: false } })).shared.map((o) => o.kind)).not.toContain(
+      "NetworkPolicy",
+    );
   });
 
   it("reports endpoints and effective limits for status", () => {

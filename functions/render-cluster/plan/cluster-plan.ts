@@ -2,7 +2,14 @@
 import type { Cluster as NatsCluster } from "../../cluster-shared/cluster.ts";
 import { RENDERED_ANNOTATIONS } from "../../../shared/api/constants/annotations.ts";
 import { controllerReference, type KubeObject } from "../../../shared/kube/object.ts";
-import { PORTS, configMapName, headlessServiceName, routesTlsSecretName, serverLabels, serverName } from "../../cluster-shared/names.ts";
+import {
+  PORTS,
+  configMapName,
+  headlessServiceName,
+  routesTlsSecretName,
+  serverLabels,
+  serverName,
+} from "../../cluster-shared/names.ts";
 import type { ReadyTrust } from "../../cluster-shared/trust-validation.ts";
 import { configRevision, secretDigest, shortDigest } from "../revision.ts";
 import { authConfig } from "./auth-config.ts";
@@ -138,12 +145,20 @@ export function planCluster(input: ClusterPlanInput): ClusterPlan {
         },
         data: { [CONFIG_KEY]: config },
       },
-      statefulSet: renderStatefulSet(d.stsInput, { revision, specDigest: d.specDigest, volumeDigest: d.volumeDigest }, owner),
+      statefulSet: renderStatefulSet(
+        d.stsInput,
+        { revision, specDigest: d.specDigest, volumeDigest: d.volumeDigest },
+        owner,
+      ),
     };
   });
 
   const networkPolicy = renderNetworkPolicy(cluster, owner, input.operatorNamespace);
-  const shared: KubeObject[] = [...renderServices(cluster, owner), renderPdb(cluster, owner), ...(networkPolicy ? [networkPolicy] : [])];
+  const shared: KubeObject[] = [
+    ...renderServices(cluster, owner),
+    renderPdb(cluster, owner),
+    ...(networkPolicy ? [networkPolicy] : []),
+  ];
   const scheme = clientTlsSecret ? "tls" : "nats";
   const jetstreamLimits = limitsStatus(limits);
   return {

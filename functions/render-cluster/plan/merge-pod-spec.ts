@@ -15,12 +15,17 @@ const listKeys: Record<string, string> = {
   tolerations: "key",
 };
 
-const isObject = (value: Json): value is Record<string, Json> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: Json): value is Record<string, Json> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 function dropNulls(value: Json): Json {
   if (Array.isArray(value)) return value.filter((item) => item !== null).map(dropNulls);
   if (!isObject(value)) return value;
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null).map(([k, v]) => [k, dropNulls(v)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, v]) => v !== null)
+      .map(([k, v]) => [k, dropNulls(v)]),
+  );
 }
 
 function mergeList(base: Json[], patch: Json[], key: string): Json[] {

@@ -17,7 +17,9 @@ export function renderNetworkPolicy(
 ): (KubeObject & { spec: Record<string, unknown> }) | undefined {
   if (cluster.spec.monitor?.networkPolicy === false) return undefined;
   const name = cluster.metadata.name;
-  const fromOperator = operatorNamespace ? [{ namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": operatorNamespace } } }] : [];
+  const fromOperator = operatorNamespace
+    ? [{ namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": operatorNamespace } } }]
+    : [];
   const ingress: Record<string, unknown>[] = [
     { ports: [tcp(PORTS.client)] },
     { ports: [tcp(PORTS.route)], from: [{ podSelector: { matchLabels: clusterSelector(name) } }] },

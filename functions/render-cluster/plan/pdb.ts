@@ -3,7 +3,10 @@ import type { Cluster as NatsCluster } from "../../cluster-shared/cluster.ts";
 import type { KubeObject, OwnerReference } from "../../../shared/kube/object.ts";
 import { clusterLabels, clusterSelector } from "../../cluster-shared/names.ts";
 
-export function renderPdb(cluster: NatsCluster, owner: OwnerReference[]): KubeObject & { spec: Record<string, unknown> } {
+export function renderPdb(
+  cluster: NatsCluster,
+  owner: OwnerReference[],
+): KubeObject & { spec: Record<string, unknown> } {
   const name = cluster.metadata.name;
   return {
     apiVersion: "policy/v1",

@@ -4,12 +4,28 @@ import { deriveLimits } from "./limits.ts";
 import { renderServerConfig, renderServerConfigObject } from "./server-config.ts";
 
 const render = (cluster = demoCluster(), extra: { revision?: string; routeTls?: boolean } = {}) =>
-  renderServerConfigObject({ cluster, ordinal: 1, limits: deriveLimits(cluster.spec), routeTls: extra.routeTls ?? true, clientTls: false, ...(extra.revision ? { revision: extra.revision } : {}) });
+  renderServerConfigObject({
+    cluster,
+    ordinal: 1,
+    limits: deriveLimits(cluster.spec),
+    routeTls: extra.routeTls ?? true,
+    clientTls: false,
+    ...(extra.revision ? { revision: extra.revision } : {}),
+  });
 
 describe("server config", () => {
   it("writes its keys in the fixed order", () => {
     expect(Object.keys(render(demoCluster({ serverTags: { zone: "a" } }), { revision: "abc" }))).toEqual([
-      "server_name", "listen", "http", "pid_file", "lame_duck_duration", "lame_duck_grace_period", "server_tags", "server_metadata", "cluster", "jetstream",
+      "server_name",
+      "listen",
+      "http",
+      "pid_file",
+      "lame_duck_duration",
+      "lame_duck_grace_period",
+      "server_tags",
+      "server_metadata",
+      "cluster",
+      "jetstream",
     ]);
   });
 
@@ -27,7 +43,10 @@ describe("server config", () => {
 
   it("verifies route peers against the route CA", () => {
     expect((render()["cluster"] as { tls: unknown }).tls).toEqual({
-      cert_file: "/etc/nats-routes-tls/tls.crt", key_file: "/etc/nats-routes-tls/tls.key", ca_file: "/etc/nats-routes-tls/ca.crt", verify: true,
+      cert_file: "/etc/nats-routes-tls/tls.crt",
+      key_file: "/etc/nats-routes-tls/tls.key",
+      ca_file: "/etc/nats-routes-tls/ca.crt",
+      verify: true,
     });
   });
 
@@ -40,7 +59,11 @@ describe("server config", () => {
   });
 
   it("sizes the JetStream stores in bytes", () => {
-    expect(render()["jetstream"]).toEqual({ store_dir: "/data/jetstream", max_memory_store: 3 * 1024 ** 3, max_file_store: 19 * 1024 ** 3 });
+    expect(render()["jetstream"]).toEqual({
+      store_dir: "/data/jetstream",
+      max_memory_store: 3 * 1024 ** 3,
+      max_file_store: 19 * 1024 ** 3,
+    });
   });
 
   it("reports the revision only in the final render", () => {
@@ -54,7 +77,13 @@ describe("server config", () => {
 
   it("is two-space JSON with a trailing newline", () => {
     const cluster = demoCluster();
-    const text = renderServerConfig({ cluster, ordinal: 0, limits: deriveLimits(cluster.spec), routeTls: true, clientTls: false });
+    const text = renderServerConfig({
+      cluster,
+      ordinal: 0,
+      limits: deriveLimits(cluster.spec),
+      routeTls: true,
+      clientTls: false,
+    });
     expect(text.endsWith("}\n")).toBe(true);
     expect(text).toContain('\n  "server_name": "demo-0",');
   });

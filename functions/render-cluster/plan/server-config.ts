@@ -26,7 +26,10 @@ export const LAME_DUCK_GRACE_PERIOD = "10s";
 export function routeUrls(cluster: NatsCluster): string[] {
   const name = cluster.metadata.name;
   const namespace = cluster.metadata.namespace ?? "default";
-  return Array.from({ length: cluster.spec.replicas }, (_, i) => `nats-route://${podHost(name, namespace, serverName(name, i))}:${PORTS.route}`);
+  return Array.from(
+    { length: cluster.spec.replicas },
+    (_, i) => `nats-route://${podHost(name, namespace, serverName(name, i))}:${PORTS.route}`,
+  );
 }
 
 /** The config object, keys in the order they are written. */

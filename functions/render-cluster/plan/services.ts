@@ -28,7 +28,12 @@ export function renderServices(cluster: NatsCluster, owner: OwnerReference[]): S
       apiVersion: "v1",
       kind: "Service",
       metadata: metadata(headlessServiceName(name)),
-      spec: { clusterIP: "None", publishNotReadyAddresses: true, selector: clusterSelector(name), ports: headlessPorts },
+      spec: {
+        clusterIP: "None",
+        publishNotReadyAddresses: true,
+        selector: clusterSelector(name),
+        ports: headlessPorts,
+      },
     },
   ];
 }

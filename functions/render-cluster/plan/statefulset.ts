@@ -37,7 +37,12 @@ export interface StatefulSetInput {
 const needsData = (spec: NatsCluster["spec"]): boolean => spec.jetstream !== undefined || spec.auth !== undefined;
 
 export interface StatefulSetObject extends KubeObject {
-  spec: Record<string, unknown> & { template: { metadata: { labels: Record<string, string>; annotations: Record<string, string> }; spec: Record<string, unknown> } };
+  spec: Record<string, unknown> & {
+    template: {
+      metadata: { labels: Record<string, string>; annotations: Record<string, string> };
+      spec: Record<string, unknown>;
+    };
+  };
 }
 
 const restricted = {
@@ -82,7 +87,8 @@ function natsContainer(input: StatefulSetInput): Record<string, unknown> {
       { name: "monitor", containerPort: PORTS.monitor },
     ],
   };
-  if (input.limits.goMemLimit !== undefined) container["env"] = [{ name: "GOMEMLIMIT", value: input.limits.goMemLimit.toString() }];
+  if (input.limits.goMemLimit !== undefined)
+    container["env"] = [{ name: "GOMEMLIMIT", value: input.limits.goMemLimit.toString() }];
   if (spec.resources) container["resources"] = spec.resources;
   container["volumeMounts"] = mounts;
   container["startupProbe"] = httpProbe("/healthz?js-meta-only=true", 10, 90);
@@ -97,19 +103,37 @@ function exporterContainer(spec: NatsCluster["spec"]): Record<string, unknown> {
   return {
     name: "exporter",
     image: exporterImage(spec),
-    args: [`-port=${PORTS.metrics}`, "-connz", "-routez", "-subz", "-varz", "-healthz", "-jsz=all", `http://localhost:${PORTS.monitor}`],
+    args: [
+      `-port=${PORTS.metrics}`,
+      "-connz",
+      "-routez",
+      "-subz",
+      "-varz",
+      "-healthz",
+      "-jsz=all",
+      `http://localhost:${PORTS.monitor}`,
+    ],
     ports: [{ name: "metrics", containerPort: PORTS.metrics }],
-    resources: spec.exporter?.resources ?? { requests: { cpu: "10m", memory: "32Mi" }, limits: { cpu: "100m", memory: "128Mi" } },
+    resources: spec.exporter?.resources ?? {
+      requests: { cpu: "10m", memory: "32Mi" },
+      limits: { cpu: "100m", memory: "128Mi" },
+    },
     securityContext: restricted,
   };
 }
 
 function volumes(input: StatefulSetInput, server: string): Record<string, unknown>[] {
   const list: Record<string, unknown>[] = [
-    { name: "config", projected: { sources: [{ configMap: { name: configMapName(server), items: [{ key: CONFIG_KEY, path: CONFIG_KEY }] } }] } },
+    {
+      name: "config",
+      projected: {
+        sources: [{ configMap: { name: configMapName(server), items: [{ key: CONFIG_KEY, path: CONFIG_KEY }] } }],
+      },
+    },
     { name: "pid", emptyDir: {} },
   ];
-  if (needsData(input.cluster.spec) && !input.cluster.spec.jetstream?.volumeClaimTemplate) list.push({ name: "data", emptyDir: {} });
+  if (needsData(input.cluster.spec) && !input.cluster.spec.jetstream?.volumeClaimTemplate)
+    list.push({ name: "data", emptyDir: {} });
   if (input.routeTls) list.push({ name: "routes-tls", secret: { secretName: input.routeTlsSecret } });
   if (input.clientTlsSecret) list.push({ name: "client-tls", secret: { secretName: input.clientTlsSecret } });
   return list;
@@ -136,7 +160,10 @@ function renderedPodSpec(input: StatefulSetInput, server: string): Record<string
         preferredDuringSchedulingIgnoredDuringExecution: [
           {
             weight: 100,
-            podAffinityTerm: { topologyKey: "kubernetes.io/hostname", labelSelector: { matchLabels: clusterSelector(input.cluster.metadata.name) } },
+            podAffinityTerm: {
+              topologyKey: "kubernetes.io/hostname",
+              labelSelector: { matchLabels: clusterSelector(input.cluster.metadata.name) },
+            },
           },
         ],
       },
@@ -168,7 +195,12 @@ function volumeClaimTemplates(cluster: NatsCluster, server: string): Record<stri
  * replaces the server instead of restarting it.
  */
 export interface RenderedStatefulSetSpec {
-  spec: Record<string, unknown> & { template: { metadata: { labels: Record<string, string>; annotations: Record<string, string> }; spec: Record<string, unknown> } };
+  spec: Record<string, unknown> & {
+    template: {
+      metadata: { labels: Record<string, string>; annotations: Record<string, string> };
+      spec: Record<string, unknown>;
+    };
+  };
   volumeClaimTemplates?: Record<string, unknown>[];
 }
 
@@ -177,7 +209,10 @@ export function renderStatefulSetSpec(input: StatefulSetInput): RenderedStateful
   const name = cluster.metadata.name;
   const server = serverName(name, input.ordinal);
   const podMeta = cluster.spec.podTemplate?.metadata;
-  const podSpec = mergePodSpec(renderedPodSpec(input, server), cluster.spec.podTemplate?.spec as Record<string, unknown> | undefined);
+  const podSpec = mergePodSpec(
+    renderedPodSpec(input, server),
+    cluster.spec.podTemplate?.spec as Record<string, unknown> | undefined,
+  );
   const spec = {
     replicas: 1,
     serviceName: headlessServiceName(name),
@@ -202,7 +237,11 @@ export interface StatefulSetDigests {
 }
 
 /** The whole StatefulSet object as applied, its pod template carrying the revision it restarts for. */
-export function renderStatefulSet(input: StatefulSetInput, digests: StatefulSetDigests, owner: KubeObject["metadata"]["ownerReferences"]): StatefulSetObject {
+export function renderStatefulSet(
+  input: StatefulSetInput,
+  digests: StatefulSetDigests,
+  owner: KubeObject["metadata"]["ownerReferences"],
+): StatefulSetObject {
   const cluster = input.cluster;
   const name = cluster.metadata.name;
   const server = serverName(name, input.ordinal);
@@ -224,9 +263,14 @@ export function renderStatefulSet(input: StatefulSetInput, digests: StatefulSetD
     },
     spec: {
       ...spec,
-      template: { ...template, metadata: { ...template.metadata, annotations: { ...template.metadata.annotations, [RENDERED_ANNOTATIONS.configRevision]: digests.revision } } },
+      template: {
+        ...template,
+        metadata: {
+          ...template.metadata,
+          annotations: { ...template.metadata.annotations, [RENDERED_ANNOTATIONS.configRevision]: digests.revision },
+        },
+      },
       ...(volumeClaimTemplates ? { volumeClaimTemplates } : {}),
     },
   };
 }
-

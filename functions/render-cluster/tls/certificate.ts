@@ -1,6 +1,19 @@
 // Self-signed route certificates with node:crypto alone: an ECDSA P-256 CA and a leaf it signs.
 import { X509Certificate, createPrivateKey, generateKeyPairSync, randomBytes, sign, type KeyObject } from "node:crypto";
-import { bitString, boolean, explicit, objectIdentifier, octetString, sequence, set, smallInteger, tlv, time, unsignedInteger, utf8String } from "./der.ts";
+import {
+  bitString,
+  boolean,
+  explicit,
+  objectIdentifier,
+  octetString,
+  sequence,
+  set,
+  smallInteger,
+  tlv,
+  time,
+  unsignedInteger,
+  utf8String,
+} from "./der.ts";
 
 const OID = {
   ecdsaWithSha256: "1.2.840.10045.4.3.2",
@@ -37,7 +50,9 @@ function extensions(request: CertificateRequest): Buffer {
     extension(OID.keyUsage, true, request.isCa ? bitString(Buffer.from([0x86]), 1) : bitString(Buffer.from([0x80]), 7)),
   ];
   if (!request.isCa) {
-    list.push(extension(OID.extKeyUsage, false, sequence(objectIdentifier(OID.serverAuth), objectIdentifier(OID.clientAuth))));
+    list.push(
+      extension(OID.extKeyUsage, false, sequence(objectIdentifier(OID.serverAuth), objectIdentifier(OID.clientAuth))),
+    );
     const names = (request.dnsNames ?? []).map((dns) => tlv(0x82, Buffer.from(dns, "ascii")));
     if (names.length > 0) list.push(extension(OID.subjectAltName, false, sequence(...names)));
   }
@@ -53,7 +68,10 @@ function pem(label: string, der: Buffer): string {
  * Issues a certificate for a fresh P-256 key, signed by `issuer` (or by itself when
  * no issuer is given, for a CA).
  */
-export function issueCertificate(request: CertificateRequest, issuer?: { commonName: string; key: KeyObject }): IssuedCertificate {
+export function issueCertificate(
+  request: CertificateRequest,
+  issuer?: { commonName: string; key: KeyObject },
+): IssuedCertificate {
   const { publicKey, privateKey } = generateKeyPairSync("ec", { namedCurve: "prime256v1" });
   const serial = randomBytes(16);
   serial[0] = (serial[0] ?? 0) & 0x7f;
@@ -70,7 +88,10 @@ export function issueCertificate(request: CertificateRequest, issuer?: { commonN
   );
   const signature = sign("sha256", tbs, issuer?.key ?? privateKey);
   const certificate = sequence(tbs, algorithm, bitString(signature));
-  return { certificatePem: pem("CERTIFICATE", certificate), keyPem: privateKey.export({ type: "pkcs8", format: "pem" }).toString() };
+  return {
+    certificatePem: pem("CERTIFICATE", certificate),
+    keyPem: privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+  };
 }
 
 export const privateKeyOf = (keyPem: string): KeyObject => createPrivateKey(keyPem);

@@ -7,7 +7,8 @@ export function encodeLength(length: number): Buffer {
   return Buffer.from([0x80 | bytes.length, ...bytes]);
 }
 
-export const tlv = (tag: number, content: Buffer): Buffer => Buffer.concat([Buffer.from([tag]), encodeLength(content.length), content]);
+export const tlv = (tag: number, content: Buffer): Buffer =>
+  Buffer.concat([Buffer.from([tag]), encodeLength(content.length), content]);
 
 export const sequence = (...items: Buffer[]): Buffer => tlv(0x30, Buffer.concat(items));
 export const set = (...items: Buffer[]): Buffer => tlv(0x31, Buffer.concat(items));
@@ -37,7 +38,8 @@ export function objectIdentifier(dotted: string): Buffer {
   const bytes: number[] = [first * 40 + second];
   for (const part of rest) {
     const chunk: number[] = [part & 0x7f];
-    for (let value = Math.floor(part / 128); value > 0; value = Math.floor(value / 128)) chunk.unshift((value & 0x7f) | 0x80);
+    for (let value = Math.floor(part / 128); value > 0; value = Math.floor(value / 128))
+      chunk.unshift((value & 0x7f) | 0x80);
     bytes.push(...chunk);
   }
   return tlv(0x06, Buffer.from(bytes));
@@ -47,5 +49,7 @@ export function objectIdentifier(dotted: string): Buffer {
 export function time(date: Date): Buffer {
   const iso = date.toISOString();
   const digits = `${iso.slice(0, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}${iso.slice(11, 13)}${iso.slice(14, 16)}${iso.slice(17, 19)}Z`;
-  return date.getUTCFullYear() < 2050 ? tlv(0x17, Buffer.from(digits.slice(2), "ascii")) : tlv(0x18, Buffer.from(digits, "ascii"));
+  return date.getUTCFullYear() < 2050
+    ? tlv(0x17, Buffer.from(digits.slice(2), "ascii"))
+    : tlv(0x18, Buffer.from(digits, "ascii"));
 }

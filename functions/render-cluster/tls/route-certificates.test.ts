@@ -18,7 +18,11 @@ describe("route certificates", () => {
   it("issue a leaf for the headless Service's wildcard names, signed by the CA", () => {
     const certificate = new X509Certificate(leaf.certificatePem);
     expect(certificate.verify(new X509Certificate(ca.certificatePem).publicKey)).toBe(true);
-    expect(certificate.subjectAltName).toBe(routeDnsNames("demo", "nats-system").map((n) => `DNS:${n}`).join(", "));
+    expect(certificate.subjectAltName).toBe(
+      routeDnsNames("demo", "nats-system")
+        .map((n) => `DNS:${n}`)
+        .join(", "),
+    );
     expect(certificate.checkHost("demo-1-0.demo-headless.nats-system.svc")).toBe("*.demo-headless.nats-system.svc");
     expect(certificate.keyUsage).toEqual(expect.arrayContaining(["1.3.6.1.5.5.7.3.1", "1.3.6.1.5.5.7.3.2"]));
   });

@@ -29,7 +29,11 @@ export function ensureCa(cluster: string, stored: RouteCa | undefined, now: Date
   if (stored) {
     const certificate = readCertificate(stored.certificatePem);
     try {
-      if (certificate && new Date(certificate.validTo).getTime() > now.getTime() && certificate.checkPrivateKey(privateKeyOf(stored.keyPem))) {
+      if (
+        certificate &&
+        new Date(certificate.validTo).getTime() > now.getTime() &&
+        certificate.checkPrivateKey(privateKeyOf(stored.keyPem))
+      ) {
         return { ca: stored, issued: false };
       }
     } catch {
@@ -51,7 +55,12 @@ export function leafRenewalReason(ca: RouteCa, leaf: RouteLeaf | undefined, now:
   const certificate = readCertificate(leaf.certificatePem);
   const authority = readCertificate(ca.certificatePem);
   if (!certificate || !authority) return "unreadable route certificate";
-  if (leaf.caPem !== ca.certificatePem || !certificate.checkIssued(authority) || !certificate.verify(authority.publicKey)) return "route certificate not issued by the route CA";
+  if (
+    leaf.caPem !== ca.certificatePem ||
+    !certificate.checkIssued(authority) ||
+    !certificate.verify(authority.publicKey)
+  )
+    return "route certificate not issued by the route CA";
   const notBefore = new Date(certificate.validFrom).getTime();
   const notAfter = new Date(certificate.validTo).getTime();
   if (notAfter - now.getTime() <= (notAfter - notBefore) / 3) return "a third of the route certificate's life remains";

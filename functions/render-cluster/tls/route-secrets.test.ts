@@ -32,14 +32,17 @@ function secretStore(): Kube & { secrets: Map<string, SecretObject> } {
   return store as unknown as Kube & { secrets: Map<string, SecretObject> };
 }
 
-const pem = (object: SecretObject | undefined, key: string) => Buffer.from(object?.data?.[key] ?? "", "base64").toString("utf8");
+const pem = (object: SecretObject | undefined, key: string) =>
+  Buffer.from(object?.data?.[key] ?? "", "base64").toString("utf8");
 
 describe("route TLS Secrets", () => {
   it("issue one CA and leaves signed by it when deliveries race", async () => {
     const kube = secretStore();
     const cluster = demoCluster();
     const now = new Date("2026-12-01T00:00:00Z");
-    const results = await Promise.all(Array.from({ length: 5 }, () => ensureRouteTls(kube, cluster, routeTlsPlan(cluster), now, "test")));
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => ensureRouteTls(kube, cluster, routeTlsPlan(cluster), now, "test")),
+    );
     expect(results.every((r) => r.kind === "ready")).toBe(true);
     const ca = new X509Certificate(pem(kube.secrets.get("demo-routes-ca"), "tls.crt"));
     const leafSecret = kube.secrets.get("demo-routes-tls");
@@ -47,7 +50,9 @@ describe("route TLS Secrets", () => {
     expect(new X509Certificate(pem(leafSecret, "tls.crt")).verify(ca.publicKey)).toBe(true);
     for (const result of results) {
       if (result.kind !== "ready") continue;
-      expect(new X509Certificate(Buffer.from(result.data["tls.crt"] ?? "", "base64").toString("utf8")).verify(ca.publicKey)).toBe(true);
+      expect(
+        new X509Certificate(Buffer.from(result.data["tls.crt"] ?? "", "base64").toString("utf8")).verify(ca.publicKey),
+      ).toBe(true);
     }
   });
 
@@ -57,7 +62,9 @@ describe("route TLS Secrets", () => {
     const now = new Date("2026-12-01T00:00:00Z");
     const first = await ensureRouteTls(kube, cluster, routeTlsPlan(cluster), now, "test");
     const again = await ensureRouteTls(kube, cluster, routeTlsPlan(cluster), new Date("2027-03-01T00:00:00Z"), "test");
-    expect(again.kind === "ready" && first.kind === "ready" && again.data["tls.crt"] === first.data["tls.crt"]).toBe(true);
+    expect(again.kind === "ready" && first.kind === "ready" && again.data["tls.crt"] === first.data["tls.crt"]).toBe(
+      true,
+    );
     expect(again.kind === "ready" && again.renewed).toBeFalsy();
     expect(again.kind === "ready" && again.renewAt?.toISOString().slice(0, 7)).toBe("2027-08");
   });
@@ -65,6 +72,8 @@ describe("route TLS Secrets", () => {
   it("wait for a named Secret until it holds the certificate, key and CA", async () => {
     const kube = secretStore();
     const cluster = demoCluster({ routes: { tls: { secretRef: { name: "mine" } } } });
-    expect(await ensureRouteTls(kube, cluster, routeTlsPlan(cluster), new Date(), "test")).toMatchObject({ kind: "waiting" });
+    expect(await ensureRouteTls(kube, cluster, routeTlsPlan(cluster), new Date(), "test")).toMatchObject({
+      kind: "waiting",
+    });
   });
 });

@@ -35,19 +35,35 @@ function secret(cluster: Cluster, name: string, values: Record<string, string>):
   return {
     apiVersion: "v1",
     kind: "Secret",
-    metadata: { name, namespace: cluster.metadata.namespace, labels: clusterLabels(cluster.metadata.name), ownerReferences: [controllerReference(cluster)] },
+    metadata: {
+      name,
+      namespace: cluster.metadata.namespace,
+      labels: clusterLabels(cluster.metadata.name),
+      ownerReferences: [controllerReference(cluster)],
+    },
     type: "kubernetes.io/tls",
     data: encode(values),
   };
 }
 
-const secretKey = (cluster: Cluster, name: string) => ({ apiVersion: "v1", kind: "Secret", namespace: cluster.metadata.namespace, name });
+const secretKey = (cluster: Cluster, name: string) => ({
+  apiVersion: "v1",
+  kind: "Secret",
+  namespace: cluster.metadata.namespace,
+  name,
+});
 
 /**
  * The data of the route TLS Secret the servers mount. Self-signed: issues or renews what is
  * missing or due, keeping the CA. A named Secret is read as is and waited for.
  */
-export async function ensureRouteTls(kube: Kube, cluster: Cluster, plan: RouteTlsPlan, now: Date, fieldManager: string): Promise<RouteTlsState> {
+export async function ensureRouteTls(
+  kube: Kube,
+  cluster: Cluster,
+  plan: RouteTlsPlan,
+  now: Date,
+  fieldManager: string,
+): Promise<RouteTlsState> {
   if (!plan.enabled) return { kind: "off" };
   const mounted = await kube.get<SecretObject>(secretKey(cluster, plan.secretName));
   if (!plan.selfSigned) {
@@ -58,7 +74,9 @@ export async function ensureRouteTls(kube: Kube, cluster: Cluster, plan: RouteTl
   }
   const caName = routesCaSecretName(cluster.metadata.name);
   const caSecret = await kube.get<SecretObject>(secretKey(cluster, caName));
-  const foreign = [caSecret, mounted].filter((s): s is SecretObject => s !== undefined && !isControlledBy(s, cluster)).map((s) => `Secret ${s.metadata.name}`);
+  const foreign = [caSecret, mounted]
+    .filter((s): s is SecretObject => s !== undefined && !isControlledBy(s, cluster))
+    .map((s) => `Secret ${s.metadata.name}`);
   if (foreign.length > 0) return { kind: "foreign", objects: foreign };
 
   // Concurrent deliveries must agree on one CA: a missing CA is created (first writer wins)
@@ -85,13 +103,23 @@ export async function ensureRouteTls(kube: Kube, cluster: Cluster, plan: RouteTl
       return { kind: "ready", data: current.data, ...(renewAt ? { renewAt } : {}) };
     }
     const leaf = issueLeaf(cluster.metadata.name, cluster.metadata.namespace, ca, now);
-    const leafObject = secret(cluster, plan.secretName, { "ca.crt": leaf.caPem, "tls.crt": leaf.certificatePem, "tls.key": leaf.keyPem });
+    const leafObject = secret(cluster, plan.secretName, {
+      "ca.crt": leaf.caPem,
+      "tls.crt": leaf.certificatePem,
+      "tls.key": leaf.keyPem,
+    });
     const renewAt = renewalTime(leaf.certificatePem);
     if (current) {
       const written = await kube.apply(leafObject, fieldManager);
-      return { kind: "ready", data: (written as SecretObject).data ?? {}, renewed: true, ...(renewAt ? { renewAt } : {}) };
+      return {
+        kind: "ready",
+        data: (written as SecretObject).data ?? {},
+        renewed: true,
+        ...(renewAt ? { renewAt } : {}),
+      };
     }
-    if (await createOnce(kube, leafObject)) return { kind: "ready", data: leafObject.data ?? {}, ...(renewAt ? { renewAt } : {}) };
+    if (await createOnce(kube, leafObject))
+      return { kind: "ready", data: leafObject.data ?? {}, ...(renewAt ? { renewAt } : {}) };
     // Another delivery issued it first: use theirs when it is good.
     current = await kube.get<SecretObject>(secretKey(cluster, plan.secretName));
     storedLeaf = current ? readLeaf(current) : undefined;

@@ -24,7 +24,15 @@ const JetStreamTier = Struct(
   "Limits for streams of one replica count.",
 );
 
-const accountWideFields = ["memoryStorage", "diskStorage", "streams", "consumers", "maxAckPending", "memoryMaxStreamBytes", "diskMaxStreamBytes"];
+const accountWideFields = [
+  "memoryStorage",
+  "diskStorage",
+  "streams",
+  "consumers",
+  "maxAckPending",
+  "memoryMaxStreamBytes",
+  "diskMaxStreamBytes",
+];
 
 export const AccountJetStreamLimits = Struct(
   {

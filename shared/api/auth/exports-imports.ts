@@ -39,9 +39,14 @@ export const Export = Struct(
     type: Optional(OneOf(EXPORT_TYPES, "Whether a message stream or a request/reply service is exported.")),
     subject: Optional(NonEmptyText("Exported subject; wildcards allowed.")),
     responseType: Optional(
-      OneOf(["Singleton", "Stream", "Chunked"], "How a service responds; Singleton when omitted. Service exports only."),
+      OneOf(
+        ["Singleton", "Stream", "Chunked"],
+        "How a service responds; Singleton when omitted. Service exports only.",
+      ),
     ),
-    access: Optional(OneOf(["Public", "Private"], "Who may import: Public (when omitted) or only the listed importers.")),
+    access: Optional(
+      OneOf(["Public", "Private"], "Who may import: Public (when omitted) or only the listed importers."),
+    ),
     importers: Optional(
       ListOf(Importer, "Accounts allowed to import a Private export.", { listType: "atomic", maxItems: 1000 }),
     ),
@@ -94,7 +99,9 @@ export const Import = Struct(
         "Activation token issued by the exporter, for a private export named by publicKey.",
       ),
     ),
-    localSubject: Optional(NonEmptyText("Subject the import appears under locally; the exported subject when omitted.")),
+    localSubject: Optional(
+      NonEmptyText("Subject the import appears under locally; the exported subject when omitted."),
+    ),
     share: Optional(Flag("Share the importer's connection details with the service (Service imports).")),
     allowTrace: Optional(Flag("Let message traces cross into the exporter (Stream imports).")),
   },

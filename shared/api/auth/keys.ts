@@ -16,7 +16,9 @@ const SigningKeyScope = Struct(
   {
     role: NonEmptyText("Role name; a NatsUser whose spec.role equals it is signed by this key."),
     permissions: Optional(Permissions("Permissions imposed on every user the key signs.")),
-    connectionTypes: Optional(ConnectionTypes("Connection types every user of the key is limited to; empty allows any.")),
+    connectionTypes: Optional(
+      ConnectionTypes("Connection types every user of the key is limited to; empty allows any."),
+    ),
     limits: Optional(UserLimits("Limits imposed on every user of the key.")),
   },
   "Makes an account signing key a scoped key: it signs only users naming its role, never activation tokens. " +

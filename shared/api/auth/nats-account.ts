@@ -27,7 +27,9 @@ export const NatsAccountSpec = Struct(
       }),
     ),
     limits: Optional(AccountLimits),
-    exports: Optional(ListOf(Export, "What the account offers other accounts.", { maxItems: 1000, listType: "atomic" })),
+    exports: Optional(
+      ListOf(Export, "What the account offers other accounts.", { maxItems: 1000, listType: "atomic" }),
+    ),
     imports: Optional(ListOf(Import, "What the account takes from other accounts.", { listType: "atomic" })),
     adoption: Optional(Adoption),
   },

@@ -34,7 +34,9 @@ export const NatsOperatorStatus = Struct(
       Struct(
         {
           identity: Optional(Text("Secret holding the generated identity seed.")),
-          signing: Optional(ListOf(Text("A Secret name."), "Secrets holding generated signing seeds.", { listType: "atomic" })),
+          signing: Optional(
+            ListOf(Text("A Secret name."), "Secrets holding generated signing seeds.", { listType: "atomic" }),
+          ),
         },
         "Names of the Secrets holding generated seeds.",
       ),

@@ -33,7 +33,11 @@ export const NatsSystemAccountStatus = Struct(
 );
 export type NatsSystemAccountStatus = Static<typeof NatsSystemAccountStatus>;
 
-export const NatsSystemAccountResource = resourceSchema(KINDS.NatsSystemAccount, NatsSystemAccountSpec, NatsSystemAccountStatus);
+export const NatsSystemAccountResource = resourceSchema(
+  KINDS.NatsSystemAccount,
+  NatsSystemAccountSpec,
+  NatsSystemAccountStatus,
+);
 export type NatsSystemAccount = Static<typeof NatsSystemAccountResource>;
 
 export const natsSystemAccountDefinition: KindDefinition = {

@@ -9,7 +9,13 @@ import { resourceSchema, readyColumns, ageColumn, type KindDefinition } from "..
 import { AccountReference } from "./account-reference.ts";
 import { Permissions, ConnectionTypes } from "./permissions.ts";
 
-export const USER_PRESETS = ["cluster-controller", "jetstream-controller", "auth-controller", "readonly", "leafnode"] as const;
+export const USER_PRESETS = [
+  "cluster-controller",
+  "jetstream-controller",
+  "auth-controller",
+  "readonly",
+  "leafnode",
+] as const;
 export type UserPreset = (typeof USER_PRESETS)[number];
 const CONTROLLER_PRESETS = ["cluster-controller", "jetstream-controller", "auth-controller"];
 
@@ -40,7 +46,10 @@ export const NatsUserSpec = Struct(
   "The user's account, permissions and credentials.",
   {
     rules: [
-      { rule: "!(has(self.preset) && has(self.permissions))", message: "preset and permissions are mutually exclusive" },
+      {
+        rule: "!(has(self.preset) && has(self.permissions))",
+        message: "preset and permissions are mutually exclusive",
+      },
       {
         rule: "!(has(self.preset) && has(self.connectionTypes))",
         message: "preset and connectionTypes are mutually exclusive",

@@ -3,7 +3,15 @@ import type { Static } from "typebox";
 import { Struct, Optional, ListOf, OneOf, Int64, NonEmptyText } from "../common/fields.ts";
 import { Quantity } from "../common/formats.ts";
 
-export const CONNECTION_TYPES = ["STANDARD", "WEBSOCKET", "LEAFNODE", "LEAFNODE_WS", "MQTT", "MQTT_WS", "IN_PROCESS"] as const;
+export const CONNECTION_TYPES = [
+  "STANDARD",
+  "WEBSOCKET",
+  "LEAFNODE",
+  "LEAFNODE_WS",
+  "MQTT",
+  "MQTT_WS",
+  "IN_PROCESS",
+] as const;
 export type ConnectionType = (typeof CONNECTION_TYPES)[number];
 
 export const ConnectionTypes = (description: string) =>

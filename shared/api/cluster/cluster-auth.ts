@@ -15,10 +15,7 @@ export const ClusterAuth = Struct(
       ),
     ),
     resolver: Optional(
-      OneOf(
-        ["Full", "Cache"],
-        "Account resolver. Omitted: Full, except Cache for a leaf that preloads no account.",
-      ),
+      OneOf(["Full", "Cache"], "Account resolver. Omitted: Full, except Cache for a leaf that preloads no account."),
     ),
     accountTrustRefs: Optional(
       ListOf(

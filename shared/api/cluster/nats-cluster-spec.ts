@@ -2,7 +2,12 @@
 import type { Static } from "typebox";
 import { Struct, NonEmptyText, Optional, Flag, ListOf, Int32, StringMap } from "../common/fields.ts";
 import { Quantity } from "../common/formats.ts";
-import { ResourceRequirements, EmbeddedMetadata, PersistentVolumeClaimSpec, PartialPodSpec } from "../common/kubernetes.ts";
+import {
+  ResourceRequirements,
+  EmbeddedMetadata,
+  PersistentVolumeClaimSpec,
+  PartialPodSpec,
+} from "../common/kubernetes.ts";
 import { NatsVersion } from "./version.ts";
 import { NatsImage } from "./image.ts";
 import { Exporter } from "./exporter.ts";
@@ -44,7 +49,9 @@ export const NatsClusterSpec = Struct(
       { minimum: 1 },
     ),
     resources: Optional(
-      ResourceRequirements("Resources of the nats-server container; GOMEMLIMIT and the memory store derive from limits.memory."),
+      ResourceRequirements(
+        "Resources of the nats-server container; GOMEMLIMIT and the memory store derive from limits.memory.",
+      ),
     ),
     jetstream: Optional(ClusterJetStream),
     serverTags: Optional(StringMap("Server tags, rendered as key:value, that JetStream placement matches.")),
@@ -83,7 +90,9 @@ export const NatsClusterSpec = Struct(
     gateway: Optional(Gateway),
     leafnodes: Optional(Leafnodes),
     leafRemotes: Optional(
-      ListOf(LeafRemote, "Hubs this cluster connects to as a leaf; changes are applied by reload.", { listType: "atomic" }),
+      ListOf(LeafRemote, "Hubs this cluster connects to as a leaf; changes are applied by reload.", {
+        listType: "atomic",
+      }),
     ),
     rollout: Optional(
       Struct(

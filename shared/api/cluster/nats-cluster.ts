@@ -1,7 +1,13 @@
 // NatsCluster: a NATS cluster run as one StatefulSet per server.
 import type { Static } from "typebox";
 import { KINDS } from "../kinds.ts";
-import { resourceSchema, readyColumns, conditionColumn, ageColumn, type KindDefinition } from "../common/kind-definition.ts";
+import {
+  resourceSchema,
+  readyColumns,
+  conditionColumn,
+  ageColumn,
+  type KindDefinition,
+} from "../common/kind-definition.ts";
 import { NatsClusterSpec } from "./nats-cluster-spec.ts";
 import { NatsClusterStatus } from "./nats-cluster-status.ts";
 

@@ -5,7 +5,9 @@ import { SecretReference, NAME_MAX_LENGTH } from "../common/references.ts";
 
 const IssuerReference = Struct(
   {
-    name: NonEmptyText("Name of the Issuer (in the cluster's namespace) or ClusterIssuer.", { maxLength: NAME_MAX_LENGTH }),
+    name: NonEmptyText("Name of the Issuer (in the cluster's namespace) or ClusterIssuer.", {
+      maxLength: NAME_MAX_LENGTH,
+    }),
     kind: Optional(NonEmptyText("Issuer kind: Issuer when omitted, or ClusterIssuer.")),
     group: Optional(NonEmptyText("Issuer API group: cert-manager.io when omitted.")),
   },

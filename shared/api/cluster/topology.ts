@@ -47,7 +47,10 @@ export const LeafRemote = Struct(
   {
     connectionRef: ObjectReference("NatsConnection", "The hub to dial: its URL, CA and credentials."),
     localAccountTrustRef: Optional(
-      ObjectReference("NatsAccountTrust", "The local account the remote binds; the global account when neither is set."),
+      ObjectReference(
+        "NatsAccountTrust",
+        "The local account the remote binds; the global account when neither is set.",
+      ),
     ),
     localSystemAccount: Optional(Flag("Bind the remote to this cluster's system account.")),
   },

@@ -45,7 +45,9 @@ const fieldTable = (title: string, root: SchemaNode, base: string): string[] => 
   const lines = [`#### ${title}`, "", "| Field | Type | Default | Description |", "|---|---|---|---|"];
   walkFields(root, ({ path, schema, required, role }) => {
     if (role === "value" && schema["description"] === undefined) return;
-    const values = Array.isArray(schema["enum"]) ? ` Values: ${schema["enum"].map((v) => code(String(v))).join(", ")}.` : "";
+    const values = Array.isArray(schema["enum"])
+      ? ` Values: ${schema["enum"].map((v) => code(String(v))).join(", ")}.`
+      : "";
     const limits = constraints(schema);
     const extra = limits.length > 0 ? ` (${limits.join("; ")})` : "";
     const fallback = schema["default"] === undefined ? "" : code(JSON.stringify(schema["default"]));
@@ -91,7 +93,9 @@ const kindSection = (def: KindDefinition): string[] => {
     `- apiVersion: ${code(info.apiVersion)}, plural ${code(info.plural)}, short names ${info.shortNames.map(code).join(", ")}`,
     `- categories: ${info.categories.map(code).join(", ")}; status subresource: ${info.hasStatus ? "yes" : "no"}`,
     `- printer columns: ${def.columns.map((c) => `${c.name} (${code(c.jsonPath)})`).join(", ")}`,
-    ...(def.metadataName ? [`- name: at most ${def.metadataName.maxLength} characters, because ${def.metadataName.why}`] : []),
+    ...(def.metadataName
+      ? [`- name: at most ${def.metadataName.maxLength} characters, because ${def.metadataName.why}`]
+      : []),
     "",
   ];
   if (spec) lines.push(...fieldTable("Spec", spec, "spec"));

@@ -7,12 +7,11 @@ export const Condition = Struct(
   {
     type: NonEmptyText("Kind of condition, in CamelCase (for example Ready).", {
       maxLength: 316,
-      pattern: "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$",
+      pattern:
+        "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$",
     }),
     status: OneOf(["True", "False", "Unknown"], "Whether the condition holds."),
-    observedGeneration: Optional(
-      Int64("Generation of the object this condition was computed from.", { minimum: 0 }),
-    ),
+    observedGeneration: Optional(Int64("Generation of the object this condition was computed from.", { minimum: 0 })),
     lastTransitionTime: Time("When the status last changed."),
     reason: NonEmptyText("Machine-readable CamelCase cause of the current status.", {
       maxLength: 1024,

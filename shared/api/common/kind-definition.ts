@@ -31,8 +31,7 @@ export interface KindDefinition {
   readonly metadataName?: MetadataNameRule;
 }
 
-const conditionPath = (type: string, field: "status" | "reason") =>
-  `.status.conditions[?(@.type=="${type}")].${field}`;
+const conditionPath = (type: string, field: "status" | "reason") => `.status.conditions[?(@.type=="${type}")].${field}`;
 
 /** A column showing the status of one condition. */
 export const conditionColumn = (type: string, description: string): PrinterColumn => ({
@@ -45,7 +44,12 @@ export const conditionColumn = (type: string, description: string): PrinterColum
 /** Ready and its reason: the two columns every kind with a status shows. */
 export const readyColumns = (): PrinterColumn[] => [
   conditionColumn("Ready", "Whether the object has reached its desired state."),
-  { name: "Reason", type: "string", jsonPath: conditionPath("Ready", "reason"), description: "Why Ready has its status." },
+  {
+    name: "Reason",
+    type: "string",
+    jsonPath: conditionPath("Ready", "reason"),
+    description: "Why Ready has its status.",
+  },
 ];
 
 export const ageColumn = (): PrinterColumn => ({

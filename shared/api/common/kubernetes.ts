@@ -82,9 +82,13 @@ export const PersistentVolumeClaimSpec = (description: string) =>
   Struct(
     {
       accessModes: Optional(
-        ListOf(Text("An access mode, such as ReadWriteOnce."), "Ways the volume may be mounted; ReadWriteOnce when empty.", {
-          listType: "atomic",
-        }),
+        ListOf(
+          Text("An access mode, such as ReadWriteOnce."),
+          "Ways the volume may be mounted; ReadWriteOnce when empty.",
+          {
+            listType: "atomic",
+          },
+        ),
       ),
       storageClassName: Optional(Text("StorageClass that provisions the volume; the cluster default when omitted.")),
       resources: Optional(
@@ -115,7 +119,9 @@ export const NetworkPolicyPeer = Struct(
       Struct(
         {
           cidr: NonEmptyText("Admitted address range, in CIDR notation."),
-          except: Optional(ListOf(Text("A CIDR."), "Ranges inside cidr that are not admitted.", { listType: "atomic" })),
+          except: Optional(
+            ListOf(Text("A CIDR."), "Ranges inside cidr that are not admitted.", { listType: "atomic" }),
+          ),
         },
         "An admitted address range.",
       ),

@@ -40,7 +40,9 @@ export const SecretKeySelector = (description: string, defaultKey: string, keyMe
   Struct(
     {
       name: NonEmptyText("Name of the Secret, in the referring object's namespace.", { maxLength: NAME_MAX_LENGTH }),
-      key: Optional(NonEmptyText(`Key in the Secret holding ${keyMeaning}.`, { maxLength: NAME_MAX_LENGTH, default: defaultKey })),
+      key: Optional(
+        NonEmptyText(`Key in the Secret holding ${keyMeaning}.`, { maxLength: NAME_MAX_LENGTH, default: defaultKey }),
+      ),
     },
     description,
   );

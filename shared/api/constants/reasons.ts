@@ -9,58 +9,156 @@ export const GRANT_REASONS = reasons("Resolved", "NoGrant", "ReferenceNotPermitt
 
 export const CLUSTER_REASONS = reasons(
   // Ready
-  "AllServersReady", "QuorumAvailable", "QuorumUnavailable", "GatewayWithoutTLS", "ReconcileFailed",
+  "AllServersReady",
+  "QuorumAvailable",
+  "QuorumUnavailable",
+  "GatewayWithoutTLS",
+  "ReconcileFailed",
   // Settled
-  "AllGroupsCurrent", "ServersSilent", "GroupsLeaderless", "MembersOffline", "GroupsCatchingUp", "ObservationFailed",
+  "AllGroupsCurrent",
+  "ServersSilent",
+  "GroupsLeaderless",
+  "MembersOffline",
+  "GroupsCatchingUp",
+  "ObservationFailed",
   // Progressing, active
-  "Creating", "ClaimTerminating", "RollingRestart", "ReloadPending", "ScalingDown", "ScaleDownPending", "ReplacingServer",
-  "ClientCertificateNotReady", "RouteCertificateNotReady", "GatewayCertificateNotReady", "LeafnodesCertificateNotReady",
+  "Creating",
+  "ClaimTerminating",
+  "RollingRestart",
+  "ReloadPending",
+  "ScalingDown",
+  "ScaleDownPending",
+  "ReplacingServer",
+  "ClientCertificateNotReady",
+  "RouteCertificateNotReady",
+  "GatewayCertificateNotReady",
+  "LeafnodesCertificateNotReady",
   // Progressing, at rest or held
-  "UpToDate", "GateBlocked", "RolloutPaused", "ScaleDownBlocked", "ReplacementBlocked", "UnsupportedSpec",
-  "TrustNotFound", "TrustNotReady", "TrustInvalid", "AccountTrustNotFound", "AccountTrustNotReady", "AccountTrustInvalid",
-  "AuthChangeBlocked", "OwnMetaGroup",
+  "UpToDate",
+  "GateBlocked",
+  "RolloutPaused",
+  "ScaleDownBlocked",
+  "ReplacementBlocked",
+  "UnsupportedSpec",
+  "TrustNotFound",
+  "TrustNotReady",
+  "TrustInvalid",
+  "AccountTrustNotFound",
+  "AccountTrustNotReady",
+  "AccountTrustInvalid",
+  "AuthChangeBlocked",
+  "OwnMetaGroup",
   // GatewaysConnected
-  "AllMembersReachable", "MembersUnreachable",
+  "AllMembersReachable",
+  "MembersUnreachable",
   // LeafnodesConnected
-  "AllRemotesConnected", "RemotesDisconnected", "LeafRemoteNotFound", "LeafRemoteNotReady", "LeafRemoteInvalid",
+  "AllRemotesConnected",
+  "RemotesDisconnected",
+  "LeafRemoteNotFound",
+  "LeafRemoteNotReady",
+  "LeafRemoteInvalid",
   // Deleting
-  "JetStreamDataRemains", "NoJetStreamData",
+  "JetStreamDataRemains",
+  "NoJetStreamData",
 );
 
 export const TRUST_REASONS = reasons("Mirrored", "Pending", "ReconcileError");
 
-export const CONNECTION_REASONS = reasons("Connected", "Disconnected", "SecretNotFound", "InvalidSecret", "ConnectFailed");
+export const CONNECTION_REASONS = reasons(
+  "Connected",
+  "Disconnected",
+  "SecretNotFound",
+  "InvalidSecret",
+  "ConnectFailed",
+);
 
 export const AUTH_REASONS = reasons(
-  "Signed", "KeysPending", "InvalidKeys", "InvalidJWT", "Pending", "NotReferenced", "OperatorMismatch",
-  "AllImportsResolved", "ImportsUnresolved", "InUse", "NoneInUse", "SecretConflict", "Revoking", "Distributing", "Kicking",
-  "Distributed", "AllServersCurrent", "ServersBehind", "Unreachable", "Unobserved", "UntrustedSigner", "TrustUnknown",
-  "SignerTrusted", "RecoveringRevocations", "SeedLost", "NoSystemConnection", "PublicKeyInUse", "AccountNotAdmitted",
-  "ExporterPending", "ReconcileError", "AdoptionDropsClaims", "TierInexpressible", "ActivationsUnsigned",
+  "Signed",
+  "KeysPending",
+  "InvalidKeys",
+  "InvalidJWT",
+  "Pending",
+  "NotReferenced",
+  "OperatorMismatch",
+  "AllImportsResolved",
+  "ImportsUnresolved",
+  "InUse",
+  "NoneInUse",
+  "SecretConflict",
+  "Revoking",
+  "Distributing",
+  "Kicking",
+  "Distributed",
+  "AllServersCurrent",
+  "ServersBehind",
+  "Unreachable",
+  "Unobserved",
+  "UntrustedSigner",
+  "TrustUnknown",
+  "SignerTrusted",
+  "RecoveringRevocations",
+  "SeedLost",
+  "NoSystemConnection",
+  "PublicKeyInUse",
+  "AccountNotAdmitted",
+  "ExporterPending",
+  "ReconcileError",
+  "AdoptionDropsClaims",
+  "TierInexpressible",
+  "ActivationsUnsigned",
 );
 
 export const JETSTREAM_REASONS = reasons(
   // Ready
-  "Synced", "Terminal", "SyncFailed", "ObserveFailed", "NotFound", "ConnectionNotFound", "ConnectionFailed",
-  "StreamNotFound", "StreamNotReady",
+  "Synced",
+  "Terminal",
+  "SyncFailed",
+  "ObserveFailed",
+  "NotFound",
+  "ConnectionNotFound",
+  "ConnectionFailed",
+  "StreamNotFound",
+  "StreamNotReady",
   // Synced
-  "MatchesSpec", "DriftCorrected", "Moving",
+  "MatchesSpec",
+  "DriftCorrected",
+  "Moving",
   // Terminal
-  "ExistsUnowned", "OwnedByOther", "Rejected", "NotABucket", "ImmutableField",
+  "ExistsUnowned",
+  "OwnedByOther",
+  "Rejected",
+  "NotABucket",
+  "ImmutableField",
   // Adopted
   "FoundUnowned",
 );
 
 export const BALANCER_REASONS = reasons(
-  "Balancing", "NotClustered", "DuplicateBalancer", "PassFailed",
-  "Settled", "Unsettled", "MovePending", "MoveLeaseHeld", "Yielding", "YieldingToSystemBalancer",
+  "Balancing",
+  "NotClustered",
+  "DuplicateBalancer",
+  "PassFailed",
+  "Settled",
+  "Unsettled",
+  "MovePending",
+  "MoveLeaseHeld",
+  "Yielding",
+  "YieldingToSystemBalancer",
   // Overlapping: PoolsOverlap is our name for the True case, which the reference leaves unnamed.
-  "PoolsDisjoint", "PoolsOverlap",
+  "PoolsDisjoint",
+  "PoolsOverlap",
 );
 
 export const EVACUATION_REASONS = reasons(
-  "Evacuated", "Moving", "PinnedObjects", "AwaitingOwners", "TargetTagsInSource", "MoveRefused", "PassFailed",
-  "ServersDown", "NothingMovable",
+  "Evacuated",
+  "Moving",
+  "PinnedObjects",
+  "AwaitingOwners",
+  "TargetTagsInSource",
+  "MoveRefused",
+  "PassFailed",
+  "ServersDown",
+  "NothingMovable",
 );
 
 type ValuesOf<T> = T[keyof T];

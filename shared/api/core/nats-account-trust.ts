@@ -9,7 +9,10 @@ import { resourceSchema, readyColumns, ageColumn, type KindDefinition } from "..
 export const NatsAccountTrustSpec = Struct(
   {
     accountRef: Optional(
-      ObjectReference("NatsAccount", "Reference form: the NatsAccount whose public key and JWT are mirrored into status."),
+      ObjectReference(
+        "NatsAccount",
+        "Reference form: the NatsAccount whose public key and JWT are mirrored into status.",
+      ),
     ),
     publicKey: Optional(NonEmptyText("Literal form: the account's public key (starts with A).")),
     jwt: Optional(
@@ -37,7 +40,11 @@ export const NatsAccountTrustStatus = Struct(
 );
 export type NatsAccountTrustStatus = Static<typeof NatsAccountTrustStatus>;
 
-export const NatsAccountTrustResource = resourceSchema(KINDS.NatsAccountTrust, NatsAccountTrustSpec, NatsAccountTrustStatus);
+export const NatsAccountTrustResource = resourceSchema(
+  KINDS.NatsAccountTrust,
+  NatsAccountTrustSpec,
+  NatsAccountTrustStatus,
+);
 export type NatsAccountTrust = Static<typeof NatsAccountTrustResource>;
 
 export const natsAccountTrustDefinition: KindDefinition = {

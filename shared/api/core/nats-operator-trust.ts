@@ -48,7 +48,11 @@ export const NatsOperatorTrustStatus = Struct(
 );
 export type NatsOperatorTrustStatus = Static<typeof NatsOperatorTrustStatus>;
 
-export const NatsOperatorTrustResource = resourceSchema(KINDS.NatsOperatorTrust, NatsOperatorTrustSpec, NatsOperatorTrustStatus);
+export const NatsOperatorTrustResource = resourceSchema(
+  KINDS.NatsOperatorTrust,
+  NatsOperatorTrustSpec,
+  NatsOperatorTrustStatus,
+);
 export type NatsOperatorTrust = Static<typeof NatsOperatorTrustResource>;
 
 export const natsOperatorTrustDefinition: KindDefinition = {

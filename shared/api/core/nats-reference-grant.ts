@@ -24,7 +24,10 @@ const GrantTo = Struct(
 
 export const NatsReferenceGrantSpec = Struct(
   {
-    from: ListOf(GrantFrom, "Referrers admitted; a reference must match one entry.", { minItems: 1, listType: "atomic" }),
+    from: ListOf(GrantFrom, "Referrers admitted; a reference must match one entry.", {
+      minItems: 1,
+      listType: "atomic",
+    }),
     to: ListOf(GrantTo, "Targets in this namespace the referrers may name; a reference must match one entry.", {
       minItems: 1,
       listType: "atomic",

@@ -7,7 +7,9 @@ export const Moves = () =>
     Struct(
       {
         leader: Optional(
-          Flag("Move stream and consumer leaders (needs the jetstream-stepdown export in the account).", { default: true }),
+          Flag("Move stream and consumer leaders (needs the jetstream-stepdown export in the account).", {
+            default: true,
+          }),
         ),
         placement: Optional(Flag("Move replicas off crowded servers.", { default: false })),
       },

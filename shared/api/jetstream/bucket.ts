@@ -3,9 +3,7 @@ import { NonEmptyText, Optional, Int32 } from "../common/fields.ts";
 import { readyColumns, conditionColumn, ageColumn, type PrinterColumn } from "../common/kind-definition.ts";
 
 export const bucketName = () =>
-  Optional(
-    NonEmptyText("Bucket name (letters, digits, - and _); metadata.name when omitted. Cannot change."),
-  );
+  Optional(NonEmptyText("Bucket name (letters, digits, - and _); metadata.name when omitted. Cannot change."));
 
 export const bucketReplicas = () => Optional(Int32("Copies of the bucket's data.", { minimum: 1, maximum: 5 }));
 

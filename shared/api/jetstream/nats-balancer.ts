@@ -5,7 +5,13 @@ import { Struct, NonEmptyText, Optional, ListOf, Int32 } from "../common/fields.
 import { ObjectReference } from "../common/references.ts";
 import { LabelSelector } from "../common/kubernetes.ts";
 import { Conditions, ObservedGeneration } from "../common/conditions.ts";
-import { resourceSchema, readyColumns, conditionColumn, ageColumn, type KindDefinition } from "../common/kind-definition.ts";
+import {
+  resourceSchema,
+  readyColumns,
+  conditionColumn,
+  ageColumn,
+  type KindDefinition,
+} from "../common/kind-definition.ts";
 import { Moves, BalancerInterval, Move } from "./balancer-types.ts";
 
 const Pool = Struct(
@@ -22,7 +28,10 @@ export const NatsBalancerSpec = Struct(
   {
     connectionRef: ObjectReference("NatsConnection", "Connection whose credentials decide the account balanced."),
     pools: Optional(
-      ListOf(Pool, "Pools of streams; with none the whole account is one pool.", { listType: "map", listMapKeys: ["name"] }),
+      ListOf(Pool, "Pools of streams; with none the whole account is one pool.", {
+        listType: "map",
+        listMapKeys: ["name"],
+      }),
     ),
     moves: Moves(),
     interval: BalancerInterval(),

@@ -1,10 +1,27 @@
 // NatsConsumer: a durable JetStream consumer (push when deliverSubject is set, pull otherwise).
 import type { Static } from "typebox";
 import { KINDS } from "../kinds.ts";
-import { Struct, NonEmptyText, Optional, OneOf, ListOf, Text, Int64, Int32, Flag, StringMap } from "../common/fields.ts";
+import {
+  Struct,
+  NonEmptyText,
+  Optional,
+  OneOf,
+  ListOf,
+  Text,
+  Int64,
+  Int32,
+  Flag,
+  StringMap,
+} from "../common/fields.ts";
 import { Duration, Time } from "../common/formats.ts";
 import { ObjectReference } from "../common/references.ts";
-import { resourceSchema, readyColumns, conditionColumn, ageColumn, type KindDefinition } from "../common/kind-definition.ts";
+import {
+  resourceSchema,
+  readyColumns,
+  conditionColumn,
+  ageColumn,
+  type KindDefinition,
+} from "../common/kind-definition.ts";
 import { policyProperties } from "./policies.ts";
 import { syncStatusProperties, replicasList } from "./sync-status.ts";
 import { fixedOnceCreated, immutableUnlessRecreate, serverNameImmutable } from "./rules.ts";
@@ -20,15 +37,22 @@ export const NatsConsumerSpec = Struct(
       ),
     ),
     stream: Optional(NonEmptyText("Server-side name of a stream that has no resource. Cannot change.")),
-    streamRef: Optional(ObjectReference("NatsStream", "The NatsStream to consume; the consumer waits until it is Ready. Cannot change.")),
+    streamRef: Optional(
+      ObjectReference("NatsStream", "The NatsStream to consume; the consumer waits until it is Ready. Cannot change."),
+    ),
     ...policyProperties("consumer", "Delete"),
     recreateOnImmutableChange: Optional(
-      Flag("Apply changes to fields the server cannot change by deleting and recreating the consumer (delivery state is lost)."),
+      Flag(
+        "Apply changes to fields the server cannot change by deleting and recreating the consumer (delivery state is lost).",
+      ),
     ),
     name: Optional(NonEmptyText("Durable name; metadata.name when omitted. Cannot change.")),
     description: Optional(Text("Description stored with the consumer.")),
     deliverPolicy: Optional(
-      OneOf(["All", "Last", "New", "ByStartSequence", "ByStartTime", "LastPerSubject"], `Where delivery starts.${UNLESS_RECREATE}`),
+      OneOf(
+        ["All", "Last", "New", "ByStartSequence", "ByStartTime", "LastPerSubject"],
+        `Where delivery starts.${UNLESS_RECREATE}`,
+      ),
     ),
     optStartSeq: Optional(Int64(`Sequence to start from with ByStartSequence.${UNLESS_RECREATE}`, { minimum: 0 })),
     optStartTime: Optional(Time(`Time to start from with ByStartTime.${UNLESS_RECREATE}`)),
@@ -57,7 +81,9 @@ export const NatsConsumerSpec = Struct(
     memoryStorage: Optional(Flag("Keep consumer state in memory; the server cannot change it.")),
     metadata: Optional(StringMap("Metadata stored with the consumer; keys starting with _nats. are reserved.")),
     pauseUntil: Optional(Time("Pause delivery until this time.")),
-    priorityGroups: Optional(ListOf(Text("A group name."), "Priority groups of pull requests.", { listType: "atomic" })),
+    priorityGroups: Optional(
+      ListOf(Text("A group name."), "Priority groups of pull requests.", { listType: "atomic" }),
+    ),
     priorityPolicy: Optional(
       OneOf(["None", "Overflow", "PinnedClient", "Prioritized"], "How priority groups share messages."),
     ),
@@ -73,7 +99,9 @@ export const NatsConsumerSpec = Struct(
       fixedOnceCreated("connectionRef"),
       fixedOnceCreated("stream"),
       fixedOnceCreated("streamRef"),
-      ...["deliverPolicy", "ackPolicy", "replayPolicy", "optStartSeq", "optStartTime"].map((f) => immutableUnlessRecreate(f)),
+      ...["deliverPolicy", "ackPolicy", "replayPolicy", "optStartSeq", "optStartTime"].map((f) =>
+        immutableUnlessRecreate(f),
+      ),
       immutableUnlessRecreate("heartbeat", (v) => `duration(${v})`),
       immutableUnlessRecreate("flowControl"),
       immutableUnlessRecreate("maxWaiting"),

@@ -26,7 +26,9 @@ export const NatsKeyValueSpec = Struct(
     placement: Optional(BucketPlacement),
     republish: Optional(Republish),
     mirror: Optional(StreamSource("Makes the bucket a mirror of another bucket.")),
-    sources: Optional(ListOf(StreamSource("A bucket to source from."), "Buckets this bucket sources from.", { listType: "atomic" })),
+    sources: Optional(
+      ListOf(StreamSource("A bucket to source from."), "Buckets this bucket sources from.", { listType: "atomic" }),
+    ),
     compression: Optional(Flag("Compress stored values.")),
     metadata: Optional(StringMap("Metadata stored with the bucket.")),
   },

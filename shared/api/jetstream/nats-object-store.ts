@@ -34,7 +34,11 @@ export const NatsObjectStoreStatus = Struct(
 );
 export type NatsObjectStoreStatus = Static<typeof NatsObjectStoreStatus>;
 
-export const NatsObjectStoreResource = resourceSchema(KINDS.NatsObjectStore, NatsObjectStoreSpec, NatsObjectStoreStatus);
+export const NatsObjectStoreResource = resourceSchema(
+  KINDS.NatsObjectStore,
+  NatsObjectStoreSpec,
+  NatsObjectStoreStatus,
+);
 export type NatsObjectStore = Static<typeof NatsObjectStoreResource>;
 
 export const natsObjectStoreDefinition: KindDefinition = {

@@ -1,9 +1,26 @@
 // NatsStream: a JetStream stream.
 import type { Static } from "typebox";
 import { KINDS } from "../kinds.ts";
-import { Struct, NonEmptyText, Optional, OneOf, ListOf, Text, Int64, Int32, Flag, StringMap } from "../common/fields.ts";
+import {
+  Struct,
+  NonEmptyText,
+  Optional,
+  OneOf,
+  ListOf,
+  Text,
+  Int64,
+  Int32,
+  Flag,
+  StringMap,
+} from "../common/fields.ts";
 import { Duration, Quantity, Time } from "../common/formats.ts";
-import { resourceSchema, readyColumns, conditionColumn, ageColumn, type KindDefinition } from "../common/kind-definition.ts";
+import {
+  resourceSchema,
+  readyColumns,
+  conditionColumn,
+  ageColumn,
+  type KindDefinition,
+} from "../common/kind-definition.ts";
 import { policyProperties, ImmutableConnectionRef } from "./policies.ts";
 import { StorageType, StreamPlacement, StreamSource, SubjectTransform, Republish } from "./stream-types.ts";
 import { syncStatusProperties, StreamServerStatus, replicasList } from "./sync-status.ts";
@@ -18,7 +35,9 @@ export const NatsStreamSpec = Struct(
     ...policyProperties("stream", "Retain"),
     name: Optional(NonEmptyText("Server-side stream name; metadata.name when omitted. Cannot change.")),
     description: Optional(Text("Description stored with the stream.")),
-    subjects: Optional(ListOf(Text("A subject; wildcards allowed."), "Subjects the stream stores.", { listType: "atomic" })),
+    subjects: Optional(
+      ListOf(Text("A subject; wildcards allowed."), "Subjects the stream stores.", { listType: "atomic" }),
+    ),
     retention: Optional(
       OneOf(["Limits", "Interest", "WorkQueue"], "When messages are removed; cannot change to or from WorkQueue.", {
         rules: [
@@ -48,7 +67,9 @@ export const NatsStreamSpec = Struct(
         rules: [{ rule: "self == oldSelf", message: "mirror cannot change" }],
       }),
     ),
-    sources: Optional(ListOf(StreamSource("A stream to source from."), "Streams this stream sources from.", { listType: "atomic" })),
+    sources: Optional(
+      ListOf(StreamSource("A stream to source from."), "Streams this stream sources from.", { listType: "atomic" }),
+    ),
     sealed: LockingFlag("sealed", "Seal the stream: no more messages, deletes or purges."),
     denyDelete: LockingFlag("denyDelete", "Refuse deleting messages."),
     denyPurge: LockingFlag("denyPurge", "Refuse purging the stream."),
@@ -73,7 +94,9 @@ export const NatsStreamSpec = Struct(
     metadata: Optional(StringMap("Metadata stored with the stream; keys starting with _nats. are reserved.")),
     allowMsgTTL: LockingFlag("allowMsgTTL", "Allow a per-message TTL."),
     allowMsgSchedules: LockingFlag("allowMsgSchedules", "Allow scheduled messages."),
-    allowMsgCounter: Optional(Flag("Make the stream a counter stream. Cannot change.", { rules: [immutable("allowMsgCounter")] })),
+    allowMsgCounter: Optional(
+      Flag("Make the stream a counter stream. Cannot change.", { rules: [immutable("allowMsgCounter")] }),
+    ),
     persistMode: Optional(
       OneOf(["Default", "Async"], "How writes are persisted. Cannot change.", { rules: [immutable("persistMode")] }),
     ),

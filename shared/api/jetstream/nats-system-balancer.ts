@@ -4,7 +4,13 @@ import { KINDS } from "../kinds.ts";
 import { Struct, NonEmptyText, Optional, ListOf, Int32, Flag, OneOf, Text } from "../common/fields.ts";
 import { ObjectReference } from "../common/references.ts";
 import { Conditions, ObservedGeneration } from "../common/conditions.ts";
-import { resourceSchema, readyColumns, conditionColumn, ageColumn, type KindDefinition } from "../common/kind-definition.ts";
+import {
+  resourceSchema,
+  readyColumns,
+  conditionColumn,
+  ageColumn,
+  type KindDefinition,
+} from "../common/kind-definition.ts";
 import { Moves, BalancerInterval, Move } from "./balancer-types.ts";
 
 export const NatsSystemBalancerSpec = Struct(
@@ -66,7 +72,11 @@ export const NatsSystemBalancerStatus = Struct(
 );
 export type NatsSystemBalancerStatus = Static<typeof NatsSystemBalancerStatus>;
 
-export const NatsSystemBalancerResource = resourceSchema(KINDS.NatsSystemBalancer, NatsSystemBalancerSpec, NatsSystemBalancerStatus);
+export const NatsSystemBalancerResource = resourceSchema(
+  KINDS.NatsSystemBalancer,
+  NatsSystemBalancerSpec,
+  NatsSystemBalancerStatus,
+);
 export type NatsSystemBalancer = Static<typeof NatsSystemBalancerResource>;
 
 export const natsSystemBalancerDefinition: KindDefinition = {

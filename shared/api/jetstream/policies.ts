@@ -34,6 +34,10 @@ export const policyProperties = (serverObject: string, deletionDefault: Deletion
 
 /** The connection a JetStream object is managed through; fixed once created. */
 export const ImmutableConnectionRef = () =>
-  ObjectReference("NatsConnection", "Connection to the NATS cluster; its credentials decide the account. Cannot change.", {
-    rules: [immutable("connectionRef")],
-  });
+  ObjectReference(
+    "NatsConnection",
+    "Connection to the NATS cluster; its credentials decide the account. Cannot change.",
+    {
+      rules: [immutable("connectionRef")],
+    },
+  );

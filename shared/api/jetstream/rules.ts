@@ -7,7 +7,10 @@ import type { CelRule } from "../common/fields.ts";
 export const immutable = (field: string): CelRule => ({ rule: "self == oldSelf", message: `${field} is immutable` });
 
 /** On a boolean field: once true it stays true. */
-export const cannotUnset = (field: string): CelRule => ({ rule: "self || !oldSelf", message: `${field} cannot be unset` });
+export const cannotUnset = (field: string): CelRule => ({
+  rule: "self || !oldSelf",
+  message: `${field} cannot be unset`,
+});
 
 /** On the spec: neither presence nor value may change. */
 export const fixedOnceCreated = (field: string): CelRule => ({

@@ -1,5 +1,15 @@
 // Types shared by stream, key-value and object-store configs.
-import { Struct, NonEmptyText, Optional, OneOf, ListOf, Text, Int64, Flag, type StructOptions } from "../common/fields.ts";
+import {
+  Struct,
+  NonEmptyText,
+  Optional,
+  OneOf,
+  ListOf,
+  Text,
+  Int64,
+  Flag,
+  type StructOptions,
+} from "../common/fields.ts";
 import { Time } from "../common/formats.ts";
 
 export const StorageType = (rules: { rule: string; message: string }[]) =>

@@ -7,7 +7,9 @@ export const OWNERSHIP_ORIGINS = ["Created", "Adopted"] as const;
 
 export const syncStatusProperties = () => ({
   observedGeneration: Optional(ObservedGeneration()),
-  conditions: Optional(Conditions("Ready, Synced, Terminal and Adopted, plus ReferencesResolved when a grant is missing")),
+  conditions: Optional(
+    Conditions("Ready, Synced, Terminal and Adopted, plus ReferencesResolved when a grant is missing"),
+  ),
   lastSyncedTime: Optional(Time("Last comparison with the server.")),
   nextCheckTime: Optional(Time("Next recheck of a Terminal condition under terminalPolicy Retry.")),
   ownership: Optional(

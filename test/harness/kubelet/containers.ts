@@ -93,8 +93,10 @@ export class ContainerRuntime {
     this.terminated = undefined;
     this.started = this.spec.startupProbe === undefined;
     this.ready = false;
-    this.startup = this.spec.startupProbe === undefined ? undefined : new ProbeState(this.spec.startupProbe, this.startedAtMs);
-    this.readiness = this.spec.readinessProbe === undefined ? undefined : new ProbeState(this.spec.readinessProbe, this.startedAtMs);
+    this.startup =
+      this.spec.startupProbe === undefined ? undefined : new ProbeState(this.spec.startupProbe, this.startedAtMs);
+    this.readiness =
+      this.spec.readinessProbe === undefined ? undefined : new ProbeState(this.spec.readinessProbe, this.startedAtMs);
     const startedAt = this.startedAt;
     let done = false;
     const finish = (code: number | null, signal: NodeJS.Signals | null, err?: Error): void => {
@@ -200,7 +202,10 @@ export class ContainerRuntime {
     let state: object;
     if (this.state === "running") state = { running: { startedAt: this.startedAt } };
     else if (this.state === "terminated" && this.terminated !== undefined) state = term(this.terminated);
-    else state = { waiting: { reason: this.waitingReason, ...(this.waitingMessage ? { message: this.waitingMessage } : {}) } };
+    else
+      state = {
+        waiting: { reason: this.waitingReason, ...(this.waitingMessage ? { message: this.waitingMessage } : {}) },
+      };
     const status = {
       name: this.spec.name,
       image,
@@ -210,7 +215,9 @@ export class ContainerRuntime {
       restartCount: this.restartCount,
       state,
       lastState: this.lastTermination !== undefined ? term(this.lastTermination) : {},
-      ...(this.state === "running" && this.real && this.proc?.pid !== undefined ? { containerID: `harness://pid/${this.proc.pid}` } : {}),
+      ...(this.state === "running" && this.real && this.proc?.pid !== undefined
+        ? { containerID: `harness://pid/${this.proc.pid}` }
+        : {}),
       ...(!this.real ? { containerID: `harness://simulated/${this.spec.name}` } : {}),
     };
     return status as unknown as V1ContainerStatus;
@@ -218,6 +225,14 @@ export class ContainerRuntime {
 }
 
 function signalNumber(sig: NodeJS.Signals): number {
-  const table: Partial<Record<NodeJS.Signals, number>> = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGKILL: 9, SIGUSR1: 10, SIGUSR2: 12, SIGTERM: 15 };
+  const table: Partial<Record<NodeJS.Signals, number>> = {
+    SIGHUP: 1,
+    SIGINT: 2,
+    SIGQUIT: 3,
+    SIGKILL: 9,
+    SIGUSR1: 10,
+    SIGUSR2: 12,
+    SIGTERM: 15,
+  };
   return table[sig] ?? 1;
 }

@@ -24,12 +24,14 @@ export async function resolveEnv(
     const prefix = from.prefix ?? "";
     if (from.configMapRef !== undefined) {
       const cm = await objects.configMap(ns, from.configMapRef.name ?? "");
-      if (cm === undefined && from.configMapRef.optional !== true) throw new Error(`configmap ${from.configMapRef.name} not found`);
+      if (cm === undefined && from.configMapRef.optional !== true)
+        throw new Error(`configmap ${from.configMapRef.name} not found`);
       for (const [k, v] of Object.entries(cm?.data ?? {})) env[prefix + k] = v;
     }
     if (from.secretRef !== undefined) {
       const s = await objects.secret(ns, from.secretRef.name ?? "");
-      if (s === undefined && from.secretRef.optional !== true) throw new Error(`secret ${from.secretRef.name} not found`);
+      if (s === undefined && from.secretRef.optional !== true)
+        throw new Error(`secret ${from.secretRef.name} not found`);
       for (const [k, v] of Object.entries(s?.data ?? {})) env[prefix + k] = Buffer.from(v, "base64").toString("utf8");
     }
   }
@@ -48,7 +50,8 @@ export async function resolveEnv(
     } else if (vf.configMapKeyRef !== undefined) {
       const ref = vf.configMapKeyRef;
       const value = (await objects.configMap(ns, ref.name ?? ""))?.data?.[ref.key];
-      if (value === undefined && ref.optional !== true) throw new Error(`configmap key ${ref.name}/${ref.key} not found`);
+      if (value === undefined && ref.optional !== true)
+        throw new Error(`configmap key ${ref.name}/${ref.key} not found`);
       if (value !== undefined) env[e.name] = value;
     } else if (vf.secretKeyRef !== undefined) {
       const ref = vf.secretKeyRef;

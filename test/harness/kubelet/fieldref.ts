@@ -21,9 +21,13 @@ export function fieldRefValue(pod: V1Pod, ref: V1ObjectFieldSelector, addr: PodA
     case "metadata.uid":
       return pod.metadata?.uid ?? "";
     case "metadata.labels":
-      return Object.entries(pod.metadata?.labels ?? {}).map(([k, v]) => `${k}="${v}"`).join("\n");
+      return Object.entries(pod.metadata?.labels ?? {})
+        .map(([k, v]) => `${k}="${v}"`)
+        .join("\n");
     case "metadata.annotations":
-      return Object.entries(pod.metadata?.annotations ?? {}).map(([k, v]) => `${k}="${v}"`).join("\n");
+      return Object.entries(pod.metadata?.annotations ?? {})
+        .map(([k, v]) => `${k}="${v}"`)
+        .join("\n");
     case "spec.nodeName":
       return pod.spec?.nodeName ?? "";
     case "spec.serviceAccountName":
@@ -40,7 +44,17 @@ export function fieldRefValue(pod: V1Pod, ref: V1ObjectFieldSelector, addr: PodA
 }
 
 const units: Record<string, number> = {
-  "": 1, m: 1e-3, k: 1e3, K: 1e3, M: 1e6, G: 1e9, T: 1e12, Ki: 1024, Mi: 1024 ** 2, Gi: 1024 ** 3, Ti: 1024 ** 4,
+  "": 1,
+  m: 1e-3,
+  k: 1e3,
+  K: 1e3,
+  M: 1e6,
+  G: 1e9,
+  T: 1e12,
+  Ki: 1024,
+  Mi: 1024 ** 2,
+  Gi: 1024 ** 3,
+  Ti: 1024 ** 4,
 };
 
 export function parseQuantity(q: string | number | undefined): number | undefined {
@@ -60,7 +74,8 @@ export function resourceFieldRefValue(container: V1Container | undefined, ref: V
   const [kind, resource] = ref.resource.split(".") as [string, string];
   const set = kind === "limits" ? container?.resources?.limits : container?.resources?.requests;
   let value = parseQuantity(set?.[resource] as string | undefined);
-  if (value === undefined) value = resource === "cpu" ? (kind === "limits" ? NODE_CPU : 0) : kind === "limits" ? NODE_MEMORY : 0;
+  if (value === undefined)
+    value = resource === "cpu" ? (kind === "limits" ? NODE_CPU : 0) : kind === "limits" ? NODE_MEMORY : 0;
   const divisor = parseQuantity(ref.divisor as string | undefined) ?? 1;
   return String(Math.ceil(value / divisor));
 }

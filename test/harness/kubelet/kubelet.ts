@@ -6,8 +6,16 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
-  CoreV1Api, KubeConfig, makeInformer, PatchStrategy, setHeaderOptions,
-  type Informer, type ObjectCache, type V1Pod, type V1Service, type KubernetesObject,
+  CoreV1Api,
+  KubeConfig,
+  makeInformer,
+  PatchStrategy,
+  setHeaderOptions,
+  type Informer,
+  type ObjectCache,
+  type V1Pod,
+  type V1Service,
+  type KubernetesObject,
 } from "@kubernetes/client-node";
 import { NodeAgent } from "./node.ts";
 import { PodRuntime } from "./pod.ts";
@@ -73,7 +81,10 @@ export class Kubelet {
     this.log(`kubelet started: node ${this.config.nodeName}, pod addresses ${this.config.podSubnet}.0/24`);
   }
 
-  private watch<T extends KubernetesObject>(path: string, list: () => Promise<{ items: T[]; metadata?: object }>): Watched<T> {
+  private watch<T extends KubernetesObject>(
+    path: string,
+    list: () => Promise<{ items: T[]; metadata?: object }>,
+  ): Watched<T> {
     const informer = makeInformer<T>(this.kc, path, list as never);
     const poke = (): void => this.wake?.();
     informer.on("add", poke);
@@ -83,7 +94,8 @@ export class Kubelet {
       if (this.stopping) return;
       this.log(`watch ${path} failed: ${errorMessage(err)}; restarting`);
       setTimeout(() => {
-        if (!this.stopping) informer.start().catch((e: unknown) => this.log(`watch ${path} restart failed: ${errorMessage(e)}`));
+        if (!this.stopping)
+          informer.start().catch((e: unknown) => this.log(`watch ${path} restart failed: ${errorMessage(e)}`));
       }, 1_000);
     });
     return informer;
@@ -177,7 +189,12 @@ export class Kubelet {
       await this.core.createNamespacedPodBinding({
         name,
         namespace,
-        body: { apiVersion: "v1", kind: "Binding", metadata: { name, namespace, uid }, target: { apiVersion: "v1", kind: "Node", name: this.config.nodeName } },
+        body: {
+          apiVersion: "v1",
+          kind: "Binding",
+          metadata: { name, namespace, uid },
+          target: { apiVersion: "v1", kind: "Node", name: this.config.nodeName },
+        },
       });
       this.log(`pod ${namespace}/${name}: bound to ${this.config.nodeName}`);
     } catch (err) {
@@ -200,7 +217,17 @@ export class Kubelet {
         if (pvc.status?.phase !== "Bound") {
           const storage = pvc.spec?.resources?.requests?.["storage"] ?? "1Gi";
           await this.core.patchNamespacedPersistentVolumeClaimStatus(
-            { namespace: ns, name: claim, body: { status: { phase: "Bound", accessModes: pvc.spec?.accessModes ?? ["ReadWriteOnce"], capacity: { storage } } } },
+            {
+              namespace: ns,
+              name: claim,
+              body: {
+                status: {
+                  phase: "Bound",
+                  accessModes: pvc.spec?.accessModes ?? ["ReadWriteOnce"],
+                  capacity: { storage },
+                },
+              },
+            },
             mergePatch,
           );
         }
@@ -216,7 +243,10 @@ export class Kubelet {
     const status = rt.status();
     const json = JSON.stringify(status);
     if (json === rt.lastStatusJson) return;
-    await this.core.patchNamespacedPodStatus({ namespace: rt.namespace, name: rt.name, body: { status } }, strategicPatch);
+    await this.core.patchNamespacedPodStatus(
+      { namespace: rt.namespace, name: rt.name, body: { status } },
+      strategicPatch,
+    );
     rt.lastStatusJson = json;
   }
 
@@ -237,7 +267,12 @@ export class Kubelet {
 
   private async deleteNow(namespace: string, name: string, uid: string): Promise<void> {
     try {
-      await this.core.deleteNamespacedPod({ namespace, name, gracePeriodSeconds: 0, body: { gracePeriodSeconds: 0, preconditions: { uid } } });
+      await this.core.deleteNamespacedPod({
+        namespace,
+        name,
+        gracePeriodSeconds: 0,
+        body: { gracePeriodSeconds: 0, preconditions: { uid } },
+      });
       this.log(`pod ${namespace}/${name}: deleted`);
     } catch (err) {
       const code = (err as { code?: number }).code;
@@ -264,7 +299,9 @@ export class Kubelet {
   }
 
   private writePids(): void {
-    const pids = [...this.runtimes.values()].flatMap((rt) => rt.pids()).map((pid) => ({ pid, expect: this.config.natsServer }));
+    const pids = [...this.runtimes.values()]
+      .flatMap((rt) => rt.pids())
+      .map((pid) => ({ pid, expect: this.config.natsServer }));
     try {
       writeFileSync(this.config.pidFile, JSON.stringify(pids));
     } catch {

@@ -27,7 +27,9 @@ const shutdown = (signal: string): void => {
 };
 process.on("SIGTERM", () => shutdown("SIGTERM"));
 process.on("SIGINT", () => shutdown("SIGINT"));
-process.on("unhandledRejection", (err) => log(`unhandled rejection: ${err instanceof Error ? err.stack : String(err)}`));
+process.on("unhandledRejection", (err) =>
+  log(`unhandled rejection: ${err instanceof Error ? err.stack : String(err)}`),
+);
 
 kubelet.start().catch((err: unknown) => {
   log(`start failed: ${err instanceof Error ? err.stack : String(err)}`);

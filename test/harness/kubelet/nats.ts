@@ -42,7 +42,8 @@ export function rewriteArg(arg: string, root: string, ip: string): string {
   let out = arg.replace(/\b0\.0\.0\.0\b/g, ip);
   if (out.startsWith("/") && !out.startsWith("//")) return hostPath(root, out);
   const eq = out.lastIndexOf("=");
-  if (eq >= 0 && out[eq + 1] === "/" && out[eq + 2] !== "/") out = out.slice(0, eq + 1) + hostPath(root, out.slice(eq + 1));
+  if (eq >= 0 && out[eq + 1] === "/" && out[eq + 2] !== "/")
+    out = out.slice(0, eq + 1) + hostPath(root, out.slice(eq + 1));
   return out;
 }
 
@@ -53,7 +54,10 @@ export function rewriteConfigText(text: string, root: string, ip: string): { tex
     if (/^\s*(#|\/\/)/.test(line) || /^\s*include\s/.test(line) || /\bhttp_base_path\b/.test(line)) return line;
     let l = line.replace(/\b0\.0\.0\.0\b/g, ip);
     // listen: 6222 / listen: ":6222" -> listen: "<ip>:6222"
-    l = l.replace(/(\blisten\s*[:=]?\s*)(["']?):?(\d+)\2(?=\s*([,}#]|\/\/|$))/g, (_m, pre: string, q: string, port: string) => `${pre}${q || '"'}${ip}:${port}${q || '"'}`);
+    l = l.replace(
+      /(\blisten\s*[:=]?\s*)(["']?):?(\d+)\2(?=\s*([,}#]|\/\/|$))/g,
+      (_m, pre: string, q: string, port: string) => `${pre}${q || '"'}${ip}:${port}${q || '"'}`,
+    );
     l = l.replace(/(^|[\s"'=:,[(])(\/(?!\/)[^\s"',\]});]*)/g, (_m, pre: string, p: string) => {
       const hp = hostPath(root, p);
       paths.push(hp);
@@ -100,7 +104,10 @@ export async function prepareNatsArgs(args: string[], root: string, ip: string):
   let configFile: string | undefined;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] ?? "";
-    const [flag, inline] = arg.startsWith("-") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
+    const [flag, inline] =
+      arg.startsWith("-") && arg.includes("=")
+        ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)]
+        : [arg, undefined];
     if (ADDR_FLAGS.has(flag)) {
       if (inline === undefined) i++;
       continue; // replaced by -a <ip> below

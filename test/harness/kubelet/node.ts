@@ -1,5 +1,11 @@
 // The Node object this kubelet stands for, its Ready condition and its lease.
-import { CoordinationV1Api, CoreV1Api, PatchStrategy, setHeaderOptions, type KubeConfig } from "@kubernetes/client-node";
+import {
+  CoordinationV1Api,
+  CoreV1Api,
+  PatchStrategy,
+  setHeaderOptions,
+  type KubeConfig,
+} from "@kubernetes/client-node";
 import { NODE_CPU, NODE_MEMORY } from "./fieldref.ts";
 import type { Logger } from "./logger.ts";
 
@@ -33,7 +39,12 @@ export class NodeAgent {
           kind: "Node",
           metadata: {
             name: this.name,
-            labels: { "kubernetes.io/hostname": this.name, "kubernetes.io/os": "linux", "kubernetes.io/arch": process.arch === "x64" ? "amd64" : process.arch, "nats-operator.io/harness": "true" },
+            labels: {
+              "kubernetes.io/hostname": this.name,
+              "kubernetes.io/os": "linux",
+              "kubernetes.io/arch": process.arch === "x64" ? "amd64" : process.arch,
+              "nats-operator.io/harness": "true",
+            },
           },
           spec: {},
         },
@@ -48,9 +59,19 @@ export class NodeAgent {
   private status(): object {
     const now = new Date().toISOString();
     const cond = (type: string, status: string, reason: string, message: string): object => ({
-      type, status, reason, message, lastHeartbeatTime: now, lastTransitionTime: this.readyTransition,
+      type,
+      status,
+      reason,
+      message,
+      lastHeartbeatTime: now,
+      lastTransitionTime: this.readyTransition,
     });
-    const capacity = { cpu: String(NODE_CPU), memory: `${NODE_MEMORY / 1024 ** 2}Mi`, pods: "110", "ephemeral-storage": "100Gi" };
+    const capacity = {
+      cpu: String(NODE_CPU),
+      memory: `${NODE_MEMORY / 1024 ** 2}Mi`,
+      pods: "110",
+      "ephemeral-storage": "100Gi",
+    };
     return {
       status: {
         capacity,
@@ -67,8 +88,16 @@ export class NodeAgent {
         ],
         daemonEndpoints: { kubeletEndpoint: { Port: 0 } },
         nodeInfo: {
-          machineID: "harness", systemUUID: "harness", bootID: "harness", kernelVersion: "", osImage: "nats-operator test harness",
-          containerRuntimeVersion: "harness://0", kubeletVersion: "v1.35.4", kubeProxyVersion: "", operatingSystem: "linux", architecture: process.arch === "x64" ? "amd64" : process.arch,
+          machineID: "harness",
+          systemUUID: "harness",
+          bootID: "harness",
+          kernelVersion: "",
+          osImage: "nats-operator test harness",
+          containerRuntimeVersion: "harness://0",
+          kubeletVersion: "v1.35.4",
+          kubeProxyVersion: "",
+          operatingSystem: "linux",
+          architecture: process.arch === "x64" ? "amd64" : process.arch,
         },
       },
     };
@@ -78,12 +107,20 @@ export class NodeAgent {
     await this.core.patchNodeStatus({ name: this.name, body: this.status() }, mergePatch);
     const spec = { holderIdentity: this.name, leaseDurationSeconds: 40, renewTime: microTime() };
     try {
-      await this.coordination.patchNamespacedLease({ name: this.name, namespace: "kube-node-lease", body: { spec } }, mergePatch);
+      await this.coordination.patchNamespacedLease(
+        { name: this.name, namespace: "kube-node-lease", body: { spec } },
+        mergePatch,
+      );
     } catch (err) {
       if ((err as { code?: number }).code !== 404) throw err;
       await this.coordination.createNamespacedLease({
         namespace: "kube-node-lease",
-        body: { apiVersion: "coordination.k8s.io/v1", kind: "Lease", metadata: { name: this.name, namespace: "kube-node-lease" }, spec: spec as never },
+        body: {
+          apiVersion: "coordination.k8s.io/v1",
+          kind: "Lease",
+          metadata: { name: this.name, namespace: "kube-node-lease" },
+          spec: spec as never,
+        },
       });
     }
   }

@@ -5,7 +5,15 @@ import { dirname, join } from "node:path";
 import type { V1Pod, V1PodCondition } from "@kubernetes/client-node";
 import { ContainerRuntime } from "./containers.ts";
 import { resolveEnv, expandVars } from "./env.ts";
-import { isNatsContainer, natsServerArgs, natsSignalCommand, prepareNatsArgs, renderConfig, hostPath, UnsupportedCommandError } from "./nats.ts";
+import {
+  isNatsContainer,
+  natsServerArgs,
+  natsSignalCommand,
+  prepareNatsArgs,
+  renderConfig,
+  hostPath,
+  UnsupportedCommandError,
+} from "./nats.ts";
 import { materialiseVolumes, renderFiles, hashFiles, writeFiles, type MaterialisedVolume } from "./volumes.ts";
 import type { ObjectSource } from "./objects.ts";
 import { httpGet } from "../http-check.ts";
@@ -72,7 +80,9 @@ export class PodRuntime {
 
   private readinessGatesPass(): boolean {
     const conds = this.pod.status?.conditions ?? [];
-    return (this.pod.spec?.readinessGates ?? []).every((g) => conds.some((c) => c.type === g.conditionType && c.status === "True"));
+    return (this.pod.spec?.readinessGates ?? []).every((g) =>
+      conds.some((c) => c.type === g.conditionType && c.status === "True"),
+    );
   }
 
   /** Volumes and the per-container root filesystems; retried until it succeeds. */
@@ -98,7 +108,10 @@ export class PodRuntime {
           await mkdir(source, { recursive: true }).catch(() => undefined);
           const target = hostPath(root, m.mountPath);
           await mkdir(dirname(target), { recursive: true });
-          const exists = await lstat(target).then(() => true, () => false);
+          const exists = await lstat(target).then(
+            () => true,
+            () => false,
+          );
           if (!exists) await symlink(source, target);
         }
       }
@@ -129,7 +142,8 @@ export class PodRuntime {
       c.launch(this.env.natsServer, prepared.argv, processEnv, root, () => this.onExit(c));
       this.env.onProcessChange();
     } catch (err) {
-      if (err instanceof UnsupportedCommandError) c.blocked = { reason: "HarnessUnsupportedCommand", message: err.message };
+      if (err instanceof UnsupportedCommandError)
+        c.blocked = { reason: "HarnessUnsupportedCommand", message: err.message };
       c.state = "waiting";
       c.waitingReason = c.blocked?.reason ?? "CreateContainerError";
       c.waitingMessage = errorMessage(err);
@@ -223,11 +237,14 @@ export class PodRuntime {
   status(): object {
     const policy = this.pod.spec?.restartPolicy ?? "Always";
     const statuses = this.containers.map((c) => c.status());
-    const everStarted = this.containers.every((c) => c.state !== "waiting" || c.restartCount > 0 || c.lastTermination !== undefined);
+    const everStarted = this.containers.every(
+      (c) => c.state !== "waiting" || c.restartCount > 0 || c.lastTermination !== undefined,
+    );
     const allDone = this.containers.every((c) => c.state === "terminated");
     let phase = "Running";
     if (!everStarted) phase = "Pending";
-    else if (allDone && policy !== "Always") phase = this.containers.every((c) => c.terminated?.exitCode === 0) ? "Succeeded" : "Failed";
+    else if (allDone && policy !== "Always")
+      phase = this.containers.every((c) => c.terminated?.exitCode === 0) ? "Succeeded" : "Failed";
     const containersReady = this.containers.every((c) => c.state === "running" && c.ready);
     const init = (this.pod.spec?.initContainers ?? []).map((c) => ({
       name: c.name,
@@ -237,7 +254,9 @@ export class PodRuntime {
       ready: true,
       restartCount: 0,
       started: false,
-      state: { terminated: { exitCode: 0, reason: "Completed", startedAt: this.startTime, finishedAt: this.startTime } },
+      state: {
+        terminated: { exitCode: 0, reason: "Completed", startedAt: this.startTime, finishedAt: this.startTime },
+      },
     }));
     return {
       phase,
@@ -298,7 +317,12 @@ export class PodRuntime {
     for (const c of this.containers) {
       if (c.state !== "terminated") {
         c.state = "terminated";
-        c.terminated = { exitCode: 0, reason: "Completed", startedAt: c.startedAt ?? this.startTime, finishedAt: new Date().toISOString() };
+        c.terminated = {
+          exitCode: 0,
+          reason: "Completed",
+          startedAt: c.startedAt ?? this.startTime,
+          finishedAt: new Date().toISOString(),
+        };
       }
     }
     this.finished = true;

@@ -23,11 +23,19 @@ export interface MaterialisedVolume {
 
 function decodeMap(data: Record<string, string> | undefined, base64: boolean): Map<string, Buffer> {
   const out = new Map<string, Buffer>();
-  for (const [k, v] of Object.entries(data ?? {})) out.set(k, base64 ? Buffer.from(v, "base64") : Buffer.from(v, "utf8"));
+  for (const [k, v] of Object.entries(data ?? {}))
+    out.set(k, base64 ? Buffer.from(v, "base64") : Buffer.from(v, "utf8"));
   return out;
 }
 
-function project(files: FileSet, source: Map<string, Buffer>, items: V1KeyToPath[] | undefined, defaultMode: number, what: string, optional: boolean): void {
+function project(
+  files: FileSet,
+  source: Map<string, Buffer>,
+  items: V1KeyToPath[] | undefined,
+  defaultMode: number,
+  what: string,
+  optional: boolean,
+): void {
   if (items === undefined || items.length === 0) {
     for (const [k, v] of source) files.set(k, { data: v, mode: defaultMode });
     return;
@@ -43,10 +51,20 @@ function project(files: FileSet, source: Map<string, Buffer>, items: V1KeyToPath
 }
 
 /** The files a configMap/secret/projected/downwardAPI volume holds; undefined for other kinds. */
-export async function renderFiles(pod: V1Pod, volume: V1Volume, addr: PodAddresses, objects: ObjectSource): Promise<FileSet | undefined> {
+export async function renderFiles(
+  pod: V1Pod,
+  volume: V1Volume,
+  addr: PodAddresses,
+  objects: ObjectSource,
+): Promise<FileSet | undefined> {
   const ns = pod.metadata?.namespace ?? "default";
   const files: FileSet = new Map();
-  const fromConfigMap = async (name: string, items: V1KeyToPath[] | undefined, optional: boolean, mode: number): Promise<void> => {
+  const fromConfigMap = async (
+    name: string,
+    items: V1KeyToPath[] | undefined,
+    optional: boolean,
+    mode: number,
+  ): Promise<void> => {
     const cm = await objects.configMap(ns, name);
     if (cm === undefined) {
       if (optional) return;
@@ -56,7 +74,12 @@ export async function renderFiles(pod: V1Pod, volume: V1Volume, addr: PodAddress
     for (const [k, v] of decodeMap(cm.binaryData, true)) all.set(k, v);
     project(files, all, items, mode, `configmap ${name}`, optional);
   };
-  const fromSecret = async (name: string, items: V1KeyToPath[] | undefined, optional: boolean, mode: number): Promise<void> => {
+  const fromSecret = async (
+    name: string,
+    items: V1KeyToPath[] | undefined,
+    optional: boolean,
+    mode: number,
+  ): Promise<void> => {
     const s = await objects.secret(ns, name);
     if (s === undefined) {
       if (optional) return;
@@ -66,7 +89,15 @@ export async function renderFiles(pod: V1Pod, volume: V1Volume, addr: PodAddress
     for (const [k, v] of decodeMap(s.stringData, false)) all.set(k, v);
     project(files, all, items, mode, `secret ${name}`, optional);
   };
-  const fromDownward = (items: { path: string; fieldRef?: { fieldPath: string; apiVersion?: string }; resourceFieldRef?: { resource: string; containerName?: string; divisor?: unknown }; mode?: number }[], mode: number): void => {
+  const fromDownward = (
+    items: {
+      path: string;
+      fieldRef?: { fieldPath: string; apiVersion?: string };
+      resourceFieldRef?: { resource: string; containerName?: string; divisor?: unknown };
+      mode?: number;
+    }[],
+    mode: number,
+  ): void => {
     for (const item of items) {
       let value = "";
       if (item.fieldRef !== undefined) value = fieldRefValue(pod, item.fieldRef, addr);
@@ -96,8 +127,10 @@ export async function renderFiles(pod: V1Pod, volume: V1Volume, addr: PodAddress
   if (volume.projected !== undefined) {
     const mode = volume.projected.defaultMode ?? 0o644;
     for (const src of volume.projected.sources ?? []) {
-      if (src.configMap !== undefined) await fromConfigMap(src.configMap.name ?? "", src.configMap.items, src.configMap.optional === true, mode);
-      if (src.secret !== undefined) await fromSecret(src.secret.name ?? "", src.secret.items, src.secret.optional === true, mode);
+      if (src.configMap !== undefined)
+        await fromConfigMap(src.configMap.name ?? "", src.configMap.items, src.configMap.optional === true, mode);
+      if (src.secret !== undefined)
+        await fromSecret(src.secret.name ?? "", src.secret.items, src.secret.optional === true, mode);
       if (src.downwardAPI !== undefined) fromDownward((src.downwardAPI.items ?? []) as never, mode);
       if (src.serviceAccountToken !== undefined) {
         // No token is minted: pods run as plain processes and never call the API server.
@@ -111,7 +144,8 @@ export async function renderFiles(pod: V1Pod, volume: V1Volume, addr: PodAddress
 
 export function hashFiles(files: FileSet): string {
   const h = createHash("sha256");
-  for (const [k, v] of [...files].sort(([a], [b]) => a.localeCompare(b))) h.update(k).update("\0").update(v.data).update("\0");
+  for (const [k, v] of [...files].sort(([a], [b]) => a.localeCompare(b)))
+    h.update(k).update("\0").update(v.data).update("\0");
   return h.digest("hex");
 }
 
@@ -160,7 +194,11 @@ export async function materialiseVolumes(pod: V1Pod, ctx: VolumeContext): Promis
       continue;
     }
     await mkdir(ownDir, { recursive: true });
-    out.set(volume.name, { name: volume.name, hostPath: ownDir, kind: volume.emptyDir !== undefined ? "emptyDir" : "unsupported" });
+    out.set(volume.name, {
+      name: volume.name,
+      hostPath: ownDir,
+      kind: volume.emptyDir !== undefined ? "emptyDir" : "unsupported",
+    });
   }
   return out;
 }

@@ -27,7 +27,11 @@ const cluster = (extra: Spec = {}): Spec => ({ version: "2.15.0", replicas: 3, .
 const auth = { trustRef: { name: "trust" } };
 const secretRef = { secretRef: { name: "tls" } };
 const certManager = { certManager: { issuerRef: { name: "ca" } } };
-const gateway = (extra: Spec = {}): Spec => ({ discovery: "Explicit", remotes: [{ name: "a", url: "nats://a:7222" }], ...extra });
+const gateway = (extra: Spec = {}): Spec => ({
+  discovery: "Explicit",
+  remotes: [{ name: "a", url: "nats://a:7222" }],
+  ...extra,
+});
 const identity = { identity: { secretKeyRef: { name: "keys", key: "identity" } } };
 const signing = { signing: [{ name: "signing-1", secretKeyRef: { name: "keys", key: "signing-1" } }] };
 const account = (extra: Spec = {}): Spec => ({ operatorRef: { name: "op" }, ...extra });
@@ -35,7 +39,12 @@ const user = (extra: Spec = {}): Spec => ({ accountRef: { kind: "NatsAccount", n
 const sysUser = (extra: Spec = {}): Spec => ({ accountRef: { kind: "NatsSystemAccount", name: "sys" }, ...extra });
 const stream = (extra: Spec = {}): Spec => ({ ...conn, ...extra });
 const consumer = (extra: Spec = {}): Spec => ({ ...conn, stream: "S", ...extra });
-const evacuation = (extra: Spec = {}): Spec => ({ ...conn, from: { cluster: "a" }, to: { serverTags: ["cluster:b"] }, ...extra });
+const evacuation = (extra: Spec = {}): Spec => ({
+  ...conn,
+  from: { cluster: "a" },
+  to: { serverTags: ["cluster:b"] },
+  ...extra,
+});
 const stepdown = { preset: "jetstream-stepdown" };
 const exported = (extra: Spec = {}): Spec => ({ name: "e", type: "Service", subject: "svc.x", ...extra });
 
@@ -83,7 +92,12 @@ export const CREATE_RULES: readonly CreateRuleCase[] = [
   {
     kind: "NatsCluster",
     message: "version must be a semantic version, 2.15.0 or later",
-    accept: [cluster({ version: "2.15.0" }), cluster({ version: "2.16.2" }), cluster({ version: "3.0.0" }), cluster({ version: "2.15.1-rc.1" })],
+    accept: [
+      cluster({ version: "2.15.0" }),
+      cluster({ version: "2.16.2" }),
+      cluster({ version: "3.0.0" }),
+      cluster({ version: "2.15.1-rc.1" }),
+    ],
     refuse: [
       cluster({ version: "2.14.9" }),
       cluster({ version: "1.99.0" }),
@@ -118,22 +132,40 @@ export const CREATE_RULES: readonly CreateRuleCase[] = [
   {
     kind: "NatsCluster",
     message: "a certificate is named only while route TLS is enabled",
-    accept: [cluster({ routes: { tls: { enabled: true, ...secretRef } } }), cluster({ routes: { tls: { enabled: false } } })],
-    refuse: [cluster({ routes: { tls: { enabled: false, ...secretRef } } }), cluster({ routes: { tls: { enabled: false, ...certManager } } })],
+    accept: [
+      cluster({ routes: { tls: { enabled: true, ...secretRef } } }),
+      cluster({ routes: { tls: { enabled: false } } }),
+    ],
+    refuse: [
+      cluster({ routes: { tls: { enabled: false, ...secretRef } } }),
+      cluster({ routes: { tls: { enabled: false, ...certManager } } }),
+    ],
   },
   {
     kind: "NatsCluster",
     message: "localAccountTrustRef and localSystemAccount are mutually exclusive",
     accept: [
-      cluster({ leafRemotes: [{ connectionRef: { name: "hub" }, localAccountTrustRef: { name: "t" }, localSystemAccount: false }] }),
+      cluster({
+        leafRemotes: [
+          { connectionRef: { name: "hub" }, localAccountTrustRef: { name: "t" }, localSystemAccount: false },
+        ],
+      }),
       cluster({ leafRemotes: [{ connectionRef: { name: "hub" }, localSystemAccount: true }] }),
     ],
-    refuse: [cluster({ leafRemotes: [{ connectionRef: { name: "hub" }, localAccountTrustRef: { name: "t" }, localSystemAccount: true }] })],
+    refuse: [
+      cluster({
+        leafRemotes: [
+          { connectionRef: { name: "hub" }, localAccountTrustRef: { name: "t" }, localSystemAccount: true },
+        ],
+      }),
+    ],
   },
   {
     kind: "NatsCluster",
     message: "loadBalancerSourceRanges is set only when type is LoadBalancer",
-    accept: [cluster({ gateway: gateway({ service: { type: "LoadBalancer", loadBalancerSourceRanges: ["10.0.0.0/8"] } }) })],
+    accept: [
+      cluster({ gateway: gateway({ service: { type: "LoadBalancer", loadBalancerSourceRanges: ["10.0.0.0/8"] } }) }),
+    ],
     refuse: [
       cluster({ gateway: gateway({ service: { type: "ClusterIP", loadBalancerSourceRanges: ["10.0.0.0/8"] } }) }),
       cluster({ auth, leafnodes: { service: { loadBalancerSourceRanges: ["10.0.0.0/8"] } } }),
@@ -148,7 +180,13 @@ export const CREATE_RULES: readonly CreateRuleCase[] = [
   {
     kind: "NatsCluster",
     message: "a source range must be a CIDR",
-    accept: [cluster({ gateway: gateway({ service: { type: "LoadBalancer", loadBalancerSourceRanges: ["192.168.0.0/16", "2001:db8::/32"] } }) })],
+    accept: [
+      cluster({
+        gateway: gateway({
+          service: { type: "LoadBalancer", loadBalancerSourceRanges: ["192.168.0.0/16", "2001:db8::/32"] },
+        }),
+      }),
+    ],
     refuse: [
       cluster({ gateway: gateway({ service: { type: "LoadBalancer", loadBalancerSourceRanges: ["10.0.0.0/33"] } }) }),
       cluster({ gateway: gateway({ service: { type: "LoadBalancer", loadBalancerSourceRanges: ["somewhere"] } }) }),
@@ -164,7 +202,10 @@ export const CREATE_RULES: readonly CreateRuleCase[] = [
     kind: "NatsOperator",
     message: "jwt requires at least one signing key",
     accept: [{ systemAccountRef: { name: "sys" }, jwt: "j", keys: signing }],
-    refuse: [{ systemAccountRef: { name: "sys" }, jwt: "j" }, { systemAccountRef: { name: "sys" }, jwt: "j", keys: { signing: [] } }],
+    refuse: [
+      { systemAccountRef: { name: "sys" }, jwt: "j" },
+      { systemAccountRef: { name: "sys" }, jwt: "j", keys: { signing: [] } },
+    ],
   },
   ...(["NatsSystemAccount", "NatsAccount"] as const).flatMap((kind): CreateRuleCase[] => [
     {
@@ -185,7 +226,17 @@ export const CREATE_RULES: readonly CreateRuleCase[] = [
     message: "jetstream limits are set either for the account or by tier",
     accept: [
       account({ limits: { jetstream: { streams: 10, diskStorage: "10Gi" } } }),
-      account({ limits: { jetstream: { tiers: [{ name: "R1", streams: 5 }, { name: "R3", streams: 2 }], maxBytesRequired: false } } }),
+      account({
+        limits: {
+          jetstream: {
+            tiers: [
+              { name: "R1", streams: 5 },
+              { name: "R3", streams: 2 },
+            ],
+            maxBytesRequired: false,
+          },
+        },
+      }),
     ],
     refuse: [
       account({ limits: { jetstream: { tiers: [{ name: "R1", streams: 5 }], streams: 10 } } }),
@@ -218,7 +269,9 @@ export const CREATE_RULES: readonly CreateRuleCase[] = [
     message: "an importer sets either kind and name, or publicKey",
     accept: [account({ exports: [exported({ access: "Private", importers: [{ publicKey: "A2" }] })] })],
     refuse: [
-      account({ exports: [exported({ access: "Private", importers: [{ publicKey: "A2", kind: "NatsAccount", name: "b" }] })] }),
+      account({
+        exports: [exported({ access: "Private", importers: [{ publicKey: "A2", kind: "NatsAccount", name: "b" }] })],
+      }),
       account({ exports: [exported({ access: "Private", importers: [{ kind: "NatsAccount" }] })] }),
     ],
   },
@@ -251,7 +304,9 @@ export const CREATE_RULES: readonly CreateRuleCase[] = [
     message: "subject, type and activation are set only on an import by publicKey",
     accept: [
       account({
-        imports: [{ publicKey: "A2", subject: "s", type: "Service", activation: { secretKeyRef: { name: "tok", key: "jwt" } } }],
+        imports: [
+          { publicKey: "A2", subject: "s", type: "Service", activation: { secretKeyRef: { name: "tok", key: "jwt" } } },
+        ],
       }),
     ],
     refuse: [account({ imports: [{ accountRef: { kind: "NatsAccount", name: "b" }, export: "e", subject: "s" }] })],
@@ -278,7 +333,11 @@ export const CREATE_RULES: readonly CreateRuleCase[] = [
     kind: "NatsUser",
     message: "a controller preset is for a NatsSystemAccount user",
     accept: [sysUser({ preset: "cluster-controller" }), user({ preset: "leafnode" })],
-    refuse: [user({ preset: "cluster-controller" }), user({ preset: "jetstream-controller" }), user({ preset: "auth-controller" })],
+    refuse: [
+      user({ preset: "cluster-controller" }),
+      user({ preset: "jetstream-controller" }),
+      user({ preset: "auth-controller" }),
+    ],
   },
   {
     kind: "NatsUser",
@@ -308,14 +367,18 @@ export const CREATE_RULES: readonly CreateRuleCase[] = [
     accept: [{ streamRef: { name: "s" } }, { ...conn, stream: "S" }],
     refuse: [{ stream: "S" }],
   },
-  ...(["NatsBalancer", "NatsSystemBalancer"] as const).map(
-    (kind): CreateRuleCase => ({
-      kind,
-      message: "interval must be a positive duration",
-      accept: [{ ...conn, interval: "30s" }, { ...conn, interval: "1h30m" }],
-      refuse: [{ ...conn, interval: "0s" }, { ...conn, interval: "-1m" }],
-    }),
-  ),
+  ...(["NatsBalancer", "NatsSystemBalancer"] as const).map((kind): CreateRuleCase => ({
+    kind,
+    message: "interval must be a positive duration",
+    accept: [
+      { ...conn, interval: "30s" },
+      { ...conn, interval: "1h30m" },
+    ],
+    refuse: [
+      { ...conn, interval: "0s" },
+      { ...conn, interval: "-1m" },
+    ],
+  })),
 ];
 
 const lb = (cls?: string): Spec => ({ type: "LoadBalancer", ...(cls ? { loadBalancerClass: cls } : {}) });
@@ -325,15 +388,26 @@ export const TRANSITION_RULES: readonly TransitionRuleCase[] = [
     kind: "NatsCluster",
     message: "version moves at most one minor at a time, up or down",
     base: cluster({ version: "2.16.1" }),
-    accept: [cluster({ version: "2.16.9" }), cluster({ version: "2.16.0" }), cluster({ version: "2.17.0" }), cluster({ version: "2.15.4" })],
+    accept: [
+      cluster({ version: "2.16.9" }),
+      cluster({ version: "2.16.0" }),
+      cluster({ version: "2.17.0" }),
+      cluster({ version: "2.15.4" }),
+    ],
     refuse: [cluster({ version: "2.18.0" }), cluster({ version: "3.16.1" })],
   },
   {
     kind: "NatsCluster",
     message: "loadBalancerClass cannot change while type stays LoadBalancer",
     base: cluster({ gateway: gateway({ service: lb("example.com/a") }) }),
-    accept: [cluster({ gateway: gateway({ service: lb("example.com/a") }) }), cluster({ gateway: gateway({ service: { type: "ClusterIP" } }) })],
-    refuse: [cluster({ gateway: gateway({ service: lb("example.com/b") }) }), cluster({ gateway: gateway({ service: lb() }) })],
+    accept: [
+      cluster({ gateway: gateway({ service: lb("example.com/a") }) }),
+      cluster({ gateway: gateway({ service: { type: "ClusterIP" } }) }),
+    ],
+    refuse: [
+      cluster({ gateway: gateway({ service: lb("example.com/b") }) }),
+      cluster({ gateway: gateway({ service: lb() }) }),
+    ],
   },
   {
     kind: "NatsUser",
@@ -350,7 +424,10 @@ export const TRANSITION_RULES: readonly TransitionRuleCase[] = [
         message: "connectionRef is immutable",
         base: spec(),
         accept: [spec()],
-        refuse: [spec({ connectionRef: { name: "other" } }), spec({ connectionRef: { name: "conn", namespace: "elsewhere" } })],
+        refuse: [
+          spec({ connectionRef: { name: "other" } }),
+          spec({ connectionRef: { name: "conn", namespace: "elsewhere" } }),
+        ],
       };
     },
   ),
@@ -419,16 +496,24 @@ export const TRANSITION_RULES: readonly TransitionRuleCase[] = [
     accept: [stream({ mirror: { name: "ORIGIN" } }), stream()],
     refuse: [stream({ mirror: { name: "OTHER" } }), stream({ mirror: { name: "ORIGIN", filterSubject: "a.>" } })],
   },
-  ...(["sealed", "denyDelete", "denyPurge", "allowMsgTTL", "allowMsgSchedules"] as const).flatMap((field): TransitionRuleCase[] => [
-    {
-      kind: "NatsStream",
-      message: `${field} cannot be unset`,
-      base: stream({ [field]: true }),
-      accept: [stream({ [field]: true })],
-      refuse: [stream({ [field]: false })],
-    },
-    { kind: "NatsStream", message: `${field} cannot be unset`, base: stream({ [field]: false }), accept: [stream({ [field]: true })], refuse: [] },
-  ]),
+  ...(["sealed", "denyDelete", "denyPurge", "allowMsgTTL", "allowMsgSchedules"] as const).flatMap(
+    (field): TransitionRuleCase[] => [
+      {
+        kind: "NatsStream",
+        message: `${field} cannot be unset`,
+        base: stream({ [field]: true }),
+        accept: [stream({ [field]: true })],
+        refuse: [stream({ [field]: false })],
+      },
+      {
+        kind: "NatsStream",
+        message: `${field} cannot be unset`,
+        base: stream({ [field]: false }),
+        accept: [stream({ [field]: true })],
+        refuse: [],
+      },
+    ],
+  ),
   {
     kind: "NatsStream",
     message: "allowMsgCounter is immutable",
@@ -489,20 +574,18 @@ export const TRANSITION_RULES: readonly TransitionRuleCase[] = [
       ["flowControl", false, true],
       ["maxWaiting", 512, 1024],
     ] as const
-  ).map(
-    ([field, before, after]): TransitionRuleCase => ({
-      kind: "NatsConsumer",
-      message: `${field} is immutable unless recreateOnImmutableChange is set`,
-      base: consumer({ [field]: before }),
-      accept: [
-        consumer({ [field]: before, ackWait: "45s" }),
-        consumer({ [field]: after, recreateOnImmutableChange: true }),
-        consumer(),
-        ...(field === "heartbeat" ? [consumer({ heartbeat: "60s" })] : []),
-      ],
-      refuse: [consumer({ [field]: after }), consumer({ [field]: after, recreateOnImmutableChange: false })],
-    }),
-  ),
+  ).map(([field, before, after]): TransitionRuleCase => ({
+    kind: "NatsConsumer",
+    message: `${field} is immutable unless recreateOnImmutableChange is set`,
+    base: consumer({ [field]: before }),
+    accept: [
+      consumer({ [field]: before, ackWait: "45s" }),
+      consumer({ [field]: after, recreateOnImmutableChange: true }),
+      consumer(),
+      ...(field === "heartbeat" ? [consumer({ heartbeat: "60s" })] : []),
+    ],
+    refuse: [consumer({ [field]: after }), consumer({ [field]: after, recreateOnImmutableChange: false })],
+  })),
   {
     kind: "NatsClusterEvacuation",
     message: "from is immutable",

@@ -3,7 +3,16 @@
 // transition rules by creating a base object and dry-run replacing its spec.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { CREATE_RULES, TRANSITION_RULES, type SpecOf } from "./cel-cases.ts";
-import { accepted, closeSession, create, objectOf, openSession, replace, uniqueName, type ApiSession } from "./support/api.ts";
+import {
+  accepted,
+  closeSession,
+  create,
+  objectOf,
+  openSession,
+  replace,
+  uniqueName,
+  type ApiSession,
+} from "./support/api.ts";
 
 let session: ApiSession | undefined;
 beforeAll(async () => {
@@ -28,22 +37,21 @@ describe("create rules", () => {
     ...c.refuse.map((spec) => ({ kind: c.kind, message: c.message, spec, accept: false })),
   ]);
 
-  it.each(cases.map((c) => [`${c.kind} ${c.accept ? "accepts" : "refuses"} ${label(c.spec)} (${c.message})`, c] as const))(
-    "%s",
-    async (_name, c) => {
-      const name = uniqueName(c.kind.toLowerCase());
-      const verdict = await create(open(), objectOf(open(), c.kind, name, specFor(c.spec, name)), { dryRun: true });
-      if (c.accept) {
-        accepted(verdict);
-      } else {
-        expect(verdict.ok).toBe(false);
-        if (!verdict.ok) {
-          expect(verdict.code).toBe(422);
-          expect(verdict.message).toContain(c.message);
-        }
+  it.each(
+    cases.map((c) => [`${c.kind} ${c.accept ? "accepts" : "refuses"} ${label(c.spec)} (${c.message})`, c] as const),
+  )("%s", async (_name, c) => {
+    const name = uniqueName(c.kind.toLowerCase());
+    const verdict = await create(open(), objectOf(open(), c.kind, name, specFor(c.spec, name)), { dryRun: true });
+    if (c.accept) {
+      accepted(verdict);
+    } else {
+      expect(verdict.ok).toBe(false);
+      if (!verdict.ok) {
+        expect(verdict.code).toBe(422);
+        expect(verdict.message).toContain(c.message);
       }
-    },
-  );
+    }
+  });
 });
 
 describe("transition rules", () => {
@@ -54,7 +62,11 @@ describe("transition rules", () => {
 
   it.each(
     cases.map(
-      (c) => [`${c.kind} from ${label(c.base)} ${c.accept ? "accepts" : "refuses"} ${label(c.spec)} (${c.message})`, c] as const,
+      (c) =>
+        [
+          `${c.kind} from ${label(c.base)} ${c.accept ? "accepts" : "refuses"} ${label(c.spec)} (${c.message})`,
+          c,
+        ] as const,
     ),
   )("%s", async (_name, c) => {
     const name = uniqueName(c.kind.toLowerCase());
@@ -78,7 +90,9 @@ describe("NatsCluster name", () => {
     ["refuses 55 characters (<name>-headless would exceed a DNS label)", `a${"b".repeat(54)}`, false],
     ["refuses a name starting with a digit (not a Service name)", "1cluster", false],
   ])("%s", async (_what, name, ok) => {
-    const verdict = await create(open(), objectOf(open(), "NatsCluster", name, { version: "2.15.0", replicas: 1 }), { dryRun: true });
+    const verdict = await create(open(), objectOf(open(), "NatsCluster", name, { version: "2.15.0", replicas: 1 }), {
+      dryRun: true,
+    });
     expect(verdict.ok).toBe(ok);
   });
 });

@@ -1,7 +1,16 @@
 // The API server applies the documented defaults (read back after create),
 // and nothing else: controller-side ("semantic") defaults stay unset.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { accepted, closeSession, create, objectOf, openSession, read, uniqueName, type ApiSession } from "./support/api.ts";
+import {
+  accepted,
+  closeSession,
+  create,
+  objectOf,
+  openSession,
+  read,
+  uniqueName,
+  type ApiSession,
+} from "./support/api.ts";
 import type { KindName } from "../../../shared/api/kinds.ts";
 
 let session: ApiSession | undefined;
@@ -28,12 +37,26 @@ const moves = { moves: { leader: true, placement: false } };
 const CASES: readonly DefaultCase[] = [
   {
     kind: "NatsConnection",
-    spec: { servers: ["nats://n:4222"], tls: { ca: { secretKeyRef: { name: "ca" } } }, credentials: { secretKeyRef: { name: "creds" } } },
-    expected: { tls: { ca: { secretKeyRef: { name: "ca", key: "ca.crt" } } }, credentials: { secretKeyRef: { name: "creds", key: "user.creds" } } },
+    spec: {
+      servers: ["nats://n:4222"],
+      tls: { ca: { secretKeyRef: { name: "ca" } } },
+      credentials: { secretKeyRef: { name: "creds" } },
+    },
+    expected: {
+      tls: { ca: { secretKeyRef: { name: "ca", key: "ca.crt" } } },
+      credentials: { secretKeyRef: { name: "creds", key: "user.creds" } },
+    },
   },
   {
     kind: "NatsCluster",
-    spec: { version: "2.15.0", replicas: 3, exporter: {}, routes: { tls: {} }, monitor: {}, auth: { trustRef: { name: "t" }, systemCredentials: { secretKeyRef: { name: "c" } } } },
+    spec: {
+      version: "2.15.0",
+      replicas: 3,
+      exporter: {},
+      routes: { tls: {} },
+      monitor: {},
+      auth: { trustRef: { name: "t" }, systemCredentials: { secretKeyRef: { name: "c" } } },
+    },
     expected: {
       exporter: { enabled: true },
       routes: { tls: { enabled: true } },
@@ -42,7 +65,12 @@ const CASES: readonly DefaultCase[] = [
     },
     unset: ["auth.resolver", "image", "exporter.image", "rollout"],
   },
-  { kind: "NatsCluster", spec: { version: "2.15.0", replicas: 1 }, expected: {}, unset: ["exporter", "routes", "monitor"] },
+  {
+    kind: "NatsCluster",
+    spec: { version: "2.15.0", replicas: 1 },
+    expected: {},
+    unset: ["exporter", "routes", "monitor"],
+  },
   { kind: "NatsAccount", spec: { operatorRef: { name: "op" } }, expected: { jwtTTL: "48h" }, unset: ["adoption"] },
   { kind: "NatsAccount", spec: { operatorRef: { name: "op" }, jwtTTL: "0s" }, expected: { jwtTTL: "0s" } },
   {
@@ -51,16 +79,27 @@ const CASES: readonly DefaultCase[] = [
     expected: { credentials: { secretKeyRef: { name: "u-creds", key: "user.creds" } } },
   },
   { kind: "NatsStream", spec: { ...conn }, expected: policies("Retain"), unset: ["name", "storage", "replicas"] },
-  { kind: "NatsConsumer", spec: { ...conn, stream: "S" }, expected: policies("Delete"), unset: ["recreateOnImmutableChange", "name"] },
+  {
+    kind: "NatsConsumer",
+    spec: { ...conn, stream: "S" },
+    expected: policies("Delete"),
+    unset: ["recreateOnImmutableChange", "name"],
+  },
   { kind: "NatsKeyValue", spec: { ...conn }, expected: policies("Retain") },
   { kind: "NatsObjectStore", spec: { ...conn }, expected: policies("Retain") },
   { kind: "NatsBalancer", spec: { ...conn }, expected: moves, unset: ["interval"] },
   { kind: "NatsSystemBalancer", spec: { ...conn }, expected: moves, unset: ["interval"] },
-  { kind: "NatsSystemBalancer", spec: { ...conn, moves: { placement: true } }, expected: { moves: { leader: true, placement: true } } },
+  {
+    kind: "NatsSystemBalancer",
+    spec: { ...conn, moves: { placement: true } },
+    expected: { moves: { leader: true, placement: true } },
+  },
 ];
 
 const at = (value: unknown, path: string): unknown =>
-  path.split(".").reduce<unknown>((v, key) => (v && typeof v === "object" ? (v as Record<string, unknown>)[key] : undefined), value);
+  path
+    .split(".")
+    .reduce<unknown>((v, key) => (v && typeof v === "object" ? (v as Record<string, unknown>)[key] : undefined), value);
 
 describe("defaults", () => {
   it.each(CASES.map((c) => [`${c.kind} ${JSON.stringify(c.spec)}`, c] as const))("%s", async (_name, c) => {

@@ -56,7 +56,11 @@ describe("discovery", () => {
     for (const kind of KIND_NAMES.filter((k) => KINDS[k].group === group)) {
       const resource = list.resources.find((r) => r.name === KINDS[kind].plural);
       expect(resource).toEqual(
-        expect.objectContaining({ kind, categories: [...KINDS[kind].categories], shortNames: [...KINDS[kind].shortNames] }),
+        expect.objectContaining({
+          kind,
+          categories: [...KINDS[kind].categories],
+          shortNames: [...KINDS[kind].shortNames],
+        }),
       );
       const status = list.resources.find((r) => r.name === `${KINDS[kind].plural}/status`);
       expect(status !== undefined).toBe(KINDS[kind].hasStatus);

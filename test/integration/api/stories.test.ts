@@ -30,13 +30,14 @@ const open = (): ApiSession => {
 };
 
 describe("story manifests", () => {
-  it.each(storyManifests().map((m) => [`${m.story}/${m.file}#${m.index} ${m.object.kind}/${m.object.metadata.name}`, m] as const))(
-    "%s is accepted (dry run, strict field validation)",
-    async (_name, manifest) => {
-      // Every manifest goes to this file's namespace; a dry run stores nothing, so names never collide.
-      accepted(await create(open(), manifest.object as CustomObject, { dryRun: true }));
-    },
-  );
+  it.each(
+    storyManifests().map(
+      (m) => [`${m.story}/${m.file}#${m.index} ${m.object.kind}/${m.object.metadata.name}`, m] as const,
+    ),
+  )("%s is accepted (dry run, strict field validation)", async (_name, manifest) => {
+    // Every manifest goes to this file's namespace; a dry run stores nothing, so names never collide.
+    accepted(await create(open(), manifest.object as CustomObject, { dryRun: true }));
+  });
 
   it("strict field validation refuses an unknown field", async () => {
     const object = objectOf(open(), "NatsCluster", "unknown-field", {

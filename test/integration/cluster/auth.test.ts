@@ -18,19 +18,28 @@ let operator: RunningOperator;
 let namespace: string;
 let nats: TestOperator;
 
-const podUrl = (cluster: string, ordinal: number) => `nats://${cluster}-${ordinal}-0.${cluster}-headless.${namespace}.svc:4222`;
+const podUrl = (cluster: string, ordinal: number) =>
+  `nats://${cluster}-${ordinal}-0.${cluster}-headless.${namespace}.svc:4222`;
 const connectAs = (creds: string, servers: string[]): Promise<NatsConnection> =>
   connect({ servers, authenticator: credsAuthenticator(new TextEncoder().encode(creds)), timeout: 5_000 });
 
-const literalTrust = (name: string): KubeObject => ({
-  apiVersion: "nats-operator.io/v1beta1",
-  kind: "NatsOperatorTrust",
-  metadata: { name, namespace },
-  spec: { operatorJWT: nats.operatorJWT, systemAccountJWT: nats.systemAccount.jwt },
-} as KubeObject);
+const literalTrust = (name: string): KubeObject =>
+  ({
+    apiVersion: "nats-operator.io/v1beta1",
+    kind: "NatsOperatorTrust",
+    metadata: { name, namespace },
+    spec: { operatorJWT: nats.operatorJWT, systemAccountJWT: nats.systemAccount.jwt },
+  }) as KubeObject;
 
 const statefulSets = async (cluster: string) =>
-  (await env.kube.list<KubeObject>({ apiVersion: "apps/v1", kind: "StatefulSet", namespace, labelSelector: `cluster.nats-operator.io/cluster=${cluster}` })).map((s) => s.metadata.name);
+  (
+    await env.kube.list<KubeObject>({
+      apiVersion: "apps/v1",
+      kind: "StatefulSet",
+      namespace,
+      labelSelector: `cluster.nats-operator.io/cluster=${cluster}`,
+    })
+  ).map((s) => s.metadata.name);
 
 /** Every answer to a request within `ms`: $SYS pings are answered by each server. */
 async function gather(nc: NatsConnection, subject: string, ms: number): Promise<unknown[]> {
@@ -65,7 +74,12 @@ describe("operator mode (C41)", () => {
       apiVersion: "cluster.nats-operator.io/v1beta1",
       kind: "NatsCluster",
       metadata: { name: "held", namespace },
-      spec: { version: "2.15.2", replicas: 1, resources: { requests: { cpu: "100m", memory: "128Mi" }, limits: { memory: "128Mi" } }, auth: { trustRef: { name: "late" }, accountTrustRefs: [{ name: "preloaded" }] } },
+      spec: {
+        version: "2.15.2",
+        replicas: 1,
+        resources: { requests: { cpu: "100m", memory: "128Mi" }, limits: { memory: "128Mi" } },
+        auth: { trustRef: { name: "late" }, accountTrustRefs: [{ name: "preloaded" }] },
+      },
     } as KubeObject);
     const held = await waitFor(
       "Progressing=False TrustNotFound",
@@ -75,19 +89,30 @@ describe("operator mode (C41)", () => {
       },
       60_000,
     );
-    expect(condition(held, "Progressing")).toMatchObject({ status: "False", message: `NatsOperatorTrust ${namespace}/late does not exist` });
+    expect(condition(held, "Progressing")).toMatchObject({
+      status: "False",
+      message: `NatsOperatorTrust ${namespace}/late does not exist`,
+    });
     expect(held.metadata.annotations?.["cluster.nats-operator.io/render-failure-reason"]).toBe("TrustNotFound");
     // render-cluster keeps polling for the trust; nothing of the servers is rendered meanwhile.
-    await waitFor("the trust poll", async () => env.kube.get({ apiVersion: "sources.knative.dev/v1", kind: "PingSource", namespace, name: "held-render-poll" }), 30_000);
+    await waitFor(
+      "the trust poll",
+      async () =>
+        env.kube.get({ apiVersion: "sources.knative.dev/v1", kind: "PingSource", namespace, name: "held-render-poll" }),
+      30_000,
+    );
     await new Promise((r) => setTimeout(r, 3_000));
     expect(await statefulSets("held")).toEqual([]);
-    expect(await env.kube.get({ apiVersion: "v1", kind: "ConfigMap", namespace, name: "held-0-config" })).toBeUndefined();
+    expect(
+      await env.kube.get({ apiVersion: "v1", kind: "ConfigMap", namespace, name: "held-0-config" }),
+    ).toBeUndefined();
 
     // No event tells the functions about the trusts: the poll finds them.
     await env.kube.create(literalTrust("late"));
     await waitFor(
       "Progressing=False AccountTrustNotFound",
-      async () => condition(await readCluster(env.kube, namespace, "held"), "Progressing")?.reason === "AccountTrustNotFound",
+      async () =>
+        condition(await readCluster(env.kube, namespace, "held"), "Progressing")?.reason === "AccountTrustNotFound",
       60_000,
     );
     expect(await statefulSets("held")).toEqual([]);
@@ -104,7 +129,17 @@ describe("operator mode (C41)", () => {
     });
     expect(running.metadata.annotations?.["cluster.nats-operator.io/render-failure"]).toBeUndefined();
     expect(running.metadata.annotations?.["cluster.nats-operator.io/render-failure-reason"]).toBeUndefined();
-    await waitFor("no trust poll once ready", async () => (await env.kube.get({ apiVersion: "sources.knative.dev/v1", kind: "PingSource", namespace, name: "held-render-poll" })) === undefined, 30_000);
+    await waitFor(
+      "no trust poll once ready",
+      async () =>
+        (await env.kube.get({
+          apiVersion: "sources.knative.dev/v1",
+          kind: "PingSource",
+          namespace,
+          name: "held-render-poll",
+        })) === undefined,
+      30_000,
+    );
     const sys = await connectAs(nats.systemUserCreds, [podUrl("held", 0)]);
     expect(await gather(sys, "$SYS.REQ.SERVER.PING.STATSZ", 1_500)).toHaveLength(1);
     await sys.close();
@@ -114,19 +149,35 @@ describe("operator mode (C41)", () => {
     await user.close();
     // A new operator in the trust is a new revision: the server restarts under it (C31).
     const next = await createOperator({ name: "next-operator" });
-    const trust = await env.kube.get<KubeObject>({ apiVersion: "nats-operator.io/v1beta1", kind: "NatsOperatorTrust", namespace, name: "late" });
+    const trust = await env.kube.get<KubeObject>({
+      apiVersion: "nats-operator.io/v1beta1",
+      kind: "NatsOperatorTrust",
+      namespace,
+      name: "late",
+    });
     const resigned = await next.signAccount("preloaded");
-    await env.kube.patch({ apiVersion: "nats-operator.io/v1beta1", kind: "NatsAccountTrust", namespace, name: "preloaded" }, { spec: { publicKey: resigned.publicKey, jwt: resigned.jwt } }, "merge");
+    await env.kube.patch(
+      { apiVersion: "nats-operator.io/v1beta1", kind: "NatsAccountTrust", namespace, name: "preloaded" },
+      { spec: { publicKey: resigned.publicKey, jwt: resigned.jwt } },
+      "merge",
+    );
     await env.kube.patch(
       { apiVersion: "nats-operator.io/v1beta1", kind: "NatsOperatorTrust", namespace, name: "late" },
-      { metadata: { resourceVersion: trust?.metadata.resourceVersion }, spec: { operatorJWT: next.operatorJWT, systemAccountJWT: next.systemAccount.jwt } },
+      {
+        metadata: { resourceVersion: trust?.metadata.resourceVersion },
+        spec: { operatorJWT: next.operatorJWT, systemAccountJWT: next.systemAccount.jwt },
+      },
       "merge",
     );
     const moved = await waitFor(
       "held-0 running under the new operator",
       async () => {
         const c = await waitAtRest(env.kube, namespace, 5_000, "held").catch(() => undefined);
-        return c && c.status?.config?.revision !== running.status?.config?.revision && c.status?.servers?.[0]?.configRevision === c.status?.config?.revision ? c : undefined;
+        return c &&
+          c.status?.config?.revision !== running.status?.config?.revision &&
+          c.status?.servers?.[0]?.configRevision === c.status?.config?.revision
+          ? c
+          : undefined;
       },
       180_000,
       2_000,
@@ -138,12 +189,21 @@ describe("operator mode (C41)", () => {
 
     // Free the pod before the three-server cluster (no JetStream here, so no finalizer waits).
     await env.kube.delete(clusterKey(namespace, "held"));
-    await waitFor("held's server gone", async () => (await env.kube.get({ apiVersion: "v1", kind: "Pod", namespace, name: "held-0-0" })) === undefined, 120_000);
+    await waitFor(
+      "held's server gone",
+      async () => (await env.kube.get({ apiVersion: "v1", kind: "Pod", namespace, name: "held-0-0" })) === undefined,
+      120_000,
+    );
   }, 600_000);
 
   it("runs three JetStream servers under the operator: the system user reaches all of them, and a pushed account keeps an R3 stream", async () => {
     await env.kube.create(literalTrust("acme"));
-    await env.kube.create({ apiVersion: "v1", kind: "Secret", metadata: { name: "sys-creds", namespace }, stringData: { "user.creds": nats.systemUserCreds } } as KubeObject);
+    await env.kube.create({
+      apiVersion: "v1",
+      kind: "Secret",
+      metadata: { name: "sys-creds", namespace },
+      stringData: { "user.creds": nats.systemUserCreds },
+    } as KubeObject);
     const manifest = quickstart(namespace, "secure");
     manifest.spec["auth"] = { trustRef: { name: "acme" }, systemCredentials: { secretKeyRef: { name: "sys-creds" } } };
     await env.kube.create(manifest);
@@ -154,7 +214,12 @@ describe("operator mode (C41)", () => {
     expect(cluster.status?.servers?.map((s) => [s.name, s.ready, s.configRevision])).toEqual(
       ["secure-0", "secure-1", "secure-2"].map((name) => [name, true, cluster.status?.config?.revision]),
     );
-    const config = await env.kube.get<KubeObject & { data: Record<string, string> }>({ apiVersion: "v1", kind: "ConfigMap", namespace, name: "secure-0-config" });
+    const config = await env.kube.get<KubeObject & { data: Record<string, string> }>({
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      namespace,
+      name: "secure-0-config",
+    });
     expect(JSON.parse(config?.data["nats.conf"] ?? "{}")).toMatchObject({
       operator: nats.operatorJWT,
       system_account: nats.systemAccount.publicKey,
@@ -168,16 +233,23 @@ describe("operator mode (C41)", () => {
     expect(statsz.map((a) => a.server?.name).sort()).toEqual(["secure-0", "secure-1", "secure-2"]);
 
     const app = await nats.signAccount("app", { jetstream: true });
-    const pushed = (await sys.request("$SYS.REQ.CLAIMS.UPDATE", app.jwt, { timeout: 5_000 })).json<{ data?: { code?: number; account?: string }; error?: unknown }>();
+    const pushed = (await sys.request("$SYS.REQ.CLAIMS.UPDATE", app.jwt, { timeout: 5_000 })).json<{
+      data?: { code?: number; account?: string };
+      error?: unknown;
+    }>();
     expect(pushed).toMatchObject({ data: { code: 200, account: app.publicKey } });
     await sys.close();
 
     // The account reaches every Full resolver; its user creates an R3 stream and publishes to it.
-    const nc = await waitFor("the app account on every server", async () => {
-      const conns = await Promise.all(servers.map((s) => connectAs(app.userCreds, [s])));
-      await Promise.all(conns.slice(1).map((c) => c.close()));
-      return conns[0];
-    }, 30_000);
+    const nc = await waitFor(
+      "the app account on every server",
+      async () => {
+        const conns = await Promise.all(servers.map((s) => connectAs(app.userCreds, [s])));
+        await Promise.all(conns.slice(1).map((c) => c.close()));
+        return conns[0];
+      },
+      30_000,
+    );
     const jsm = await jetstreamManager(nc);
     const stream = await jsm.streams.add({ name: "ORDERS", subjects: ["orders.>"], num_replicas: 3 });
     expect(stream.config.num_replicas).toBe(3);
@@ -185,7 +257,11 @@ describe("operator mode (C41)", () => {
     expect(ack.stream).toBe("ORDERS");
     const info = await jsm.streams.info("ORDERS");
     expect(info.state.messages).toBe(1);
-    expect([info.cluster?.leader, ...(info.cluster?.replicas ?? []).map((r) => r.name)].sort()).toEqual(["secure-0", "secure-1", "secure-2"]);
+    expect([info.cluster?.leader, ...(info.cluster?.replicas ?? []).map((r) => r.name)].sort()).toEqual([
+      "secure-0",
+      "secure-1",
+      "secure-2",
+    ]);
     await nc.close();
   }, 600_000);
 
@@ -195,10 +271,19 @@ describe("operator mode (C41)", () => {
       apiVersion: "cluster.nats-operator.io/v1beta1",
       kind: "NatsCluster",
       metadata: { name: "plain", namespace },
-      spec: { version: "2.15.2", replicas: 1, resources: { requests: { cpu: "100m", memory: "128Mi" }, limits: { memory: "128Mi" } } },
+      spec: {
+        version: "2.15.2",
+        replicas: 1,
+        resources: { requests: { cpu: "100m", memory: "128Mi" }, limits: { memory: "128Mi" } },
+      },
     } as KubeObject);
     const before = await waitAtRest(env.kube, namespace, 180_000, "plain");
-    const server = await env.kube.get<KubeObject>({ apiVersion: "apps/v1", kind: "StatefulSet", namespace, name: "plain-0" });
+    const server = await env.kube.get<KubeObject>({
+      apiVersion: "apps/v1",
+      kind: "StatefulSet",
+      namespace,
+      name: "plain-0",
+    });
 
     await env.kube.patch(clusterKey(namespace, "plain"), { spec: { auth: { trustRef: { name: "added" } } } }, "merge");
     const held = await waitFor(
@@ -211,15 +296,28 @@ describe("operator mode (C41)", () => {
     );
     expect(condition(held, "Progressing")?.message).toContain("cluster.nats-operator.io/restart-all");
     expect(held.status?.rollout?.pending).toEqual(["plain-0"]);
-    const unchanged = await env.kube.get<KubeObject>({ apiVersion: "apps/v1", kind: "StatefulSet", namespace, name: "plain-0" });
+    const unchanged = await env.kube.get<KubeObject>({
+      apiVersion: "apps/v1",
+      kind: "StatefulSet",
+      namespace,
+      name: "plain-0",
+    });
     expect(unchanged?.metadata.generation).toBe(server?.metadata.generation);
 
-    await env.kube.patch(clusterKey(namespace, "plain"), { metadata: { annotations: { "cluster.nats-operator.io/restart-all": "" } } }, "merge");
+    await env.kube.patch(
+      clusterKey(namespace, "plain"),
+      { metadata: { annotations: { "cluster.nats-operator.io/restart-all": "" } } },
+      "merge",
+    );
     const after = await waitFor(
       "plain at rest in operator mode",
       async () => {
         const c = await waitAtRest(env.kube, namespace, 5_000, "plain").catch(() => undefined);
-        return c && c.status?.config?.revision !== before.status?.config?.revision && c.status?.servers?.[0]?.configRevision === c.status?.config?.revision ? c : undefined;
+        return c &&
+          c.status?.config?.revision !== before.status?.config?.revision &&
+          c.status?.servers?.[0]?.configRevision === c.status?.config?.revision
+          ? c
+          : undefined;
       },
       180_000,
       2_000,

@@ -23,20 +23,36 @@ const NAME = "ev";
 const authenticator = (creds: string) => credsAuthenticator(new TextEncoder().encode(creds));
 const podUrl = (ordinal: number) => `nats://${NAME}-${ordinal}-0.${NAME}-headless.${namespace}.svc:4222`;
 const statefulSets = async () =>
-  (await env.kube.list<KubeObject>({ apiVersion: "apps/v1", kind: "StatefulSet", namespace, labelSelector: `cluster.nats-operator.io/cluster=${NAME}` }))
+  (
+    await env.kube.list<KubeObject>({
+      apiVersion: "apps/v1",
+      kind: "StatefulSet",
+      namespace,
+      labelSelector: `cluster.nats-operator.io/cluster=${NAME}`,
+    })
+  )
     .map((s) => s.metadata.name)
     .sort();
-const claim = (server: string) => env.kube.get<KubeObject>({ apiVersion: "v1", kind: "PersistentVolumeClaim", namespace, name: `data-${server}-0` });
-const statefulSet = (server: string) => env.kube.get<KubeObject>({ apiVersion: "apps/v1", kind: "StatefulSet", namespace, name: server });
+const claim = (server: string) =>
+  env.kube.get<KubeObject>({ apiVersion: "v1", kind: "PersistentVolumeClaim", namespace, name: `data-${server}-0` });
+const statefulSet = (server: string) =>
+  env.kube.get<KubeObject>({ apiVersion: "apps/v1", kind: "StatefulSet", namespace, name: server });
 
 /** Waits, and on a timeout tells what the NatsCluster and the operator were doing. */
-async function waitExplained<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs: number): Promise<T> {
+async function waitExplained<T>(
+  what: string,
+  probe: () => Promise<T | undefined | false>,
+  timeoutMs: number,
+): Promise<T> {
   try {
     return await waitFor(what, probe, timeoutMs);
   } catch (error) {
     const status = (await readCluster(env.kube, namespace, NAME))?.status;
     const outcomes = operator.deliveries.slice(-8).map((d) => `${d.fn} ${JSON.stringify(d.outcome)}`);
-    throw new Error(`${String(error)}\nstatus: ${JSON.stringify({ conditions: status?.conditions, rollout: status?.rollout, removals: status?.removals })}\nlast deliveries:\n${outcomes.join("\n")}`, { cause: error });
+    throw new Error(
+      `${String(error)}\nstatus: ${JSON.stringify({ conditions: status?.conditions, rollout: status?.rollout, removals: status?.removals })}\nlast deliveries:\n${outcomes.join("\n")}`,
+      { cause: error },
+    );
   }
 }
 
@@ -76,23 +92,39 @@ describe("scale-down and replacement with JetStream data", () => {
     expect(five.status?.servers?.map((s) => s.name)).toEqual([0, 1, 2, 3, 4].map((i) => `${NAME}-${i}`));
 
     // Replace ev-1: it comes back under its name on a new, empty claim.
-    const phases = recordStatus(env.kube, namespace, NAME, (c) => (c.status?.removals ?? []).map((r) => `${r.name}:${r.phase}`));
+    const phases = recordStatus(env.kube, namespace, NAME, (c) =>
+      (c.status?.removals ?? []).map((r) => `${r.name}:${r.phase}`),
+    );
     const [oldServer, oldClaim] = await Promise.all([statefulSet(`${NAME}-1`), claim(`${NAME}-1`)]);
-    await env.kube.patch(clusterKey(namespace, NAME), { metadata: { annotations: { "cluster.nats-operator.io/replace-server": `${NAME}-1` } } }, "merge");
-    await waitExplained("ev-1 recreated", async () => {
-      const sts = await statefulSet(`${NAME}-1`);
-      return sts !== undefined && sts.metadata.uid !== oldServer?.metadata.uid;
-    }, 300_000);
+    await env.kube.patch(
+      clusterKey(namespace, NAME),
+      { metadata: { annotations: { "cluster.nats-operator.io/replace-server": `${NAME}-1` } } },
+      "merge",
+    );
+    await waitExplained(
+      "ev-1 recreated",
+      async () => {
+        const sts = await statefulSet(`${NAME}-1`);
+        return sts !== undefined && sts.metadata.uid !== oldServer?.metadata.uid;
+      },
+      300_000,
+    );
     // A replaced server rejoins the meta group only once its 5-minute removal tombstone lapses.
     const replaced = await waitAtRest(env.kube, namespace, 900_000, NAME);
     expect(replaced.status?.removals).toBeUndefined();
     expect((await claim(`${NAME}-1`))?.metadata.uid).not.toBe(oldClaim?.metadata.uid);
-    expect([...phases.seen]).toEqual(expect.arrayContaining([`${NAME}-1:Evacuating`, `${NAME}-1:Deleting`, `${NAME}-1:Rejoining`]));
+    expect([...phases.seen]).toEqual(
+      expect.arrayContaining([`${NAME}-1:Evacuating`, `${NAME}-1:Deleting`, `${NAME}-1:Rejoining`]),
+    );
 
     // Back to 3: ev-4, then ev-3, each evacuated before it goes.
     phases.seen.clear();
     await env.kube.patch(clusterKey(namespace, NAME), { spec: { replicas: 3 } }, "merge");
-    await waitExplained("the scale-down to start", async () => (await readCluster(env.kube, namespace, NAME))?.status?.removals !== undefined, 60_000);
+    await waitExplained(
+      "the scale-down to start",
+      async () => (await readCluster(env.kube, namespace, NAME))?.status?.removals !== undefined,
+      60_000,
+    );
     const three = await waitAtRest(env.kube, namespace, 600_000, NAME);
     phases.stop();
     expect([...phases.seen]).toEqual(expect.arrayContaining([`${NAME}-4:Evacuating`, `${NAME}-3:Evacuating`]));

@@ -61,10 +61,18 @@ async function varzByServer(): Promise<Map<string, ServerVarz>> {
 
 const podUids = async () =>
   new Map(
-    (await env.kube.list<KubeObject>({ apiVersion: "v1", kind: "Pod", namespace, labelSelector: `cluster.nats-operator.io/cluster=${NAME}` })).map((p) => [p.metadata.name, p.metadata.uid]),
+    (
+      await env.kube.list<KubeObject>({
+        apiVersion: "v1",
+        kind: "Pod",
+        namespace,
+        labelSelector: `cluster.nats-operator.io/cluster=${NAME}`,
+      })
+    ).map((p) => [p.metadata.name, p.metadata.uid]),
   );
 
-const configMap = (server: string) => env.kube.get<KubeObject>({ apiVersion: "v1", kind: "ConfigMap", namespace, name: `${server}-config` });
+const configMap = (server: string) =>
+  env.kube.get<KubeObject>({ apiVersion: "v1", kind: "ConfigMap", namespace, name: `${server}-config` });
 
 beforeAll(async () => {
   env = await startEnvironment();
@@ -86,8 +94,15 @@ function waitForNewRevision(previous: string | undefined, timeoutMs: number): Pr
     async () => {
       const cluster = await readCluster(env.kube, namespace, NAME);
       const revision = cluster?.status?.config?.revision;
-      const atRest = cluster?.status?.observedGeneration === cluster?.metadata.generation && condition(cluster, "Progressing")?.reason === "UpToDate";
-      return cluster && atRest && revision !== previous && cluster.status?.servers?.every((s) => s.configRevision === revision) ? cluster : undefined;
+      const atRest =
+        cluster?.status?.observedGeneration === cluster?.metadata.generation &&
+        condition(cluster, "Progressing")?.reason === "UpToDate";
+      return cluster &&
+        atRest &&
+        revision !== previous &&
+        cluster.status?.servers?.every((s) => s.configRevision === revision)
+        ? cluster
+        : undefined;
     },
     timeoutMs,
   );
@@ -107,8 +122,14 @@ describe("reload instead of restart (C15)", () => {
     expect([...varzBefore.keys()].sort()).toEqual(SERVERS);
     expect(varzBefore.get(SERVERS[0] ?? "")?.jetstream?.config?.max_memory).toBe(MEMORY_STORE);
 
-    const progressing = recordStatus(env.kube, namespace, NAME, (c) => [condition(c, "Progressing")?.reason ?? ""].filter(Boolean));
-    await env.kube.patch(clusterKey(namespace, NAME), { spec: { serverTags: { zone: "a" }, jetstream: { limits: { maxMemoryStore: "200Mi" } } } }, "merge");
+    const progressing = recordStatus(env.kube, namespace, NAME, (c) =>
+      [condition(c, "Progressing")?.reason ?? ""].filter(Boolean),
+    );
+    await env.kube.patch(
+      clusterKey(namespace, NAME),
+      { spec: { serverTags: { zone: "a" }, jetstream: { limits: { maxMemoryStore: "200Mi" } } } },
+      "merge",
+    );
     const after = await waitForNewRevision(before.status?.config?.revision, 240_000);
     progressing.stop();
     const revision = after.status?.config?.revision ?? "";
@@ -137,11 +158,17 @@ describe("reload instead of restart (C15)", () => {
     // can reach JetStream on each of them.
     const app = await nats.signAccount("app", { jetstream: true });
     const system = await connectAs(nats.systemUserCreds, [podUrl(0)]);
-    const pushed = (await system.request("$SYS.REQ.CLAIMS.UPDATE", app.jwt, { timeout: 5_000 })).json<{ data?: { code?: number } }>();
+    const pushed = (await system.request("$SYS.REQ.CLAIMS.UPDATE", app.jwt, { timeout: 5_000 })).json<{
+      data?: { code?: number };
+    }>();
     await system.close();
     expect(pushed.data?.code).toBe(200);
     for (const ordinal of [0, 1, 2]) {
-      const nc = await waitFor(`the app account on ${NAME}-${ordinal}`, () => connectAs(app.userCreds, [podUrl(ordinal)]), 30_000);
+      const nc = await waitFor(
+        `the app account on ${NAME}-${ordinal}`,
+        () => connectAs(app.userCreds, [podUrl(ordinal)]),
+        30_000,
+      );
       const info = await (await jetstreamManager(nc)).getAccountInfo();
       expect(info.limits.max_memory).toBe(-1);
       await nc.close();
@@ -177,13 +204,18 @@ describe("reload instead of restart (C15)", () => {
     let watching = true;
     const watcher = (async () => {
       while (watching) {
-        const reason = (await readCluster(env.kube, namespace, NAME).catch(() => undefined))?.status?.config?.restartReason;
+        const reason = (await readCluster(env.kube, namespace, NAME).catch(() => undefined))?.status?.config
+          ?.restartReason;
         if (reason) reasons.add(reason);
         await new Promise((r) => setTimeout(r, 250));
       }
     })();
     // A lowered store limit is restart-only, so the new tags come with a restart too.
-    await env.kube.patch(clusterKey(namespace, NAME), { spec: { serverTags: { zone: "b" }, jetstream: { limits: { maxMemoryStore: "180Mi" } } } }, "merge");
+    await env.kube.patch(
+      clusterKey(namespace, NAME),
+      { spec: { serverTags: { zone: "b" }, jetstream: { limits: { maxMemoryStore: "180Mi" } } } },
+      "merge",
+    );
     const after = await waitForNewRevision(before?.status?.config?.revision, 900_000);
     await waitAtRest(env.kube, namespace, 120_000, NAME);
     watching = false;

@@ -18,12 +18,24 @@ let env: Environment;
 let operator: RunningOperator | undefined;
 let namespace: string;
 
-const memory = (value: string) => ({ resources: { requests: { cpu: "100m", memory: value }, limits: { memory: value } } });
+const memory = (value: string) => ({
+  resources: { requests: { cpu: "100m", memory: value }, limits: { memory: value } },
+});
 type StatefulSet = KubeObject & { spec: { template: { metadata: { annotations?: Record<string, string> } } } };
 
 async function templateRevisions(name: string): Promise<Map<string, string>> {
-  const list = await env.kube.list<StatefulSet>({ apiVersion: "apps/v1", kind: "StatefulSet", namespace, labelSelector: `cluster.nats-operator.io/cluster=${name}` });
-  return new Map(list.map((s) => [s.metadata.name, s.spec.template.metadata.annotations?.["cluster.nats-operator.io/config-revision"] ?? ""]));
+  const list = await env.kube.list<StatefulSet>({
+    apiVersion: "apps/v1",
+    kind: "StatefulSet",
+    namespace,
+    labelSelector: `cluster.nats-operator.io/cluster=${name}`,
+  });
+  return new Map(
+    list.map((s) => [
+      s.metadata.name,
+      s.spec.template.metadata.annotations?.["cluster.nats-operator.io/config-revision"] ?? "",
+    ]),
+  );
 }
 
 beforeAll(async () => {
@@ -42,7 +54,11 @@ describe("rollout controls", () => {
     await env.kube.create(quickstart(namespace, "paused"));
     await waitAtRest(env.kube, namespace, 240_000, "paused");
     const before = await templateRevisions("paused");
-    await env.kube.patch(clusterKey(namespace, "paused"), { spec: { ...memory("320Mi"), rollout: { paused: true } } }, "merge");
+    await env.kube.patch(
+      clusterKey(namespace, "paused"),
+      { spec: { ...memory("320Mi"), rollout: { paused: true } } },
+      "merge",
+    );
     const held = await waitFor(
       "RolloutPaused",
       async () => {
@@ -54,12 +70,23 @@ describe("rollout controls", () => {
     // Highest ordinal first, the meta leader's server last.
     const leader = held.status?.jetstream?.metaLeader;
     const first = ["paused-2", "paused-1", "paused-0"].find((s) => s !== leader);
-    expect(condition(held, "Progressing")).toMatchObject({ status: "False", message: `paused before restarting ${first}` });
+    expect(condition(held, "Progressing")).toMatchObject({
+      status: "False",
+      message: `paused before restarting ${first}`,
+    });
     await new Promise((r) => setTimeout(r, 3000));
     expect(await templateRevisions("paused")).toEqual(before);
 
-    await env.kube.patch(clusterKey(namespace, "paused"), { metadata: { annotations: { "cluster.nats-operator.io/force-step": "paused-0" } } }, "merge");
-    await waitFor("paused-0 restarted", async () => (await templateRevisions("paused")).get("paused-0") !== before.get("paused-0"), 60_000);
+    await env.kube.patch(
+      clusterKey(namespace, "paused"),
+      { metadata: { annotations: { "cluster.nats-operator.io/force-step": "paused-0" } } },
+      "merge",
+    );
+    await waitFor(
+      "paused-0 restarted",
+      async () => (await templateRevisions("paused")).get("paused-0") !== before.get("paused-0"),
+      60_000,
+    );
     const cleared = await waitFor(
       "force-step cleared",
       async () => {
@@ -68,9 +95,11 @@ describe("rollout controls", () => {
       },
       30_000,
     );
-    expect(cleared.status?.rollout?.pending).toEqual(["paused-2", "paused-1"].filter((s) => s !== cleared.status?.jetstream?.metaLeader).concat(
-      ["paused-2", "paused-1"].filter((s) => s === cleared.status?.jetstream?.metaLeader),
-    ));
+    expect(cleared.status?.rollout?.pending).toEqual(
+      ["paused-2", "paused-1"]
+        .filter((s) => s !== cleared.status?.jetstream?.metaLeader)
+        .concat(["paused-2", "paused-1"].filter((s) => s === cleared.status?.jetstream?.metaLeader)),
+    );
     const after = await templateRevisions("paused");
     expect(after.get("paused-1")).toBe(before.get("paused-1"));
     expect(after.get("paused-2")).toBe(before.get("paused-2"));
@@ -110,7 +139,9 @@ describe("rollout controls", () => {
     expect(sampler.restarts.length).toBeLessThanOrEqual(1);
     expect(sampler.maxNotReady).toBeLessThanOrEqual(1);
     const steps = outcomes.filter((o) => o.kind === "done" && o.summary?.startsWith("restarting"));
-    process.stdout.write(`replay: ${outcomes.length} deliveries, ${outcomes.filter((o) => o.kind === "conflict").length} conflicts, ${steps.length} claimed steps on ${moved.join(", ")}\n`);
+    process.stdout.write(
+      `replay: ${outcomes.length} deliveries, ${outcomes.filter((o) => o.kind === "conflict").length} conflicts, ${steps.length} claimed steps on ${moved.join(", ")}\n`,
+    );
     operator = await startOperator(env.transport);
     await waitAtRest(env.kube, namespace, 300_000, "replay");
   }, 700_000);
@@ -134,12 +165,21 @@ describe("rollout controls", () => {
     );
     expect(condition(waiting, "Deleting")).toMatchObject({ status: "True", message: "1 stream group remain: KEEP" });
     expect(waiting.metadata.finalizers).toContain("cluster.nats-operator.io/jetstream-data");
-    await env.kube.patch(clusterKey(namespace, "guard"), { metadata: { annotations: { "cluster.nats-operator.io/force-delete": "" } } }, "merge");
+    await env.kube.patch(
+      clusterKey(namespace, "guard"),
+      { metadata: { annotations: { "cluster.nats-operator.io/force-delete": "" } } },
+      "merge",
+    );
     await waitFor("guard deleted", async () => (await readCluster(env.kube, namespace, "guard")) === undefined, 60_000);
   }, 400_000);
 
   it("leaves an object of a rendered name it does not control untouched and reports it", async () => {
-    const service = { apiVersion: "v1", kind: "Service", metadata: { name: "taken", namespace, labels: { owner: "someone-else" } }, spec: { ports: [{ port: 80 }] } };
+    const service = {
+      apiVersion: "v1",
+      kind: "Service",
+      metadata: { name: "taken", namespace, labels: { owner: "someone-else" } },
+      spec: { ports: [{ port: 80 }] },
+    };
     await env.kube.create(service);
     const manifest = quickstart(namespace, "taken");
     delete manifest.spec["jetstream"];
@@ -152,7 +192,10 @@ describe("rollout controls", () => {
       },
       120_000,
     );
-    expect(condition(failed, "Ready")).toMatchObject({ status: "False", message: "not controlled by this NatsCluster: Service taken" });
+    expect(condition(failed, "Ready")).toMatchObject({
+      status: "False",
+      message: "not controlled by this NatsCluster: Service taken",
+    });
     const message = "not controlled by this NatsCluster, left untouched: Service taken";
     const progressing = await waitFor(
       "Progressing ReconcileFailed",
@@ -171,7 +214,12 @@ describe("rollout controls", () => {
       (e) => e.regarding?.name === "taken" && e.reason === "ReconcileFailed",
     );
     expect(events.map((e) => [e.type, e.note])).toEqual([["Warning", message]]);
-    const after = await env.kube.get<KubeObject & { spec: { ports: { port: number }[] } }>({ apiVersion: "v1", kind: "Service", namespace, name: "taken" });
+    const after = await env.kube.get<KubeObject & { spec: { ports: { port: number }[] } }>({
+      apiVersion: "v1",
+      kind: "Service",
+      namespace,
+      name: "taken",
+    });
     expect(after?.metadata.ownerReferences).toBeUndefined();
     expect(after?.metadata.labels).toEqual({ owner: "someone-else" });
     expect(after?.spec.ports.map((p) => p.port)).toEqual([80]);

@@ -12,11 +12,25 @@ let operator: RunningOperator;
 let namespace: string;
 
 const statefulSets = async (cluster: string) =>
-  (await env.kube.list<KubeObject>({ apiVersion: "apps/v1", kind: "StatefulSet", namespace, labelSelector: `cluster.nats-operator.io/cluster=${cluster}` }))
+  (
+    await env.kube.list<KubeObject>({
+      apiVersion: "apps/v1",
+      kind: "StatefulSet",
+      namespace,
+      labelSelector: `cluster.nats-operator.io/cluster=${cluster}`,
+    })
+  )
     .map((s) => s.metadata.name)
     .sort();
 const configMaps = async (cluster: string) =>
-  (await env.kube.list<KubeObject>({ apiVersion: "v1", kind: "ConfigMap", namespace, labelSelector: `cluster.nats-operator.io/cluster=${cluster}` }))
+  (
+    await env.kube.list<KubeObject>({
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      namespace,
+      labelSelector: `cluster.nats-operator.io/cluster=${cluster}`,
+    })
+  )
     .map((s) => s.metadata.name)
     .sort();
 
@@ -50,12 +64,26 @@ describe("scale and replace", () => {
     expect(await configMaps("plain")).toEqual(["plain-0-config", "plain-1-config", "plain-2-config"]);
     expect(three.status?.removals).toBeUndefined();
 
-    const before = await env.kube.get<KubeObject>({ apiVersion: "apps/v1", kind: "StatefulSet", namespace, name: "plain-1" });
-    await env.kube.patch(clusterKey(namespace, "plain"), { metadata: { annotations: { "cluster.nats-operator.io/replace-server": "plain-1" } } }, "merge");
+    const before = await env.kube.get<KubeObject>({
+      apiVersion: "apps/v1",
+      kind: "StatefulSet",
+      namespace,
+      name: "plain-1",
+    });
+    await env.kube.patch(
+      clusterKey(namespace, "plain"),
+      { metadata: { annotations: { "cluster.nats-operator.io/replace-server": "plain-1" } } },
+      "merge",
+    );
     await waitFor(
       "plain-1 recreated",
       async () => {
-        const sts = await env.kube.get<KubeObject>({ apiVersion: "apps/v1", kind: "StatefulSet", namespace, name: "plain-1" });
+        const sts = await env.kube.get<KubeObject>({
+          apiVersion: "apps/v1",
+          kind: "StatefulSet",
+          namespace,
+          name: "plain-1",
+        });
         return sts && sts.metadata.uid !== before?.metadata.uid;
       },
       120_000,
@@ -73,7 +101,11 @@ describe("scale and replace", () => {
     await waitFor("publishes acknowledged", async () => publisher.acked.size > 20, 30_000);
 
     await env.kube.patch(clusterKey(namespace, "js"), { spec: { replicas: 5 } }, "merge");
-    await waitFor("the rollout to start", async () => (await readCluster(env.kube, namespace, "js"))?.status?.rollout !== undefined, 60_000);
+    await waitFor(
+      "the rollout to start",
+      async () => (await readCluster(env.kube, namespace, "js"))?.status?.rollout !== undefined,
+      60_000,
+    );
     const five = await waitAtRest(env.kube, namespace, 600_000, "js");
     await publisher.stop();
     expect(five.status?.readyReplicas).toBe(5);
@@ -90,10 +122,17 @@ describe("scale and replace", () => {
       },
       60_000,
     );
-    expect(condition(blocked, "Progressing")).toMatchObject({ status: "False", message: "cannot evacuate js-3, js-4: evacuation needs auth.systemCredentials" });
+    expect(condition(blocked, "Progressing")).toMatchObject({
+      status: "False",
+      message: "cannot evacuate js-3, js-4: evacuation needs auth.systemCredentials",
+    });
     expect(await statefulSets("js")).toHaveLength(5);
 
-    await env.kube.patch(clusterKey(namespace, "js"), { spec: { replicas: 5 }, metadata: { annotations: { "cluster.nats-operator.io/replace-server": "js-1" } } }, "merge");
+    await env.kube.patch(
+      clusterKey(namespace, "js"),
+      { spec: { replicas: 5 }, metadata: { annotations: { "cluster.nats-operator.io/replace-server": "js-1" } } },
+      "merge",
+    );
     const replacement = await waitFor(
       "ReplacementBlocked",
       async () => {

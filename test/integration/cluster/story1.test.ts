@@ -69,7 +69,11 @@ describe("story 1: quickstart", () => {
       }
     })();
 
-    await env.kube.patch(clusterKey(namespace), { spec: { resources: { requests: { cpu: "100m", memory: "512Mi" }, limits: { memory: "512Mi" } } } }, "merge");
+    await env.kube.patch(
+      clusterKey(namespace),
+      { spec: { resources: { requests: { cpu: "100m", memory: "512Mi" }, limits: { memory: "512Mi" } } } },
+      "merge",
+    );
     await waitFor("the rollout to start", async () => seen.length > 0, 60_000);
     const after = await waitAtRest(env.kube, namespace, 600_000);
     watching = false;
@@ -88,13 +92,26 @@ describe("story 1: quickstart", () => {
     expect(mid?.status).toMatchObject({
       observedGeneration: 2,
       config: { appliedBy: "Restart", restartReason: "the StatefulSet spec is restart-only" },
-      rollout: { targetRevision: after.status?.config?.revision, gate: { waitingFor: expect.stringMatching(/^(Settled|Ready|TargetRevision)$/) } },
+      rollout: {
+        targetRevision: after.status?.config?.revision,
+        gate: { waitingFor: expect.stringMatching(/^(Settled|Ready|TargetRevision)$/) },
+      },
     });
     expect(condition(mid, "Progressing")).toMatchObject({ status: "True", reason: "RollingRestart" });
-    expect(condition(mid, "Progressing")?.message).toMatch(/^restarting demo-[012] \([123] of 3\); waiting for (Settled|Ready|TargetRevision)$/);
-    expect(seen.some((c) => condition(c, "Ready")?.reason === "QuorumAvailable" && condition(c, "Ready")?.message === "2 of 3 servers ready")).toBe(true);
+    expect(condition(mid, "Progressing")?.message).toMatch(
+      /^restarting demo-[012] \([123] of 3\); waiting for (Settled|Ready|TargetRevision)$/,
+    );
+    expect(
+      seen.some(
+        (c) =>
+          condition(c, "Ready")?.reason === "QuorumAvailable" &&
+          condition(c, "Ready")?.message === "2 of 3 servers ready",
+      ),
+    ).toBe(true);
     // The pod runs the new limit.
-    const pod = await env.kube.get<KubeObject & { spec: { containers: { resources?: { limits?: Record<string, string> } }[] } }>({ apiVersion: "v1", kind: "Pod", namespace, name: "demo-0-0" });
+    const pod = await env.kube.get<
+      KubeObject & { spec: { containers: { resources?: { limits?: Record<string, string> } }[] } }
+    >({ apiVersion: "v1", kind: "Pod", namespace, name: "demo-0-0" });
     expect(pod?.spec.containers[0]?.resources?.limits?.["memory"]).toBe("512Mi");
     // No acknowledged message is lost.
     expect(publisher.acked.size).toBeGreaterThan(100);
@@ -103,6 +120,8 @@ describe("story 1: quickstart", () => {
     // A PingSource pokes step-rollout while the rollout runs, and none is left at rest.
     expect(pingSourceSeen).toBe(true);
     await waitFor("no PingSource at rest", async () => (await env.kube.get(pingSourceKey)) === undefined, 30_000);
-    process.stdout.write(`story1 step 02: ${sampler.samples} samples, max not Ready ${sampler.maxNotReady}, restart order ${sampler.restarts.join(", ")}, ${publisher.acked.size} acked, ${publisher.failures} failed publishes\n`);
+    process.stdout.write(
+      `story1 step 02: ${sampler.samples} samples, max not Ready ${sampler.maxNotReady}, restart order ${sampler.restarts.join(", ")}, ${publisher.acked.size} acked, ${publisher.failures} failed publishes\n`,
+    );
   }, 900_000);
 });

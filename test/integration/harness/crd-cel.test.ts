@@ -43,7 +43,10 @@ const crd = {
 const ns = useNamespace("crd");
 
 afterAll(async () => {
-  await ns.kc.makeApiClient(ApiextensionsV1Api).deleteCustomResourceDefinition({ name: crdName }).catch(() => undefined);
+  await ns.kc
+    .makeApiClient(ApiextensionsV1Api)
+    .deleteCustomResourceDefinition({ name: crdName })
+    .catch(() => undefined);
 });
 
 describe("CRDs installed by the harness", () => {

@@ -5,7 +5,13 @@ import { mkdtemp, mkdir, readFile, writeFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { V1Pod, V1Service } from "@kubernetes/client-node";
-import { isNatsContainer, natsServerArgs, natsSignalCommand, prepareNatsArgs, rewriteConfigText } from "../../harness/kubelet/nats.ts";
+import {
+  isNatsContainer,
+  natsServerArgs,
+  natsSignalCommand,
+  prepareNatsArgs,
+  rewriteConfigText,
+} from "../../harness/kubelet/nats.ts";
 import { expandVars } from "../../harness/kubelet/env.ts";
 import { hostsEntries } from "../../harness/kubelet/dns.ts";
 import { writeHostsBlock } from "../../harness/hosts-file.ts";
@@ -45,7 +51,9 @@ describe("nats container translation", () => {
     expect(lines[0]).toBe("listen: 127.1.2.3:4222");
     expect(lines[1]).toBe(`pid_file: "${root}/var/run/nats/nats.pid"`);
     expect(lines[2]).toBe(`jetstream { store_dir: ${root}/data/jetstream }`);
-    expect(lines[3]).toBe('cluster { listen: "127.1.2.3:6222", routes: [nats://nats-0.nats.ns.svc.cluster.local:6222] }');
+    expect(lines[3]).toBe(
+      'cluster { listen: "127.1.2.3:6222", routes: [nats://nats-0.nats.ns.svc.cluster.local:6222] }',
+    );
     expect(lines[4]).toBe('leafnodes { listen: "127.1.2.3:7422" }');
     expect(lines[5]).toBe("# comment /etc/nothing 0.0.0.0");
     expect(lines[6]).toBe("http_base_path: /monitor");
@@ -57,12 +65,25 @@ describe("nats container translation", () => {
       await mkdir(join(root, "etc/nats"), { recursive: true });
       await writeFile(join(root, "etc/nats/nats.conf"), 'include "auth.conf"\nhttp: 0.0.0.0:8222\n');
       await writeFile(join(root, "etc/nats/auth.conf"), "authorization { token: $TOKEN }\npid_file: /run/n.pid\n");
-      const prepared = await prepareNatsArgs(["--addr", "0.0.0.0", "--config=/etc/nats/nats.conf", "-P", "/run/x.pid"], root, "127.9.9.9");
-      expect(prepared.argv).toEqual(["--config", join(root, "etc/nats/.harness-nats.conf"), "-P", join(root, "run/x.pid"), "-a", "127.9.9.9"]);
+      const prepared = await prepareNatsArgs(
+        ["--addr", "0.0.0.0", "--config=/etc/nats/nats.conf", "-P", "/run/x.pid"],
+        root,
+        "127.9.9.9",
+      );
+      expect(prepared.argv).toEqual([
+        "--config",
+        join(root, "etc/nats/.harness-nats.conf"),
+        "-P",
+        join(root, "run/x.pid"),
+        "-a",
+        "127.9.9.9",
+      ]);
       expect(prepared.configFile).toBe(join(root, "etc/nats/nats.conf"));
       const main = await readFile(join(root, "etc/nats/.harness-nats.conf"), "utf8");
       expect(main).toBe('include ".harness-auth.conf"\nhttp: 127.9.9.9:8222\n');
-      expect(await readFile(join(root, "etc/nats/.harness-auth.conf"), "utf8")).toContain(`pid_file: ${root}/run/n.pid`);
+      expect(await readFile(join(root, "etc/nats/.harness-auth.conf"), "utf8")).toContain(
+        `pid_file: ${root}/run/n.pid`,
+      );
     } finally {
       await rm(root, { recursive: true, force: true });
     }
@@ -100,7 +121,13 @@ describe("in-cluster DNS names", () => {
       [svc("nats", "a", false), svc("nats-all", "a", true), svc("nats", "b", true)],
     );
     expect(entries.get("127.1.1.2")).toEqual(
-      expect.arrayContaining(["nats-0.nats.a.svc.cluster.local", "nats-0.nats.a.svc", "nats-0.nats.a", "nats.a.svc.cluster.local", "nats-all.a.svc"]),
+      expect.arrayContaining([
+        "nats-0.nats.a.svc.cluster.local",
+        "nats-0.nats.a.svc",
+        "nats-0.nats.a",
+        "nats.a.svc.cluster.local",
+        "nats-all.a.svc",
+      ]),
     );
     const second = entries.get("127.1.1.3") ?? [];
     expect(second).toContain("nats-1.nats.a.svc.cluster.local");

@@ -26,7 +26,10 @@ afterAll(async () => {
 });
 
 function natsConfig(namespace: string): string {
-  const routes = Array.from({ length: replicas }, (_, i) => `    nats://nats-${i}.nats.${namespace}.svc.cluster.local:6222`).join("\n");
+  const routes = Array.from(
+    { length: replicas },
+    (_, i) => `    nats://nats-${i}.nats.${namespace}.svc.cluster.local:6222`,
+  ).join("\n");
   return [
     "port: 4222",
     "http_port: 8222",
@@ -73,7 +76,10 @@ async function createNats(): Promise<void> {
   const core = ns.kc.makeApiClient(CoreV1Api);
   const apps = ns.kc.makeApiClient(AppsV1Api);
   const namespace = ns.name;
-  await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: "nats-config" }, data: { "nats.conf": natsConfig(namespace) } } });
+  await core.createNamespacedConfigMap({
+    namespace,
+    body: { metadata: { name: "nats-config" }, data: { "nats.conf": natsConfig(namespace) } },
+  });
   await core.createNamespacedService({
     namespace,
     body: {
@@ -114,7 +120,11 @@ async function createNats(): Promise<void> {
                   { name: "cluster", containerPort: 6222 },
                   { name: "monitor", containerPort: 8222 },
                 ],
-                readinessProbe: { httpGet: { path: "/healthz?js-enabled-only=true", port: "monitor" }, initialDelaySeconds: 1, periodSeconds: 2 },
+                readinessProbe: {
+                  httpGet: { path: "/healthz?js-enabled-only=true", port: "monitor" },
+                  initialDelaySeconds: 1,
+                  periodSeconds: 2,
+                },
                 lifecycle: { preStop: { exec: { command: ["nats-server", "-sl=ldm=/var/run/nats/nats.pid"] } } },
                 volumeMounts: [
                   { name: "config", mountPath: "/etc/nats-config" },
@@ -123,7 +133,11 @@ async function createNats(): Promise<void> {
                 ],
               },
               // Reported Running without being run (see test/harness/README.md).
-              { name: "metrics", image: "natsio/prometheus-nats-exporter:0.17.3", args: ["-varz", "http://localhost:8222/"] },
+              {
+                name: "metrics",
+                image: "natsio/prometheus-nats-exporter:0.17.3",
+                args: ["-varz", "http://localhost:8222/"],
+              },
             ],
             volumes: [
               { name: "config", configMap: { name: "nats-config" } },
@@ -132,7 +146,10 @@ async function createNats(): Promise<void> {
           },
         },
         volumeClaimTemplates: [
-          { metadata: { name: "data" }, spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "1Gi" } } } },
+          {
+            metadata: { name: "data" },
+            spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "1Gi" } } },
+          },
         ],
       },
     },
@@ -157,9 +174,12 @@ describe("a NATS cluster from plain StatefulSet objects", () => {
       expect((await lookup(fqdn(name), { family: 4 })).address).toBe(pod.status?.podIP);
       expect((await lookup(`${name}.nats.${ns.name}.svc`, { family: 4 })).address).toBe(pod.status?.podIP);
     }
-    const svcAddr = (await lookup(`nats.${ns.name}.svc.cluster.local`, { family: 4, all: true })).map((a) => a.address).sort();
+    const svcAddr = (await lookup(`nats.${ns.name}.svc.cluster.local`, { family: 4, all: true }))
+      .map((a) => a.address)
+      .sort();
     expect(svcAddr).toEqual([...ips].sort());
-    for (const pvc of (await ns.kc.makeApiClient(CoreV1Api).listNamespacedPersistentVolumeClaim({ namespace: ns.name })).items) {
+    for (const pvc of (await ns.kc.makeApiClient(CoreV1Api).listNamespacedPersistentVolumeClaim({ namespace: ns.name }))
+      .items) {
       expect(pvc.status?.phase).toBe("Bound");
     }
   }, 180_000);
@@ -189,7 +209,9 @@ describe("a NATS cluster from plain StatefulSet objects", () => {
     }
     const leader = await waitFor(
       async () => {
-        const leaders = await Promise.all(names.map(async (n) => (await monitor<Jsz>(fqdn(n), "/jsz")).meta_cluster?.leader));
+        const leaders = await Promise.all(
+          names.map(async (n) => (await monitor<Jsz>(fqdn(n), "/jsz")).meta_cluster?.leader),
+        );
         return leaders.every((l) => l !== undefined && l !== "" && l === leaders[0]) ? leaders[0] : undefined;
       },
       { timeoutMs: 60_000, description: "one JetStream meta leader agreed by all servers" },
@@ -257,7 +279,9 @@ describe("a NATS cluster from plain StatefulSet objects", () => {
       async () => {
         const p = await core.readNamespacedPod({ namespace: ns.name, name });
         const c = p.status?.containerStatuses?.find((x) => x.name === "nats");
-        return c !== undefined && c.restartCount === (status?.restartCount ?? 0) + 1 && c.ready && isPodReady(p) ? c : undefined;
+        return c !== undefined && c.restartCount === (status?.restartCount ?? 0) + 1 && c.ready && isPodReady(p)
+          ? c
+          : undefined;
       },
       { timeoutMs: 60_000, description: `${name} to restart its nats container` },
     );

@@ -3,7 +3,12 @@
 import { describe, expect, it } from "@jest/globals";
 import { isAbsolute } from "node:path";
 import {
-  assertNatsVersion, checkNatsServer, compareVersions, ensureBinaries, MIN_NATS_SERVER_VERSION, parseNatsVersion,
+  assertNatsVersion,
+  checkNatsServer,
+  compareVersions,
+  ensureBinaries,
+  MIN_NATS_SERVER_VERSION,
+  parseNatsVersion,
 } from "../../harness/binaries.ts";
 
 describe("nats-server binary", () => {

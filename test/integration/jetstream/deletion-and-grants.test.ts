@@ -35,13 +35,22 @@ afterAll(async () => {
 }, 60_000);
 
 const key = (namespace: string, kind: string, name: string) => ({ apiVersion: JS, kind, namespace, name });
-const exists = async (stream: string) => (await js<{ error?: unknown }>(client, `STREAM.INFO.${stream}`)).error === undefined;
+const exists = async (stream: string) =>
+  (await js<{ error?: unknown }>(client, `STREAM.INFO.${stream}`)).error === undefined;
 const gone = (namespace: string, kind: string, name: string) =>
   eventually(`${kind} ${name} deleted`, async () => (await read(env.kube, JS, kind, namespace, name)) === undefined);
 
 describe("deletion policies", () => {
   it("Delete removes the stream from the server", async () => {
-    await create(env.kube, resource(JS, "NatsStream", team, "scratch", { connectionRef: { name: "local" }, deletionPolicy: "Delete", name: "SCRATCH", subjects: ["scratch.>"] }));
+    await create(
+      env.kube,
+      resource(JS, "NatsStream", team, "scratch", {
+        connectionRef: { name: "local" },
+        deletionPolicy: "Delete",
+        name: "SCRATCH",
+        subjects: ["scratch.>"],
+      }),
+    );
     await waitForCondition(env.kube, key(team, "NatsStream", "scratch"), "Ready", "True", "Synced");
     await env.kube.delete(key(team, "NatsStream", "scratch"));
     await gone(team, "NatsStream", "scratch");
@@ -49,10 +58,32 @@ describe("deletion policies", () => {
   });
 
   it("Delete leaves a stream that carries someone else's marker", async () => {
-    await create(env.kube, resource(JS, "NatsStream", team, "owner", { connectionRef: { name: "local" }, name: "SHARED1", subjects: ["shared1.>"] }));
+    await create(
+      env.kube,
+      resource(JS, "NatsStream", team, "owner", {
+        connectionRef: { name: "local" },
+        name: "SHARED1",
+        subjects: ["shared1.>"],
+      }),
+    );
     await waitForCondition(env.kube, key(team, "NatsStream", "owner"), "Ready", "True", "Synced");
-    await create(env.kube, resource(JS, "NatsStream", team, "intruder", { connectionRef: { name: "local" }, adoptionPolicy: "AdoptOrCreate", deletionPolicy: "Delete", name: "SHARED1", subjects: ["shared1.>"] }));
-    const intruder = await waitForCondition(env.kube, key(team, "NatsStream", "intruder"), "Terminal", "True", "OwnedByOther");
+    await create(
+      env.kube,
+      resource(JS, "NatsStream", team, "intruder", {
+        connectionRef: { name: "local" },
+        adoptionPolicy: "AdoptOrCreate",
+        deletionPolicy: "Delete",
+        name: "SHARED1",
+        subjects: ["shared1.>"],
+      }),
+    );
+    const intruder = await waitForCondition(
+      env.kube,
+      key(team, "NatsStream", "intruder"),
+      "Terminal",
+      "True",
+      "OwnedByOther",
+    );
     expect(conditionsOf(intruder)).toEqual(["Ready=False/Terminal", "Terminal=True/OwnedByOther"]);
     await env.kube.delete(key(team, "NatsStream", "intruder"));
     await gone(team, "NatsStream", "intruder");
@@ -61,7 +92,15 @@ describe("deletion policies", () => {
 
   it("Delete with the NatsConnection gone releases the resource and leaves the stream", async () => {
     await create(env.kube, resource(CORE, "NatsConnection", team, "doomed", { servers: nats.urls }));
-    await create(env.kube, resource(JS, "NatsStream", team, "orphan", { connectionRef: { name: "doomed" }, deletionPolicy: "Delete", name: "ORPHAN", subjects: ["orphan.>"] }));
+    await create(
+      env.kube,
+      resource(JS, "NatsStream", team, "orphan", {
+        connectionRef: { name: "doomed" },
+        deletionPolicy: "Delete",
+        name: "ORPHAN",
+        subjects: ["orphan.>"],
+      }),
+    );
     await waitForCondition(env.kube, key(team, "NatsStream", "orphan"), "Ready", "True", "Synced");
     await env.kube.delete({ apiVersion: CORE, kind: "NatsConnection", namespace: team, name: "doomed" });
     await waitForCondition(env.kube, key(team, "NatsStream", "orphan"), "Ready", "False", "ConnectionNotFound");
@@ -80,8 +119,22 @@ describe("reference grants", () => {
   const crossRef = () => ({ connectionRef: { name: "platform", namespace: shared } });
 
   it("refuses a connection in another namespace without a grant: ReferencesResolved=False/NoGrant", async () => {
-    await create(env.kube, resource(JS, "NatsStream", team, "remote", { ...crossRef(), deletionPolicy: "Delete", name: "REMOTE", subjects: ["remote.>"] }));
-    const s = await waitForCondition(env.kube, key(team, "NatsStream", "remote"), "Ready", "False", "ReferenceNotPermitted");
+    await create(
+      env.kube,
+      resource(JS, "NatsStream", team, "remote", {
+        ...crossRef(),
+        deletionPolicy: "Delete",
+        name: "REMOTE",
+        subjects: ["remote.>"],
+      }),
+    );
+    const s = await waitForCondition(
+      env.kube,
+      key(team, "NatsStream", "remote"),
+      "Ready",
+      "False",
+      "ReferenceNotPermitted",
+    );
     expect(conditionsOf(s)).toEqual(["Ready=False/ReferenceNotPermitted", "ReferencesResolved=False/NoGrant"]);
     expect(await exists("REMOTE")).toBe(false);
   });
@@ -108,17 +161,42 @@ describe("reference grants", () => {
 describe("connections", () => {
   it("reports ConnectFailed with a message when the servers cannot be reached", async () => {
     await create(env.kube, resource(CORE, "NatsConnection", team, "nowhere", { servers: ["nats://127.0.0.1:1"] }));
-    const c = await waitForCondition(env.kube, { apiVersion: CORE, kind: "NatsConnection", namespace: team, name: "nowhere" }, "Ready", "False", "ConnectFailed");
+    const c = await waitForCondition(
+      env.kube,
+      { apiVersion: CORE, kind: "NatsConnection", namespace: team, name: "nowhere" },
+      "Ready",
+      "False",
+      "ConnectFailed",
+    );
     expect(c.status?.conditions?.[0]?.message).toMatch(/^cannot connect to nats:\/\/127\.0\.0\.1:1: /);
   });
 
   it("reports SecretNotFound for credentials in a missing Secret", async () => {
-    await create(env.kube, resource(CORE, "NatsConnection", team, "nocreds", { servers: nats.urls, credentials: { secretKeyRef: { name: "absent" } } }));
-    await waitForCondition(env.kube, { apiVersion: CORE, kind: "NatsConnection", namespace: team, name: "nocreds" }, "Ready", "False", "SecretNotFound");
+    await create(
+      env.kube,
+      resource(CORE, "NatsConnection", team, "nocreds", {
+        servers: nats.urls,
+        credentials: { secretKeyRef: { name: "absent" } },
+      }),
+    );
+    await waitForCondition(
+      env.kube,
+      { apiVersion: CORE, kind: "NatsConnection", namespace: team, name: "nocreds" },
+      "Ready",
+      "False",
+      "SecretNotFound",
+    );
   });
 
   it("a stream on an unreachable connection shows ConnectionFailed", async () => {
-    await create(env.kube, resource(JS, "NatsStream", team, "stranded", { connectionRef: { name: "nowhere" }, name: "STRANDED", subjects: ["stranded.>"] }));
+    await create(
+      env.kube,
+      resource(JS, "NatsStream", team, "stranded", {
+        connectionRef: { name: "nowhere" },
+        name: "STRANDED",
+        subjects: ["stranded.>"],
+      }),
+    );
     await waitForCondition(env.kube, key(team, "NatsStream", "stranded"), "Ready", "False", "ConnectionFailed", 20_000);
   });
 });

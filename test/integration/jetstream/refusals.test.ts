@@ -37,10 +37,15 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe("configs the server refuses", () => {
   it("a stream whose subjects overlap another stream: Terminal/Rejected with the server's message, handled once", async () => {
-    await create(env.kube, resource(JS, "NatsStream", ns, "overlap", { ...conn, name: "OVERLAP", subjects: ["taken.>"] }));
+    await create(
+      env.kube,
+      resource(JS, "NatsStream", ns, "overlap", { ...conn, name: "OVERLAP", subjects: ["taken.>"] }),
+    );
     const s = await waitForCondition(env.kube, key("NatsStream", "overlap"), "Terminal", "True", "Rejected");
     expect(conditionsOf(s)).toEqual(["Ready=False/Terminal", "Terminal=True/Rejected"]);
-    expect(s.status?.conditions?.find((c) => c.type === "Terminal")?.message).toBe("stream OVERLAP: subjects overlap with an existing stream");
+    expect(s.status?.conditions?.find((c) => c.type === "Terminal")?.message).toBe(
+      "stream OVERLAP: subjects overlap with an existing stream",
+    );
     await sleep(3_000);
     const handled = driver.handled("NatsStream/overlap");
     // the add, and the update the finalizer makes: nothing after the Terminal status
@@ -51,10 +56,19 @@ describe("configs the server refuses", () => {
   it("a consumer config the server refuses (more backoff steps than deliveries) goes Terminal/Rejected", async () => {
     await create(
       env.kube,
-      resource(JS, "NatsConsumer", ns, "bad-backoff", { ...conn, stream: "TAKEN", name: "bad", ackPolicy: "Explicit", backOff: ["1s", "2s", "3s"], maxDeliver: 2 }),
+      resource(JS, "NatsConsumer", ns, "bad-backoff", {
+        ...conn,
+        stream: "TAKEN",
+        name: "bad",
+        ackPolicy: "Explicit",
+        backOff: ["1s", "2s", "3s"],
+        maxDeliver: 2,
+      }),
     );
     const c = await waitForCondition(env.kube, key("NatsConsumer", "bad-backoff"), "Terminal", "True", "Rejected");
-    expect(c.status?.conditions?.find((x) => x.type === "Terminal")?.message).toBe("consumer TAKEN/bad: max deliver is required to be > length of backoff values");
+    expect(c.status?.conditions?.find((x) => x.type === "Terminal")?.message).toBe(
+      "consumer TAKEN/bad: max deliver is required to be > length of backoff values",
+    );
   });
 
   it("an edit the server refuses on update (subjects now overlapping) goes Terminal and clears with the next edit", async () => {
@@ -64,17 +78,38 @@ describe("configs the server refuses", () => {
     await waitForCondition(env.kube, key("NatsStream", "mover"), "Terminal", "True", "Rejected");
     await env.kube.patch(key("NatsStream", "mover"), { spec: { subjects: ["mover.>", "moved.>"] } }, "merge");
     await waitForCondition(env.kube, key("NatsStream", "mover"), "Ready", "True", "Synced");
-    expect(((await js<{ config: { subjects: string[] } }>(client, "STREAM.INFO.MOVER")).config.subjects)).toEqual(["mover.>", "moved.>"]);
+    expect((await js<{ config: { subjects: string[] } }>(client, "STREAM.INFO.MOVER")).config.subjects).toEqual([
+      "mover.>",
+      "moved.>",
+    ]);
   });
 
   it("adopting a consumer whose immutable fields differ from spec goes Terminal/ImmutableField and leaves it alone", async () => {
-    await js(client, "CONSUMER.CREATE.TAKEN.legacy", { stream_name: "TAKEN", config: { durable_name: "legacy", name: "legacy", deliver_policy: "new", ack_policy: "explicit" }, action: "create" });
-    await create(env.kube, resource(JS, "NatsConsumer", ns, "legacy", { ...conn, stream: "TAKEN", name: "legacy", adoptionPolicy: "AdoptOrCreate", deliverPolicy: "All", ackPolicy: "Explicit" }));
+    await js(client, "CONSUMER.CREATE.TAKEN.legacy", {
+      stream_name: "TAKEN",
+      config: { durable_name: "legacy", name: "legacy", deliver_policy: "new", ack_policy: "explicit" },
+      action: "create",
+    });
+    await create(
+      env.kube,
+      resource(JS, "NatsConsumer", ns, "legacy", {
+        ...conn,
+        stream: "TAKEN",
+        name: "legacy",
+        adoptionPolicy: "AdoptOrCreate",
+        deliverPolicy: "All",
+        ackPolicy: "Explicit",
+      }),
+    );
     const c = await waitForCondition(env.kube, key("NatsConsumer", "legacy"), "Terminal", "True", "ImmutableField");
-    expect(c.status?.conditions?.find((x) => x.type === "Terminal")?.message).toContain("cannot change deliver_policy in place");
+    expect(c.status?.conditions?.find((x) => x.type === "Terminal")?.message).toContain(
+      "cannot change deliver_policy in place",
+    );
     const info = await js<{ config: Record<string, unknown> }>(client, "CONSUMER.INFO.TAKEN.legacy");
     expect(info.config.deliver_policy).toBe("new");
-    expect((info.config.metadata as Record<string, string> | undefined)?.["jetstream.nats-operator.io/owner"]).toBeUndefined();
+    expect(
+      (info.config.metadata as Record<string, string> | undefined)?.["jetstream.nats-operator.io/owner"],
+    ).toBeUndefined();
   });
 
   it("a value the spec cannot express on the wire goes Terminal/Rejected without asking the server", async () => {
@@ -86,7 +121,10 @@ describe("configs the server refuses", () => {
 
 describe("configs the server cannot place", () => {
   it("five replicas on three servers: SyncFailed, retried with backoff, not in a hot loop", async () => {
-    await create(env.kube, resource(JS, "NatsStream", ns, "wide", { ...conn, name: "WIDE", subjects: ["wide.>"], replicas: 5 }));
+    await create(
+      env.kube,
+      resource(JS, "NatsStream", ns, "wide", { ...conn, name: "WIDE", subjects: ["wide.>"], replicas: 5 }),
+    );
     const s = await waitForCondition(env.kube, key("NatsStream", "wide"), "Ready", "False", "SyncFailed");
     expect(conditionsOf(s)).toEqual(["Ready=False/SyncFailed", "Synced=False/SyncFailed"]);
     const started = Date.now();
@@ -96,6 +134,8 @@ describe("configs the server cannot place", () => {
     expect(attempts.length).toBeGreaterThanOrEqual(2);
     expect(attempts.length).toBeLessThanOrEqual(5);
     expect(Date.now() - started).toBeGreaterThan(5_000);
-    expect((await read(env.kube, JS, "NatsStream", ns, "wide"))?.status?.conditions?.[0]?.message).toBe("no suitable peers for placement");
+    expect((await read(env.kube, JS, "NatsStream", ns, "wide"))?.status?.conditions?.[0]?.message).toBe(
+      "no suitable peers for placement",
+    );
   }, 30_000);
 });

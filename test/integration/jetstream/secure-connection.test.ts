@@ -56,20 +56,45 @@ describe("a NatsConnection with TLS and credentials from Secrets", () => {
   });
 
   it("creates streams in the account the credentials name", async () => {
-    await create(env.kube, resource(JS, "NatsStream", ns, "orders", { connectionRef: { name: "shared-payments" }, name: "ORDERS", subjects: ["orders.>"] }));
-    await waitForCondition(env.kube, { apiVersion: JS, kind: "NatsStream", namespace: ns, name: "orders" }, "Ready", "True", "Synced");
+    await create(
+      env.kube,
+      resource(JS, "NatsStream", ns, "orders", {
+        connectionRef: { name: "shared-payments" },
+        name: "ORDERS",
+        subjects: ["orders.>"],
+      }),
+    );
+    await waitForCondition(
+      env.kube,
+      { apiVersion: JS, kind: "NatsStream", namespace: ns, name: "orders" },
+      "Ready",
+      "True",
+      "Synced",
+    );
     // The test client is a user of the same account: it sees the stream.
     expect((await js<{ config?: { name: string } }>(client, "STREAM.INFO.ORDERS")).config?.name).toBe("ORDERS");
   });
 
   it("reports InvalidSecret when the creds key holds no credentials file", async () => {
     await env.kube.create(secret("garbage", { "user.creds": "not a creds file" }) as never);
-    await create(env.kube, resource(CORE, "NatsConnection", ns, "bad-creds", { servers: [server.url], credentials: { secretKeyRef: { name: "garbage" } } }));
+    await create(
+      env.kube,
+      resource(CORE, "NatsConnection", ns, "bad-creds", {
+        servers: [server.url],
+        credentials: { secretKeyRef: { name: "garbage" } },
+      }),
+    );
     await waitForCondition(env.kube, connectionKey("bad-creds"), "Ready", "False", "InvalidSecret");
   });
 
   it("reports ConnectFailed when the server's certificate is not trusted (no CA given)", async () => {
-    await create(env.kube, resource(CORE, "NatsConnection", ns, "no-ca", { servers: [server.url], credentials: { secretKeyRef: { name: "payments-secrets", key: "nats.creds" } } }));
+    await create(
+      env.kube,
+      resource(CORE, "NatsConnection", ns, "no-ca", {
+        servers: [server.url],
+        credentials: { secretKeyRef: { name: "payments-secrets", key: "nats.creds" } },
+      }),
+    );
     await waitForCondition(env.kube, connectionKey("no-ca"), "Ready", "False", "ConnectFailed");
   });
 });

@@ -5,7 +5,17 @@ import type { NatsConnection } from "@nats-io/transport-node";
 import { startDriver, type Driver } from "./support/driver.ts";
 import { startEnvironment, type Environment } from "../support/environment.ts";
 import { startNatsCluster, js, type NatsCluster } from "./support/nats-cluster.ts";
-import { conditionsOf, CORE, create, eventually, JS, read, resource, waitForCondition, type Resource } from "./support/objects.ts";
+import {
+  conditionsOf,
+  CORE,
+  create,
+  eventually,
+  JS,
+  read,
+  resource,
+  waitForCondition,
+  type Resource,
+} from "./support/objects.ts";
 
 let env: Environment;
 let nats: NatsCluster;
@@ -28,14 +38,24 @@ afterAll(async () => {
 }, 60_000);
 
 const streamKey = () => ({ apiVersion: JS, kind: "NatsStream", namespace: ns, name: "orders" });
-const info = async (name: string) => js<{ config?: Record<string, unknown>; state?: { messages: number }; error?: { description: string } }>(client, `STREAM.INFO.${name}`);
+const info = async (name: string) =>
+  js<{ config?: Record<string, unknown>; state?: { messages: number }; error?: { description: string } }>(
+    client,
+    `STREAM.INFO.${name}`,
+  );
 
 describe("story 1 step 3: a NatsConnection and a NatsStream on a three-server cluster", () => {
   let stream: Resource;
 
   it("makes the connection Ready/Connected", async () => {
     await create(env.kube, resource(CORE, "NatsConnection", ns, "demo", { servers: nats.urls }));
-    const connection = await waitForCondition(env.kube, { apiVersion: CORE, kind: "NatsConnection", namespace: ns, name: "demo" }, "Ready", "True", "Connected");
+    const connection = await waitForCondition(
+      env.kube,
+      { apiVersion: CORE, kind: "NatsConnection", namespace: ns, name: "demo" },
+      "Ready",
+      "True",
+      "Connected",
+    );
     expect(connection.status?.conditions?.[0]?.message).toMatch(/^connected to /);
   });
 
@@ -62,7 +82,13 @@ describe("story 1 step 3: a NatsConnection and a NatsStream on a three-server cl
     expect(stream.status?.conditions?.[1]?.message).toBe("server config matches spec as of last check");
     expect(stream.status?.lastSyncedTime).toEqual(expect.any(String));
     expect(stream.status?.ownership).toEqual({ origin: "Created", uid: stream.metadata.uid });
-    const server = stream.status?.server as { created: string; leader: string; replicas: { name: string; current: boolean }[]; bytes: string; messages?: number };
+    const server = stream.status?.server as {
+      created: string;
+      leader: string;
+      replicas: { name: string; current: boolean }[];
+      bytes: string;
+      messages?: number;
+    };
     expect(nats.names).toContain(server.leader);
     expect(server.replicas).toHaveLength(2);
     expect(server.created).toEqual(expect.any(String));
@@ -72,7 +98,13 @@ describe("story 1 step 3: a NatsConnection and a NatsStream on a three-server cl
 
   it("puts the ownership marker and spec on the server", async () => {
     const config = (await info("ORDERS")).config ?? {};
-    expect(config).toMatchObject({ subjects: ["orders.>"], num_replicas: 3, max_age: 72 * 3600e9, max_bytes: 5 * 2 ** 30, storage: "file" });
+    expect(config).toMatchObject({
+      subjects: ["orders.>"],
+      num_replicas: 3,
+      max_age: 72 * 3600e9,
+      max_bytes: 5 * 2 ** 30,
+      storage: "file",
+    });
     expect(config.metadata).toMatchObject({
       "jetstream.nats-operator.io/owner": stream.metadata.uid,
       "jetstream.nats-operator.io/origin": "Created",
@@ -80,7 +112,12 @@ describe("story 1 step 3: a NatsConnection and a NatsStream on a three-server cl
   });
 
   it("keeps a drift schedule for the namespace while it holds JetStream objects", async () => {
-    const ping = await env.kube.get({ apiVersion: "sources.knative.dev/v1", kind: "PingSource", namespace: ns, name: "sync-stream-drift" });
+    const ping = await env.kube.get({
+      apiVersion: "sources.knative.dev/v1",
+      kind: "PingSource",
+      namespace: ns,
+      name: "sync-stream-drift",
+    });
     expect(ping).toBeDefined();
   });
 
@@ -94,7 +131,11 @@ describe("story 1 step 3: a NatsConnection and a NatsStream on a three-server cl
 
   it("puts back a stream edited behind its back at the next check, reported once as DriftCorrected", async () => {
     const config = (await info("ORDERS")).config ?? {};
-    const edited = await js<{ error?: unknown }>(client, "STREAM.UPDATE.ORDERS", { ...config, subjects: ["orders.>", "sneaky.>"], max_msgs: 10 });
+    const edited = await js<{ error?: unknown }>(client, "STREAM.UPDATE.ORDERS", {
+      ...config,
+      subjects: ["orders.>", "sneaky.>"],
+      max_msgs: 10,
+    });
     expect(edited.error).toBeUndefined();
     await driver.tick(ns);
     const restored = (await info("ORDERS")).config ?? {};
@@ -104,7 +145,10 @@ describe("story 1 step 3: a NatsConnection and a NatsStream on a three-server cl
     expect(conditionsOf(corrected)).toEqual(["Ready=True/Synced", "Synced=False/DriftCorrected"]);
     expect(corrected?.status?.conditions?.[1]?.message).toBe("reapplied spec over drift in subjects, max_msgs");
     await driver.tick(ns);
-    expect(conditionsOf(await read(env.kube, JS, "NatsStream", ns, "orders"))).toEqual(["Ready=True/Synced", "Synced=True/MatchesSpec"]);
+    expect(conditionsOf(await read(env.kube, JS, "NatsStream", ns, "orders"))).toEqual([
+      "Ready=True/Synced",
+      "Synced=True/MatchesSpec",
+    ]);
   });
 
   it("recreates a stream deleted behind its back at the next check", async () => {
@@ -116,7 +160,10 @@ describe("story 1 step 3: a NatsConnection and a NatsStream on a three-server cl
 
   it("with deletionPolicy Retain leaves the stream on the server and finishes deleting", async () => {
     await env.kube.delete(streamKey());
-    await eventually("NatsStream gone", async () => (await read(env.kube, JS, "NatsStream", ns, "orders")) === undefined);
+    await eventually(
+      "NatsStream gone",
+      async () => (await read(env.kube, JS, "NatsStream", ns, "orders")) === undefined,
+    );
     expect((await info("ORDERS")).config?.name).toBe("ORDERS");
   });
 
@@ -131,7 +178,12 @@ describe("story 1 step 3: a NatsConnection and a NatsStream on a three-server cl
 
   it("drops the drift schedule once the namespace holds no JetStream objects", async () => {
     await driver.tick(ns);
-    const ping = await env.kube.get({ apiVersion: "sources.knative.dev/v1", kind: "PingSource", namespace: ns, name: "sync-stream-drift" });
+    const ping = await env.kube.get({
+      apiVersion: "sources.knative.dev/v1",
+      kind: "PingSource",
+      namespace: ns,
+      name: "sync-stream-drift",
+    });
     expect(ping).toBeUndefined();
   });
 });

@@ -35,10 +35,31 @@ const streamKey = () => ({ apiVersion: JS, kind: "NatsStream", namespace: ns, na
 
 describe("moving a stream between NATS clusters", () => {
   it("starts in east with a consumer", async () => {
-    await create(env.kube, resource(JS, "NatsStream", ns, "move", { connectionRef: { name: "super" }, name: "MOVE", subjects: ["move.>"], placement: { cluster: "east" } }));
+    await create(
+      env.kube,
+      resource(JS, "NatsStream", ns, "move", {
+        connectionRef: { name: "super" },
+        name: "MOVE",
+        subjects: ["move.>"],
+        placement: { cluster: "east" },
+      }),
+    );
     await waitForCondition(env.kube, streamKey(), "Ready", "True", "Synced");
-    await create(env.kube, resource(JS, "NatsConsumer", ns, "reader", { streamRef: { name: "move" }, name: "reader", ackPolicy: "Explicit" }));
-    await waitForCondition(env.kube, { apiVersion: JS, kind: "NatsConsumer", namespace: ns, name: "reader" }, "Ready", "True", "Synced");
+    await create(
+      env.kube,
+      resource(JS, "NatsConsumer", ns, "reader", {
+        streamRef: { name: "move" },
+        name: "reader",
+        ackPolicy: "Explicit",
+      }),
+    );
+    await waitForCondition(
+      env.kube,
+      { apiVersion: JS, kind: "NatsConsumer", namespace: ns, name: "reader" },
+      "Ready",
+      "True",
+      "Synced",
+    );
     for (let i = 0; i < 500; i++) client.publish("move.data", new Uint8Array(20_000));
     await client.flush();
   });
@@ -47,20 +68,46 @@ describe("moving a stream between NATS clusters", () => {
     await env.kube.patch(streamKey(), { spec: { placement: { cluster: "west" } } }, "merge");
     const moving = await waitForCondition(env.kube, streamKey(), "Synced", "False", "Moving");
     expect(conditionsOf(moving)).toContain("Ready=True/Synced");
-    expect(moving.status?.conditions?.find((c) => c.type === "Synced")?.message).toMatch(/^moving to NATS cluster west; \d of 1 new replicas current$/);
-    expect(moving.status?.transfer).toMatchObject({ from: "east", to: "west", started: expect.any(String), replicas: [{ name: "west-0" }], consumers: { total: 1 } });
-    expect(await env.kube.get({ apiVersion: "sources.knative.dev/v1", kind: "PingSource", namespace: ns, name: "sync-stream-settle" })).toBeDefined();
+    expect(moving.status?.conditions?.find((c) => c.type === "Synced")?.message).toMatch(
+      /^moving to NATS cluster west; \d of 1 new replicas current$/,
+    );
+    expect(moving.status?.transfer).toMatchObject({
+      from: "east",
+      to: "west",
+      started: expect.any(String),
+      replicas: [{ name: "west-0" }],
+      consumers: { total: 1 },
+    });
+    expect(
+      await env.kube.get({
+        apiVersion: "sources.knative.dev/v1",
+        kind: "PingSource",
+        namespace: ns,
+        name: "sync-stream-settle",
+      }),
+    ).toBeDefined();
   });
 
   it("clears transfer once the move is done, re-read on the settle schedule", async () => {
-    await eventually("move finished in status", async () => {
-      await driver.tick(ns, "settle");
-      const s = await read(env.kube, JS, "NatsStream", ns, "move");
-      return s?.status?.transfer === undefined && conditionsOf(s).includes("Synced=True/MatchesSpec");
-    }, 60_000);
+    await eventually(
+      "move finished in status",
+      async () => {
+        await driver.tick(ns, "settle");
+        const s = await read(env.kube, JS, "NatsStream", ns, "move");
+        return s?.status?.transfer === undefined && conditionsOf(s).includes("Synced=True/MatchesSpec");
+      },
+      60_000,
+    );
     const info = await js<{ cluster: { name: string } }>(client, "STREAM.INFO.MOVE");
     expect(info.cluster.name).toBe("west");
     await driver.tick(ns, "settle");
-    expect(await env.kube.get({ apiVersion: "sources.knative.dev/v1", kind: "PingSource", namespace: ns, name: "sync-stream-settle" })).toBeUndefined();
+    expect(
+      await env.kube.get({
+        apiVersion: "sources.knative.dev/v1",
+        kind: "PingSource",
+        namespace: ns,
+        name: "sync-stream-settle",
+      }),
+    ).toBeUndefined();
   }, 90_000);
 });

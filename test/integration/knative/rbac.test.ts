@@ -26,7 +26,12 @@ beforeAll(async () => {
   for (const doc of parseAllDocuments(text)) {
     const manifest = doc.toJS() as Manifest;
     const type = manifest.kind.startsWith("Cluster")
-      ? { group: "rbac.authorization.k8s.io", version: "v1", plural: manifest.kind === "ClusterRole" ? "clusterroles" : "clusterrolebindings", namespaced: false }
+      ? {
+          group: "rbac.authorization.k8s.io",
+          version: "v1",
+          plural: manifest.kind === "ClusterRole" ? "clusterroles" : "clusterrolebindings",
+          namespaced: false,
+        }
       : resourceTypeOf(manifest.apiVersion, manifest.kind);
     await env.transport.request("PATCH", resourcePath(type, manifest.metadata.namespace, manifest.metadata.name), {
       body: manifest,
@@ -38,7 +43,13 @@ beforeAll(async () => {
 
 afterAll(() => env?.stop());
 
-async function allowed(serviceAccount: string, verb: string, group: string, resource: string, subresource = ""): Promise<boolean> {
+async function allowed(
+  serviceAccount: string,
+  verb: string,
+  group: string,
+  resource: string,
+  subresource = "",
+): Promise<boolean> {
   const review = (await env.transport.request("POST", "/apis/authorization.k8s.io/v1/subjectaccessreviews", {
     body: {
       apiVersion: "authorization.k8s.io/v1",

@@ -19,7 +19,9 @@ export async function startEnvironment(options: { profile?: Profile } = {}): Pro
   let own: HarnessState | undefined;
   if (!process.env.KUBECONFIG) {
     if (!options.profile) {
-      throw new Error("no control plane: run integration tests with `npm run test:integration` (jest.integration.config.js starts one)");
+      throw new Error(
+        "no control plane: run integration tests with `npm run test:integration` (jest.integration.config.js starts one)",
+      );
     }
     own = await startControlPlane({ profile: options.profile, log: () => undefined });
     process.env.KUBECONFIG = own.kubeconfig;
@@ -31,7 +33,11 @@ export async function startEnvironment(options: { profile?: Profile } = {}): Pro
     kube: createKube(transport),
     async namespace(prefix) {
       const ns = (await transport.request("POST", "/api/v1/namespaces", {
-        body: { apiVersion: "v1", kind: "Namespace", metadata: { generateName: `${prefix}-`, labels: { "nats-operator.io/test-namespace": "true" } } },
+        body: {
+          apiVersion: "v1",
+          kind: "Namespace",
+          metadata: { generateName: `${prefix}-`, labels: { "nats-operator.io/test-namespace": "true" } },
+        },
       })) as { metadata: { name: string } };
       made.push(ns.metadata.name);
       return ns.metadata.name;

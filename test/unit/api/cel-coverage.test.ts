@@ -9,7 +9,11 @@ import { collectRules, type SchemaNode } from "../../../shared/api/codegen/schem
 import { CREATE_RULES, TRANSITION_RULES } from "../../integration/api/cel-cases.ts";
 
 const rules = KIND_NAMES.flatMap((kind) =>
-  collectRules(openApiSchema(KIND_DEFINITIONS[kind]) as SchemaNode).map((r) => ({ kind, ...r, transition: r.rule.includes("oldSelf") })),
+  collectRules(openApiSchema(KIND_DEFINITIONS[kind]) as SchemaNode).map((r) => ({
+    kind,
+    ...r,
+    transition: r.rule.includes("oldSelf"),
+  })),
 );
 const key = (kind: string, message: string) => `${kind}: ${message}`;
 
@@ -19,11 +23,16 @@ describe("CEL rule cases", () => {
     ...TRANSITION_RULES.map((c) => ({ ...c, transition: true })),
   ];
 
-  it.each(rules.map((r) => [key(r.kind, r.message), r] as const))("%s has accepted and refused cases", (_name, rule) => {
-    const mine = cases.filter((c) => c.kind === rule.kind && c.message === rule.message && c.transition === rule.transition);
-    expect(mine.reduce((n, c) => n + c.accept.length, 0)).toBeGreaterThan(0);
-    expect(mine.reduce((n, c) => n + c.refuse.length, 0)).toBeGreaterThan(0);
-  });
+  it.each(rules.map((r) => [key(r.kind, r.message), r] as const))(
+    "%s has accepted and refused cases",
+    (_name, rule) => {
+      const mine = cases.filter(
+        (c) => c.kind === rule.kind && c.message === rule.message && c.transition === rule.transition,
+      );
+      expect(mine.reduce((n, c) => n + c.accept.length, 0)).toBeGreaterThan(0);
+      expect(mine.reduce((n, c) => n + c.refuse.length, 0)).toBeGreaterThan(0);
+    },
+  );
 
   it("name only rules that exist", () => {
     const known = new Set(rules.map((r) => key(r.kind, r.message)));

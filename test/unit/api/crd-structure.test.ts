@@ -9,7 +9,17 @@ import { walkFields, collectRules, type SchemaNode } from "../../../shared/api/c
 
 const schemaOf = (kind: (typeof KIND_NAMES)[number]) => openApiSchema(KIND_DEFINITIONS[kind]) as SchemaNode;
 
-const FORBIDDEN_KEYWORDS = ["$ref", "patternProperties", "const", "oneOf", "allOf", "not", "definitions", "$schema", "$id"];
+const FORBIDDEN_KEYWORDS = [
+  "$ref",
+  "patternProperties",
+  "const",
+  "oneOf",
+  "allOf",
+  "not",
+  "definitions",
+  "$schema",
+  "$id",
+];
 
 describe.each(KIND_NAMES)("%s CRD schema", (kind) => {
   const root = schemaOf(kind);
@@ -49,18 +59,21 @@ describe.each(KIND_NAMES)("%s CRD schema", (kind) => {
 
   it("uses no JSON Schema keyword the API server refuses", () => {
     const text = JSON.stringify(root);
-    for (const keyword of FORBIDDEN_KEYWORDS) expect([keyword, text.includes(`"${keyword}":`)]).toEqual([keyword, false]);
+    for (const keyword of FORBIDDEN_KEYWORDS)
+      expect([keyword, text.includes(`"${keyword}":`)]).toEqual([keyword, false]);
   });
 
   it("uses anyOf only for quantities", () => {
-    for (const f of below) if (f.schema["anyOf"] !== undefined) expect(f.schema["x-kubernetes-int-or-string"]).toBe(true);
+    for (const f of below)
+      if (f.schema["anyOf"] !== undefined) expect(f.schema["x-kubernetes-int-or-string"]).toBe(true);
   });
 
   it("requires the keys of every list-map in its items", () => {
     for (const f of below.filter((x) => x.schema["x-kubernetes-list-type"] === "map")) {
       const items = f.schema["items"] as SchemaNode;
       const required = (items["required"] as string[] | undefined) ?? [];
-      for (const key of f.schema["x-kubernetes-list-map-keys"] as string[]) expect([f.path, key, required.includes(key)]).toEqual([f.path, key, true]);
+      for (const key of f.schema["x-kubernetes-list-map-keys"] as string[])
+        expect([f.path, key, required.includes(key)]).toEqual([f.path, key, true]);
     }
   });
 
@@ -83,7 +96,12 @@ describe.each(KIND_NAMES)("%s CRD schema", (kind) => {
   });
 
   it("prints Ready, Reason and Age (Age alone without status) and lists the kind in its categories", () => {
-    const crd = customResourceDefinition(KIND_DEFINITIONS[kind]) as { spec: { names: { categories: string[] }; versions: { additionalPrinterColumns: { name: string }[]; subresources?: unknown }[] } };
+    const crd = customResourceDefinition(KIND_DEFINITIONS[kind]) as {
+      spec: {
+        names: { categories: string[] };
+        versions: { additionalPrinterColumns: { name: string }[]; subresources?: unknown }[];
+      };
+    };
     const [version] = crd.spec.versions;
     if (!version) throw new Error("no version");
     const columns = version.additionalPrinterColumns.map((c) => c.name);

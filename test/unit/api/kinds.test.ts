@@ -7,11 +7,22 @@ import { KIND_DEFINITIONS } from "../../../shared/api/definitions.ts";
 describe("kind registry", () => {
   it("holds the 16 kinds in their groups", () => {
     const byGroup = (group: string) => KIND_NAMES.filter((k) => KINDS[k].group === group).sort();
-    expect(byGroup(API_GROUPS.core)).toEqual(["NatsAccountTrust", "NatsConnection", "NatsOperatorTrust", "NatsReferenceGrant"]);
+    expect(byGroup(API_GROUPS.core)).toEqual([
+      "NatsAccountTrust",
+      "NatsConnection",
+      "NatsOperatorTrust",
+      "NatsReferenceGrant",
+    ]);
     expect(byGroup(API_GROUPS.cluster)).toEqual(["NatsCluster"]);
     expect(byGroup(API_GROUPS.auth)).toEqual(["NatsAccount", "NatsOperator", "NatsSystemAccount", "NatsUser"]);
     expect(byGroup(API_GROUPS.jetstream)).toEqual([
-      "NatsBalancer", "NatsClusterEvacuation", "NatsConsumer", "NatsKeyValue", "NatsObjectStore", "NatsStream", "NatsSystemBalancer",
+      "NatsBalancer",
+      "NatsClusterEvacuation",
+      "NatsConsumer",
+      "NatsKeyValue",
+      "NatsObjectStore",
+      "NatsStream",
+      "NatsSystemBalancer",
     ]);
   });
 

@@ -16,14 +16,13 @@ describe("story manifests", () => {
     for (const kind of KIND_NAMES) expect(kinds).toContain(kind);
   });
 
-  it.each(manifests.map((m) => [`${m.story}/${m.file}#${m.index} ${m.object.kind}/${m.object.metadata.name}`, m] as const))(
-    "%s is valid with unknown fields refused",
-    (_name, manifest) => {
-      expect(validateAnyResource(manifest.object, { unknownFields: "reject" })).toEqual(
-        expect.objectContaining({ ok: true }),
-      );
-    },
-  );
+  it.each(
+    manifests.map((m) => [`${m.story}/${m.file}#${m.index} ${m.object.kind}/${m.object.metadata.name}`, m] as const),
+  )("%s is valid with unknown fields refused", (_name, manifest) => {
+    expect(validateAnyResource(manifest.object, { unknownFields: "reject" })).toEqual(
+      expect.objectContaining({ ok: true }),
+    );
+  });
 });
 
 describe("story status samples", () => {

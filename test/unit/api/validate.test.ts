@@ -43,8 +43,21 @@ describe("validateResource", () => {
     ["a malformed duration", stream({ maxAge: "3 days" })],
     ["replicas above 5", stream({ replicas: 6 })],
     ["an unknown retention", stream({ retention: "Forever" })],
-    ["a condition without lastTransitionTime", { ...stream({}), status: { conditions: [{ type: "Ready", status: "True", reason: "Synced", message: "" }] } }],
-    ["a condition status outside True/False/Unknown", { ...stream({}), status: { conditions: [{ type: "Ready", status: "Yes", reason: "Synced", message: "", lastTransitionTime: "2026-01-01T00:00:00Z" }] } }],
+    [
+      "a condition without lastTransitionTime",
+      { ...stream({}), status: { conditions: [{ type: "Ready", status: "True", reason: "Synced", message: "" }] } },
+    ],
+    [
+      "a condition status outside True/False/Unknown",
+      {
+        ...stream({}),
+        status: {
+          conditions: [
+            { type: "Ready", status: "Yes", reason: "Synced", message: "", lastTransitionTime: "2026-01-01T00:00:00Z" },
+          ],
+        },
+      },
+    ],
     ["a time that is not RFC 3339", { ...stream({}), status: { lastSyncedTime: "yesterday" } }],
   ])("refuses %s on a NatsStream", (_what, object) => {
     expect(errorsOf(validateResource("NatsStream", object)).length).toBeGreaterThan(0);
@@ -65,7 +78,9 @@ describe("validateResource", () => {
     const object = cluster({ leafRemotes: [{ connectionRef: { name: "hub" }, localAccount: "x" }] });
     expect(validateResource("NatsCluster", object).ok).toBe(true);
     const errors = errorsOf(validateResource("NatsCluster", object, { unknownFields: "reject" }));
-    expect(errors).toContainEqual(expect.objectContaining({ path: "/spec/leafRemotes/0", message: expect.stringContaining("localAccount") }));
+    expect(errors).toContainEqual(
+      expect.objectContaining({ path: "/spec/leafRemotes/0", message: expect.stringContaining("localAccount") }),
+    );
   });
 
   it("keeps the free-form pod template open even when refusing unknown fields", () => {
@@ -75,7 +90,9 @@ describe("validateResource", () => {
 
   it("refuses the wrong kind or apiVersion for the requested kind", () => {
     expect(validateResource("NatsStream", cluster({})).ok).toBe(false);
-    expect(validateResource("NatsCluster", { ...cluster({}), apiVersion: "cluster.nats.mikluko.io/v1beta1" }).ok).toBe(false);
+    expect(validateResource("NatsCluster", { ...cluster({}), apiVersion: "cluster.nats.mikluko.io/v1beta1" }).ok).toBe(
+      false,
+    );
   });
 });
 

@@ -116,7 +116,11 @@ export const replace = (session: ApiSession, object: CustomObject, options: Writ
     }),
   );
 
-export const replaceStatus = (session: ApiSession, object: CustomObject, options: WriteOptions = {}): Promise<Verdict> =>
+export const replaceStatus = (
+  session: ApiSession,
+  object: CustomObject,
+  options: WriteOptions = {},
+): Promise<Verdict> =>
   verdictOf(() =>
     session.objects.replaceNamespacedCustomObjectStatus({
       ...target(session, object),
@@ -127,7 +131,9 @@ export const replaceStatus = (session: ApiSession, object: CustomObject, options
   );
 
 export const read = (session: ApiSession, object: CustomObject): Promise<Verdict> =>
-  verdictOf(() => session.objects.getNamespacedCustomObject({ ...target(session, object), name: object.metadata.name }));
+  verdictOf(() =>
+    session.objects.getNamespacedCustomObject({ ...target(session, object), name: object.metadata.name }),
+  );
 
 /** Unwraps a verdict the test expects to be a success, with the server's message when it is not. */
 export const accepted = (verdict: Verdict): CustomObject => {

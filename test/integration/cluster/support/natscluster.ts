@@ -7,7 +7,11 @@ import type { Cluster } from "../../../../functions/cluster-shared/cluster.ts";
 export const API_VERSION = "cluster.nats-operator.io/v1beta1";
 
 /** Story 1 step 01 as the e2e run applies it: 100m CPU and 256Mi, JetStream on 20Gi claims. */
-export function quickstart(namespace: string, name = "demo", memory = "256Mi"): KubeObject & { spec: Record<string, unknown> } {
+export function quickstart(
+  namespace: string,
+  name = "demo",
+  memory = "256Mi",
+): KubeObject & { spec: Record<string, unknown> } {
   return {
     apiVersion: API_VERSION,
     kind: "NatsCluster",
@@ -16,12 +20,19 @@ export function quickstart(namespace: string, name = "demo", memory = "256Mi"): 
       version: "2.15.2",
       replicas: 3,
       resources: { requests: { cpu: "100m", memory }, limits: { memory } },
-      jetstream: { volumeClaimTemplate: { spec: { storageClassName: "standard", resources: { requests: { storage: "20Gi" } } } } },
+      jetstream: {
+        volumeClaimTemplate: { spec: { storageClassName: "standard", resources: { requests: { storage: "20Gi" } } } },
+      },
     },
   };
 }
 
-export const clusterKey = (namespace: string, name = "demo") => ({ apiVersion: API_VERSION, kind: "NatsCluster", namespace, name });
+export const clusterKey = (namespace: string, name = "demo") => ({
+  apiVersion: API_VERSION,
+  kind: "NatsCluster",
+  namespace,
+  name,
+});
 
 export async function readCluster(kube: Kube, namespace: string, name = "demo"): Promise<Cluster | undefined> {
   return kube.get<Cluster>(clusterKey(namespace, name));
@@ -31,7 +42,12 @@ export function condition(cluster: Cluster | undefined, type: string): Condition
   return (cluster?.status?.conditions as Condition[] | undefined)?.find((c) => c.type === type);
 }
 
-export async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs: number, intervalMs = 500): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | undefined | false>,
+  timeoutMs: number,
+  intervalMs = 500,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   while (Date.now() < deadline) {
@@ -63,7 +79,11 @@ export async function waitAtRest(kube: Kube, namespace: string, timeoutMs: numbe
     },
     timeoutMs,
   ).catch((error: unknown) => {
-    const conditions = (last?.status?.conditions as Condition[] | undefined)?.map((c) => `${c.type}=${c.status}/${c.reason}: ${c.message}`).join("; ");
-    throw new Error(`${String(error)}; generation ${last?.metadata.generation}, observed ${last?.status?.observedGeneration}; ${conditions}; rollout ${JSON.stringify(last?.status?.rollout)}`);
+    const conditions = (last?.status?.conditions as Condition[] | undefined)
+      ?.map((c) => `${c.type}=${c.status}/${c.reason}: ${c.message}`)
+      .join("; ");
+    throw new Error(
+      `${String(error)}; generation ${last?.metadata.generation}, observed ${last?.status?.observedGeneration}; ${conditions}; rollout ${JSON.stringify(last?.status?.rollout)}`,
+    );
   });
 }

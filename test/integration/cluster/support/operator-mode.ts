@@ -8,7 +8,10 @@ export const TRUST = "acme";
 export const SYSTEM_CREDENTIALS = "cluster-controller-creds";
 
 /** `spec.auth` naming both. */
-export const operatorModeAuth = () => ({ trustRef: { name: TRUST }, systemCredentials: { secretKeyRef: { name: SYSTEM_CREDENTIALS } } });
+export const operatorModeAuth = () => ({
+  trustRef: { name: TRUST },
+  systemCredentials: { secretKeyRef: { name: SYSTEM_CREDENTIALS } },
+});
 
 export async function installOperatorTrust(kube: Kube, namespace: string, nats: TestOperator): Promise<void> {
   await kube.create({
@@ -17,5 +20,10 @@ export async function installOperatorTrust(kube: Kube, namespace: string, nats: 
     metadata: { name: TRUST, namespace },
     spec: { operatorJWT: nats.operatorJWT, systemAccountJWT: nats.systemAccount.jwt },
   } as KubeObject);
-  await kube.create({ apiVersion: "v1", kind: "Secret", metadata: { name: SYSTEM_CREDENTIALS, namespace }, stringData: { "user.creds": nats.systemUserCreds } } as KubeObject);
+  await kube.create({
+    apiVersion: "v1",
+    kind: "Secret",
+    metadata: { name: SYSTEM_CREDENTIALS, namespace },
+    stringData: { "user.creds": nats.systemUserCreds },
+  } as KubeObject);
 }

@@ -70,7 +70,10 @@ export async function startOperator(transport: KubeTransport): Promise<RunningOp
       void delivery.finally(() => inFlight.delete(delivery));
     }
   };
-  const running = Promise.all([startApiServerSource(transport, resources, emit, log, abort.signal), startPingSources(transport, emit, log, abort.signal)]).catch(() => undefined);
+  const running = Promise.all([
+    startApiServerSource(transport, resources, emit, log, abort.signal),
+    startPingSources(transport, emit, log, abort.signal),
+  ]).catch(() => undefined);
   return {
     deliveries,
     deliver,

@@ -12,9 +12,20 @@ export interface Publisher {
 }
 
 /** `creds`: a user's creds file, for clusters in operator mode. */
-export async function startPublisher(servers: string[], stream: string, subject: string, intervalMs = 50, creds?: string): Promise<Publisher> {
+export async function startPublisher(
+  servers: string[],
+  stream: string,
+  subject: string,
+  intervalMs = 50,
+  creds?: string,
+): Promise<Publisher> {
   const authenticator = creds ? { authenticator: credsAuthenticator(new TextEncoder().encode(creds)) } : {};
-  const nc: NatsConnection = await connect({ servers, maxReconnectAttempts: -1, reconnectTimeWait: 250, ...authenticator });
+  const nc: NatsConnection = await connect({
+    servers,
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: 250,
+    ...authenticator,
+  });
   const jsm = await jetstreamManager(nc);
   // A freshly settled cluster on a loaded machine can let the first JetStream API request time
   // out; the stream is asked for again (adding the same config twice is no error).

@@ -9,7 +9,13 @@ export interface StatusRecorder {
   stop(): void;
 }
 
-export function recordStatus(kube: Kube, namespace: string, name: string, pick: (cluster: Cluster) => string[], intervalMs = 250): StatusRecorder {
+export function recordStatus(
+  kube: Kube,
+  namespace: string,
+  name: string,
+  pick: (cluster: Cluster) => string[],
+  intervalMs = 250,
+): StatusRecorder {
   const seen = new Set<string>();
   let running = true;
   void (async () => {

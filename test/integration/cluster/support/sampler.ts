@@ -12,21 +12,37 @@ export interface PodSampler {
   stop(): Promise<void>;
 }
 
-export function samplePods(kube: Kube, namespace: string, cluster: string, servers: number, intervalMs = 200): PodSampler {
+export function samplePods(
+  kube: Kube,
+  namespace: string,
+  cluster: string,
+  servers: number,
+  intervalMs = 200,
+): PodSampler {
   const sampler = { maxNotReady: 0, samples: 0, restarts: [] as string[] };
   const uids = new Map<string, string>();
   let running = true;
   const loop = (async () => {
     while (running) {
       try {
-        const pods = await kube.list<Pod>({ apiVersion: "v1", kind: "Pod", namespace, labelSelector: `cluster.nats-operator.io/cluster=${cluster}` });
-        const ready = pods.filter((p) => !p.metadata.deletionTimestamp && p.status?.conditions?.some((c) => c.type === "Ready" && c.status === "True"));
+        const pods = await kube.list<Pod>({
+          apiVersion: "v1",
+          kind: "Pod",
+          namespace,
+          labelSelector: `cluster.nats-operator.io/cluster=${cluster}`,
+        });
+        const ready = pods.filter(
+          (p) =>
+            !p.metadata.deletionTimestamp &&
+            p.status?.conditions?.some((c) => c.type === "Ready" && c.status === "True"),
+        );
         sampler.maxNotReady = Math.max(sampler.maxNotReady, servers - ready.length);
         sampler.samples++;
         for (const pod of pods) {
           const server = pod.metadata.labels?.["cluster.nats-operator.io/server"] ?? pod.metadata.name;
           const before = uids.get(server);
-          if (before !== undefined && before !== pod.metadata.uid && !sampler.restarts.includes(server)) sampler.restarts.push(server);
+          if (before !== undefined && before !== pod.metadata.uid && !sampler.restarts.includes(server))
+            sampler.restarts.push(server);
           uids.set(server, pod.metadata.uid ?? "");
         }
       } catch {

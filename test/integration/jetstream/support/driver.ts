@@ -87,7 +87,10 @@ export function startDriver(transport: KubeTransport, kube: Kube, namespaces: re
 
   return {
     deliveries,
-    handled: (object) => deliveries.filter((d) => d.object === object && !(d.outcome.kind === "skipped" && d.outcome.reason.startsWith("status-only"))),
+    handled: (object) =>
+      deliveries.filter(
+        (d) => d.object === object && !(d.outcome.kind === "skipped" && d.outcome.reason.startsWith("status-only")),
+      ),
     advance(ms) {
       offsetMs += ms;
     },

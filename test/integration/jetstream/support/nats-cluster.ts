@@ -34,7 +34,9 @@ export async function startNatsCluster(options: { servers?: number; name?: strin
       `listen: 127.0.0.1:${clientPorts[i]}`,
       `jetstream { store_dir: "${join(dir, names[i] as string)}", max_file_store: 200GB, max_memory_store: 512MB }`,
       ...(count > 1
-        ? [`cluster { name: ${clusterName}, listen: 127.0.0.1:${routePorts[i]}, routes: [${routes.map((r) => `"${r}"`).join(", ")}] }`]
+        ? [
+            `cluster { name: ${clusterName}, listen: 127.0.0.1:${routePorts[i]}, routes: [${routes.map((r) => `"${r}"`).join(", ")}] }`,
+          ]
         : []),
     ].join("\n");
     const file = join(dir, `${names[i]}.conf`);
@@ -64,7 +66,9 @@ async function waitForJetStream(cluster: NatsCluster, timeoutMs = 30_000): Promi
     try {
       const nc = await cluster.client();
       try {
-        const reply = (await nc.request("$JS.API.INFO", "", { timeout: 2_000 })).json<{ error?: { description: string } }>();
+        const reply = (await nc.request("$JS.API.INFO", "", { timeout: 2_000 })).json<{
+          error?: { description: string };
+        }>();
         if (!reply.error) return;
         last = reply.error.description;
       } finally {
@@ -80,6 +84,8 @@ async function waitForJetStream(cluster: NatsCluster, timeoutMs = 30_000): Promi
 
 /** One JetStream API request from the test's own client. */
 export async function js<T = Record<string, unknown>>(nc: NatsConnection, subject: string, body?: unknown): Promise<T> {
-  const msg = await nc.request(`$JS.API.${subject}`, body === undefined ? "" : JSON.stringify(body), { timeout: 5_000 });
+  const msg = await nc.request(`$JS.API.${subject}`, body === undefined ? "" : JSON.stringify(body), {
+    timeout: 5_000,
+  });
   return msg.json<T>();
 }

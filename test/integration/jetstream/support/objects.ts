@@ -6,9 +6,18 @@ import type { KubeObject } from "../../../../shared/kube/object.ts";
 export const JS = "jetstream.nats-operator.io/v1beta1";
 export const CORE = "nats-operator.io/v1beta1";
 
-export type Resource = KubeObject & { spec: Record<string, unknown>; status?: Record<string, unknown> & { conditions?: Condition[] } };
+export type Resource = KubeObject & {
+  spec: Record<string, unknown>;
+  status?: Record<string, unknown> & { conditions?: Condition[] };
+};
 
-export function resource(apiVersion: string, kind: string, namespace: string, name: string, spec: Record<string, unknown>): Resource {
+export function resource(
+  apiVersion: string,
+  kind: string,
+  namespace: string,
+  name: string,
+  spec: Record<string, unknown>,
+): Resource {
   return { apiVersion, kind, metadata: { name, namespace }, spec };
 }
 
@@ -16,7 +25,13 @@ export async function create(kube: Kube, object: Resource): Promise<Resource> {
   return kube.create(object);
 }
 
-export async function read(kube: Kube, apiVersion: string, kind: string, namespace: string, name: string): Promise<Resource | undefined> {
+export async function read(
+  kube: Kube,
+  apiVersion: string,
+  kind: string,
+  namespace: string,
+  name: string,
+): Promise<Resource | undefined> {
   return kube.get<Resource>({ apiVersion, kind, namespace, name });
 }
 
@@ -29,7 +44,11 @@ export function conditionsOf(object: Resource | undefined): string[] {
   return (object?.status?.conditions ?? []).map((c) => `${c.type}=${c.status}/${c.reason}`);
 }
 
-export async function eventually<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
+export async function eventually<T>(
+  what: string,
+  probe: () => Promise<T | undefined | false>,
+  timeoutMs = 30_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   while (Date.now() < deadline) {

@@ -7,7 +7,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { connect, credsAuthenticator, type NatsConnection } from "@nats-io/transport-node";
-import { createAccount, createOperator, createUser, encodeAccount, encodeOperator, encodeUser, fmtCreds } from "@nats-io/jwt";
+import {
+  createAccount,
+  createOperator,
+  createUser,
+  encodeAccount,
+  encodeOperator,
+  encodeUser,
+  fmtCreds,
+} from "@nats-io/jwt";
 import { ensureBinaries } from "../../../harness/binaries.ts";
 import { freePort } from "../../../harness/ports.ts";
 import { spawnDetached, stopPid } from "../../../harness/processes.ts";
@@ -24,10 +32,51 @@ export interface SecureServer {
 
 async function certificates(dir: string): Promise<void> {
   const ssl = (...args: string[]) => run("openssl", args, { cwd: dir });
-  await ssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.crt", "-days", "2", "-subj", "/CN=sync-stream test CA");
-  await ssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=127.0.0.1");
+  await ssl(
+    "req",
+    "-x509",
+    "-newkey",
+    "rsa:2048",
+    "-nodes",
+    "-keyout",
+    "ca.key",
+    "-out",
+    "ca.crt",
+    "-days",
+    "2",
+    "-subj",
+    "/CN=sync-stream test CA",
+  );
+  await ssl(
+    "req",
+    "-newkey",
+    "rsa:2048",
+    "-nodes",
+    "-keyout",
+    "server.key",
+    "-out",
+    "server.csr",
+    "-subj",
+    "/CN=127.0.0.1",
+  );
   await writeFile(join(dir, "san.ext"), "subjectAltName=IP:127.0.0.1,DNS:localhost\n");
-  await ssl("x509", "-req", "-in", "server.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial", "-out", "server.crt", "-days", "2", "-extfile", "san.ext");
+  await ssl(
+    "x509",
+    "-req",
+    "-in",
+    "server.csr",
+    "-CA",
+    "ca.crt",
+    "-CAkey",
+    "ca.key",
+    "-CAcreateserial",
+    "-out",
+    "server.crt",
+    "-days",
+    "2",
+    "-extfile",
+    "san.ext",
+  );
 }
 
 export async function startSecureServer(): Promise<SecureServer> {
@@ -43,7 +92,23 @@ export async function startSecureServer(): Promise<SecureServer> {
   const accountJwt = await encodeAccount(
     "payments",
     account,
-    { limits: { mem_storage: -1, disk_storage: -1, streams: -1, consumer: -1, max_ack_pending: -1, subs: -1, conn: -1, leaf: -1, imports: -1, exports: -1, data: -1, payload: -1, wildcards: true } as never },
+    {
+      limits: {
+        mem_storage: -1,
+        disk_storage: -1,
+        streams: -1,
+        consumer: -1,
+        max_ack_pending: -1,
+        subs: -1,
+        conn: -1,
+        leaf: -1,
+        imports: -1,
+        exports: -1,
+        data: -1,
+        payload: -1,
+        wildcards: true,
+      } as never,
+    },
     { signer: operator },
   );
   const userJwt = await encodeUser("payments-app", user, account);
@@ -67,7 +132,13 @@ export async function startSecureServer(): Promise<SecureServer> {
     url,
     ca,
     creds,
-    client: () => connect({ servers: url, tls: { ca }, authenticator: credsAuthenticator(new TextEncoder().encode(creds)), timeout: 5_000 }),
+    client: () =>
+      connect({
+        servers: url,
+        tls: { ca },
+        authenticator: credsAuthenticator(new TextEncoder().encode(creds)),
+        timeout: 5_000,
+      }),
     async stop() {
       await stopPid(pid, { expect: "nats-server" }).catch(() => undefined);
       await rm(dir, { recursive: true, force: true });

@@ -12,7 +12,9 @@ import type { NatsCluster } from "./nats-cluster.ts";
 export async function startSupercluster(clusters: readonly string[], serversPerCluster = 1): Promise<NatsCluster> {
   const bins = await ensureBinaries(() => undefined);
   const dir = await mkdtemp(join(tmpdir(), "sync-stream-nats-"));
-  const servers = clusters.flatMap((cluster) => Array.from({ length: serversPerCluster }, (_, i) => ({ cluster, name: `${cluster}-${i}` })));
+  const servers = clusters.flatMap((cluster) =>
+    Array.from({ length: serversPerCluster }, (_, i) => ({ cluster, name: `${cluster}-${i}` })),
+  );
   const ports = await freePorts(servers.length * 3);
   const client = (i: number) => ports[i * 3] as number;
   const route = (i: number) => ports[i * 3 + 1] as number;
@@ -22,7 +24,9 @@ export async function startSupercluster(clusters: readonly string[], serversPerC
   for (const [i, server] of servers.entries()) {
     // Every server lists its cluster's routes, itself included: nats-server wants configured
     // routes for a JetStream cluster even when the cluster has one server.
-    const peers = servers.flatMap((s, j) => (s.cluster === server.cluster ? [`"nats-route://127.0.0.1:${route(j)}"`] : []));
+    const peers = servers.flatMap((s, j) =>
+      s.cluster === server.cluster ? [`"nats-route://127.0.0.1:${route(j)}"`] : [],
+    );
     const remotes = clusters
       .filter((c) => c !== server.cluster)
       .map((c) => `{ name: ${c}, urls: ["nats://127.0.0.1:${gateway(firstOf(c))}"] }`);
@@ -58,12 +62,17 @@ export async function startSupercluster(clusters: readonly string[], serversPerC
         let ok = true;
         for (const cluster of clusters) {
           const name = `PROBE_${cluster}`;
-          const reply = (await nc.request(`$JS.API.STREAM.CREATE.${name}`, JSON.stringify({ name, subjects: [`probe.${cluster}`], placement: { cluster } }), { timeout: 3_000 })).json<{ error?: unknown }>();
+          const reply = (
+            await nc.request(
+              `$JS.API.STREAM.CREATE.${name}`,
+              JSON.stringify({ name, subjects: [`probe.${cluster}`], placement: { cluster } }),
+              { timeout: 3_000 },
+            )
+          ).json<{ error?: unknown }>();
           if (reply.error) {
             ok = false;
             last = JSON.stringify(reply.error);
-          }
-          else await nc.request(`$JS.API.STREAM.DELETE.${name}`, "", { timeout: 3_000 });
+          } else await nc.request(`$JS.API.STREAM.DELETE.${name}`, "", { timeout: 3_000 });
         }
         if (ok) return result;
       } finally {
