@@ -5,7 +5,8 @@ import { recordReconcile, withEventSpan } from "../telemetry/instruments.ts";
 import { isStatusEcho } from "./echo.ts";
 import { decodeEvent, type OperatorEvent } from "./event.ts";
 import { qualifiedKind, type FunctionContext, type OperatorFunction } from "./function.ts";
-import { conflict, malformed, retry, skipped, type Outcome } from "./outcome.ts";
+import { conflict, malformed, refused, retry, skipped, type Outcome } from "./outcome.ts";
+import { clearStalled, isPermanentRefusal, refusalMessage, reportRefusal, showsStalled } from "./refusal.ts";
 
 /** What dispatching needs from the process: shared clients, made on first use. */
 export interface DispatchDeps {
@@ -43,8 +44,18 @@ export async function dispatch(fn: OperatorFunction, ce: CloudEvent<unknown>, de
       now: deps.now ?? (() => new Date()),
     };
     try {
-      return await fn.handle(context, ce);
+      const outcome = await fn.handle(context, ce);
+      if (event.source === "apiserver" && outcome.kind === "done" && showsStalled(event.snapshot)) {
+        await clearStalled(await deps.kube(), event.ref);
+      }
+      return outcome;
     } catch (error) {
+      if (error instanceof KubeRequestError && isPermanentRefusal(error)) {
+        if (event.source === "apiserver") {
+          await reportRefusal(await deps.kube(), await context.recorder(), event.ref, error, context.now(), log);
+        } else log.error({ code: error.code, reason: error.reason }, refusalMessage(error));
+        return refused(refusalMessage(error));
+      }
       return outcomeOfError(error, log);
     }
   });

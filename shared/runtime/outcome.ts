@@ -12,6 +12,8 @@ export type Outcome =
   | { kind: "conflict"; message: string }
   /** A transient failure of the API server or NATS: retry with backoff. */
   | { kind: "retry"; message: string }
+  /** The API server refused a request for good (400, 403, 422): told on the object, acknowledged. */
+  | { kind: "refused"; message: string }
   /** The event itself cannot be understood; retrying will not help. */
   | { kind: "malformed"; message: string };
 
@@ -20,6 +22,7 @@ export const done = (summary?: string): Outcome =>
 export const skipped = (reason: string): Outcome => ({ kind: "skipped", reason });
 export const conflict = (message: string): Outcome => ({ kind: "conflict", message });
 export const retry = (message: string): Outcome => ({ kind: "retry", message });
+export const refused = (message: string): Outcome => ({ kind: "refused", message });
 export const malformed = (message: string): Outcome => ({ kind: "malformed", message });
 
 export function httpStatusFor(outcome: Outcome): number {
@@ -32,6 +35,9 @@ export function httpStatusFor(outcome: Outcome): number {
       return 409;
     case "retry":
       return 503;
+    case "refused":
+      // Retrying the same request gets the same answer; the object says what to fix.
+      return 200;
     case "malformed":
       return 400;
   }

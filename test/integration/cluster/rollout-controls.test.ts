@@ -142,6 +142,7 @@ describe("rollout controls", () => {
     process.stdout.write(
       `replay: ${outcomes.length} deliveries, ${outcomes.filter((o) => o.kind === "conflict").length} conflicts, ${steps.length} claimed steps on ${moved.join(", ")}\n`,
     );
+    expect(steps).toHaveLength(1);
     operator = await startOperator(env.transport);
     await waitAtRest(env.kube, namespace, 300_000, "replay");
   }, 700_000);

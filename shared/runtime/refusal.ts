@@ -1,0 +1,82 @@
+import type { Kube } from "../kube/client.ts";
+import type { KubeRequestError } from "../kube/errors.ts";
+import type { EventRecorder } from "../kube/events.ts";
+import type { KubeObject } from "../kube/object.ts";
+import type { Logger } from "../telemetry/logger.ts";
+import type { ObjectRef, ObjectSnapshot } from "./event.ts";
+
+/**
+ * The runtime's own condition: True while the API server refuses a request the object's
+ * reconcile makes (400, 403, 422), which retrying as is cannot fix. kstatus and Flux read
+ * `Stalled` the same way. Only the runtime writes it.
+ */
+export const STALLED = "Stalled";
+export const REQUEST_REFUSED = "RequestRefused";
+
+/** A refusal that will not go away by retrying the same request: a human has to act. */
+export function isPermanentRefusal(error: KubeRequestError): boolean {
+  return error.code === 400 || error.code === 403 || error.code === 422;
+}
+
+export function refusalMessage(error: KubeRequestError): string {
+  return `the API server refused a request (${error.code} ${error.reason}): ${error.message}`;
+}
+
+/**
+ * Tells the user on the object: a Warning Event and `Stalled=True`. Best effort: the status
+ * write may itself be what is refused, and the refusal is logged either way.
+ */
+export async function reportRefusal(
+  kube: Kube,
+  recorder: EventRecorder,
+  ref: ObjectRef,
+  error: KubeRequestError,
+  now: Date,
+  log: Logger,
+): Promise<void> {
+  const message = refusalMessage(error);
+  log.error({ code: error.code, reason: error.reason }, message);
+  const object = await kube.get<WithConditions>({ ...ref }).catch(() => undefined);
+  if (!object) return;
+  await recorder.record(object, "Warning", REQUEST_REFUSED, message).catch(() => undefined);
+  const condition = {
+    type: STALLED,
+    status: "True",
+    reason: REQUEST_REFUSED,
+    message,
+    lastTransitionTime: now.toISOString().replace(/\.\d{3}Z$/, "Z"),
+    ...(object.metadata.generation !== undefined ? { observedGeneration: object.metadata.generation } : {}),
+  };
+  await replaceConditions(kube, object, (conditions) => [
+    ...conditions.filter((c) => c.type !== STALLED),
+    condition,
+  ]).catch((failure: unknown) => log.warn({ err: failure }, "could not record Stalled on the object"));
+}
+
+/** Whether the event's object still shows `Stalled=True` from an earlier refusal. */
+export function showsStalled(snapshot: ObjectSnapshot | undefined): boolean {
+  return (snapshot?.status?.conditions ?? []).some((c) => c.type === STALLED && c.status === "True");
+}
+
+/** Drops the runtime's condition once a reconcile of the object gets through. */
+export async function clearStalled(kube: Kube, ref: ObjectRef): Promise<void> {
+  const object = await kube.get<WithConditions>({ ...ref });
+  if (!object) return;
+  await replaceConditions(kube, object, (conditions) => conditions.filter((c) => c.type !== STALLED));
+}
+
+type Condition = { type: string } & Record<string, unknown>;
+type WithConditions = KubeObject & { status?: { conditions?: Condition[] } & Record<string, unknown> };
+
+/**
+ * A PUT guarded by the resourceVersion just read, so the whole list is ours to set: a server-side
+ * apply would leave the entry to any function that re-applied the conditions it found.
+ */
+async function replaceConditions(
+  kube: Kube,
+  object: WithConditions,
+  change: (conditions: Condition[]) => Condition[],
+): Promise<void> {
+  const status = object.status ?? {};
+  await kube.replaceStatus({ ...object, status: { ...status, conditions: change(status.conditions ?? []) } });
+}
