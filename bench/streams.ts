@@ -1,17 +1,27 @@
 /**
- * JetStream benchmark: 500 NatsStreams applied at once to a three-server
- * NATS cluster; time until every one is Ready, and the API server and
- * JetStream API requests sync-stream made per stream. sync-stream runs
- * in-process behind an ApiServerSource-like watch (test/integration/jetstream
- * support), against a real kube-apiserver and real nats-server 2.15.
+ * JetStream benchmark, side by side with NACK (github.com/nats-io/nack, the
+ * controller our users would otherwise pick for streams), in one run on one
+ * control plane and one three-server NATS cluster (nats-server 2.15):
+ * 500 R1 file streams, each side applied with one `kubectl apply
+ * --server-side` of one file, timed from the start of the apply until every
+ * object reads Ready=True with observedGeneration == generation (the test
+ * ../shared/peers/nack/bench.sh applies). Also counts the API server and
+ * JetStream API requests sync-stream made per stream.
  *
- * NACK (github.com/nats-io/nack) was to run side by side; the Go module proxy
- * answers 403 for it, so it is reported as not run.
+ * NACK runs first, so sync-stream is measured on the fuller etcd. It is
+ * skipped (and said so) when ../shared/peers/nack is not beside the checkout
+ * or BENCH_NACK=0.
  */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { stringify } from "yaml";
 import { createKube } from "../shared/kube/client.ts";
 import type { KubeObject } from "../shared/kube/object.ts";
 import type { KubeTransport } from "../shared/kube/transport.ts";
 import { jsApiRequestCount } from "../shared/nats/jsapi.ts";
+import { ensureBinaries } from "../test/harness/binaries.ts";
 import { startDriver } from "../test/integration/jetstream/support/driver.ts";
 import { startEnvironment } from "../test/integration/support/environment.ts";
 import { startNatsCluster } from "../test/integration/jetstream/support/nats-cluster.ts";
@@ -19,6 +29,7 @@ import { startNatsCluster } from "../test/integration/jetstream/support/nats-clu
 const streams = Number(process.env.BENCH_STREAMS ?? 500);
 const replicas = Number(process.env.BENCH_STREAM_REPLICAS ?? 1);
 const timeoutMs = Number(process.env.BENCH_STREAMS_TIMEOUT_MS ?? 600_000);
+const nackDir = resolve(import.meta.dirname, "..", "..", "shared", "peers", "nack");
 
 function counting(transport: KubeTransport): {
   transport: KubeTransport;
@@ -33,7 +44,7 @@ function counting(transport: KubeTransport): {
       request: (...args: Parameters<KubeTransport["request"]>) => {
         requests++;
         const [method, path] = args;
-        const kind = `${method} ${path.replace(/\/namespaces\/[^/]+/, "/namespaces/*").replace(/\/(s\d{4}|bench)(\/|$)/, "/*$2")}`;
+        const kind = `${method} ${path.replace(/\/namespaces\/[^/]+/, "/namespaces/*").replace(/\/(s\d{4}|warmup)(\/|$)/, "/*$2")}`;
         byKind.set(kind, (byKind.get(kind) ?? 0) + 1);
         return transport.request(...args);
       },
@@ -43,92 +54,136 @@ function counting(transport: KubeTransport): {
   };
 }
 
+type Status = { observedGeneration?: number; conditions?: { type: string; status: string }[] };
+const isReady = (o: KubeObject & { status?: Status }): boolean =>
+  o.status?.observedGeneration === o.metadata.generation &&
+  (o.status?.conditions ?? []).some((c) => c.type === "Ready" && c.status === "True");
+
+const natsStream = (namespace: string, name: string) => ({
+  apiVersion: "jetstream.nats-operator.io/v1beta1",
+  kind: "NatsStream",
+  metadata: { name, namespace },
+  spec: {
+    connectionRef: { name: "bench" },
+    name: `OURS_${name.toUpperCase()}`,
+    subjects: [`bench.${name}.>`],
+    replicas,
+    storage: "File",
+    maxAge: "1h",
+  },
+});
+
+interface Side {
+  elapsedS: number;
+  applyS: number;
+  ready: number;
+}
+
+function runNack(kubectl: string, natsUrls: string[]): Side | string {
+  if (process.env.BENCH_NACK === "0") return "not run: BENCH_NACK=0";
+  if (!existsSync(join(nackDir, "bench.sh"))) return `not run: ${nackDir} is not there`;
+  const result = spawnSync("bash", [join(nackDir, "bench.sh")], {
+    env: {
+      ...process.env,
+      KUBECTL: kubectl,
+      NATS_URL: natsUrls.join(","),
+      N: String(streams),
+      REPLICAS: String(replicas),
+    },
+    stdio: ["ignore", "pipe", "inherit"],
+    encoding: "utf8",
+  });
+  const value = (key: string) =>
+    Number(/^(\w+)=(.*)$/m.exec(result.stdout.split("\n").find((l) => l.startsWith(`${key}=`)) ?? "")?.[2]);
+  const ready = /^ready=(\d+)\//m.exec(result.stdout)?.[1];
+  if (result.status !== 0 || ready === undefined) return `failed (exit ${result.status}): ${result.stdout.trim()}`;
+  return { elapsedS: value("elapsed_s"), applyS: value("apply_s"), ready: Number(ready) };
+}
+
 async function main(): Promise<void> {
   const env = await startEnvironment({ profile: "apiserver" });
+  const kubectl = (await ensureBinaries(() => undefined)).kubectl;
+  if (!kubectl) throw new Error("the test infrastructure built no kubectl");
   const nats = await startNatsCluster({ servers: 3, name: "bench" });
-  const namespace = await env.namespace("bench-streams");
-  const fn = counting(env.transport);
-  const driver = startDriver(env.transport, createKube(fn.transport), [namespace]);
+  let driver: ReturnType<typeof startDriver> | undefined;
   try {
+    const nack = runNack(kubectl, nats.urls);
+
+    const namespace = await env.namespace("bench-streams");
+    const fn = counting(env.transport);
+    driver = startDriver(env.transport, createKube(fn.transport), [namespace]);
     await env.kube.create({
       apiVersion: "nats-operator.io/v1beta1",
       kind: "NatsConnection",
       metadata: { name: "bench", namespace },
       spec: { servers: nats.urls },
     } as never);
-    await new Promise((r) => setTimeout(r, 1_000));
-    const apiBefore = fn.count();
-    const natsBefore = jsApiRequestCount();
-    const started = performance.now();
-    const names = Array.from({ length: streams }, (_, i) => `s${String(i).padStart(4, "0")}`);
-    // "At once": every create is in flight together, as `kubectl apply -f` of one file would be.
-    await Promise.all(
-      names.map((name) =>
-        env.kube.create({
-          apiVersion: "jetstream.nats-operator.io/v1beta1",
-          kind: "NatsStream",
-          metadata: { name, namespace },
-          spec: {
-            connectionRef: { name: "bench" },
-            name: name.toUpperCase(),
-            subjects: [`bench.${name}.>`],
-            replicas,
-            storage: "File",
-            maxAge: "1h",
-          },
-        } as never),
-      ),
-    );
-    const applied = performance.now() - started;
-    let ready = 0;
-    while (performance.now() - started < timeoutMs) {
-      const items = await env.kube.list<
-        KubeObject & { status?: { observedGeneration?: number; conditions?: { type: string; status: string }[] } }
-      >({
+    const list = () =>
+      env.kube.list<KubeObject & { status?: Status }>({
         apiVersion: "jetstream.nats-operator.io/v1beta1",
         kind: "NatsStream",
         namespace,
       });
-      ready = items.filter(
-        (o) =>
-          o.status?.observedGeneration === o.metadata.generation &&
-          o.status?.conditions?.some((c) => c.type === "Ready" && c.status === "True"),
-      ).length;
+    // As NACK's side does: one stream Ready first, so connections are up before the clock starts.
+    await env.kube.create(natsStream(namespace, "warmup") as never);
+    while (!(await list()).some(isReady)) await new Promise((r) => setTimeout(r, 100));
+    await driver.settle(1_000, 30_000);
+
+    const names = Array.from({ length: streams }, (_, i) => `s${String(i).padStart(4, "0")}`);
+    const file = join(mkdtempSync(join(tmpdir(), "bench-streams-")), "streams.yaml");
+    writeFileSync(file, names.map((name) => stringify(natsStream(namespace, name))).join("---\n"));
+    const apiBefore = fn.count();
+    const natsBefore = jsApiRequestCount();
+    const started = performance.now();
+    const applied = spawnSync(kubectl, ["apply", "--server-side", "-f", file], {
+      stdio: ["ignore", "ignore", "inherit"],
+    });
+    if (applied.status !== 0) throw new Error(`kubectl apply failed with exit code ${applied.status}`);
+    const applyMs = performance.now() - started;
+    let ready = 0;
+    while (performance.now() - started < timeoutMs) {
+      ready = (await list()).filter((o) => o.metadata.name !== "warmup" && isReady(o)).length;
       if (ready === streams) break;
       await new Promise((r) => setTimeout(r, 250));
     }
-    const allReady = performance.now() - started;
+    const allReadyMs = performance.now() - started;
     await driver.settle(2_000, 60_000);
     const api = fn.count() - apiBefore;
     const natsRequests = jsApiRequestCount() - natsBefore;
-    const deliveries = driver.deliveries.filter((d) => d.object.startsWith("NatsStream/")).length;
+    const deliveries = driver.deliveries.filter((d) => /^NatsStream\/s\d{4}$/.test(d.object)).length;
+    const ours: Side = { elapsedS: allReadyMs / 1000, applyS: applyMs / 1000, ready };
+    const ratio = typeof nack === "string" ? undefined : ours.elapsedS / nack.elapsedS;
     const report = {
       benchmark: "streams",
       streams,
       replicas,
       natsServers: 3,
-      ready,
-      appliedMs: Math.round(applied),
-      allReadyMs: Math.round(allReady),
-      apiRequestsPerStream: Number((api / streams).toFixed(2)),
-      natsRequestsPerStream: Number((natsRequests / streams).toFixed(2)),
-      deliveriesPerStream: Number((deliveries / streams).toFixed(2)),
-      nack: "not run: the Go module proxy answers 403 for github.com/nats-io/nack",
+      syncStream: {
+        ...ours,
+        apiRequestsPerStream: round(api / streams),
+        natsRequestsPerStream: round(natsRequests / streams),
+        deliveriesPerStream: round(deliveries / streams),
+      },
+      nack,
+      ...(ratio !== undefined ? { syncStreamOverNack: round(ratio) } : {}),
     };
     process.stdout.write(`${JSON.stringify(report)}\n`);
     process.stdout.write(
-      `streams: ${ready}/${streams} Ready (R${replicas}, 3 servers) in ${(allReady / 1000).toFixed(1)} s; ` +
-        `${report.apiRequestsPerStream} API and ${report.natsRequestsPerStream} NATS requests per stream; NACK not run (not on the Go module proxy)\n`,
+      `streams: sync-stream ${ready}/${streams} Ready (R${replicas}, 3 servers) in ${ours.elapsedS.toFixed(2)} s (apply ${ours.applyS.toFixed(2)} s); ` +
+        `${report.syncStream.apiRequestsPerStream} API and ${report.syncStream.natsRequestsPerStream} NATS requests per stream\n` +
+        (typeof nack === "string"
+          ? `streams: NACK ${nack}\n`
+          : `streams: NACK ${nack.ready}/${streams} Ready in ${nack.elapsedS.toFixed(2)} s (apply ${nack.applyS.toFixed(2)} s); sync-stream/NACK ${ratio?.toFixed(2)}x\n`),
     );
     if (process.env.BENCH_VERBOSE) process.stdout.write(`${JSON.stringify(Object.fromEntries(fn.byKind), null, 1)}\n`);
     if (ready !== streams) process.exitCode = 1;
   } finally {
-    await driver.stop();
-    const { syncStream } = await import("../functions/sync-stream/index.ts");
-    await syncStream.shutdown?.();
+    await driver?.stop();
     await nats.stop();
     await env.stop();
   }
 }
+
+const round = (n: number) => Number(n.toFixed(2));
 
 await main();
