@@ -9,7 +9,10 @@ export const base = {
       "@swc/jest",
       { jsc: { target: "es2024", parser: { syntax: "typescript" } }, module: { type: "es6" } },
     ],
+    // Why: test/support/jest-local-globals.js.
+    "/node_modules/tweetnacl/.+\\.js$": "<rootDir>/test/support/jest-local-globals.js",
   },
+  transformIgnorePatterns: ["/node_modules/(?!tweetnacl/)"],
   testEnvironment: "node",
 };
 
