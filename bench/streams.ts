@@ -175,7 +175,16 @@ async function main(): Promise<void> {
           ? `streams: NACK ${nack}\n`
           : `streams: NACK ${nack.ready}/${streams} Ready in ${nack.elapsedS.toFixed(2)} s (apply ${nack.applyS.toFixed(2)} s); sync-stream/NACK ${ratio?.toFixed(2)}x\n`),
     );
-    if (process.env.BENCH_VERBOSE) process.stdout.write(`${JSON.stringify(Object.fromEntries(fn.byKind), null, 1)}\n`);
+    if (process.env.BENCH_VERBOSE) {
+      process.stdout.write(`${JSON.stringify(Object.fromEntries(fn.byKind), null, 1)}\n`);
+      const outcomes = new Map<string, number>();
+      for (const d of driver.deliveries.filter((d) => /^NatsStream\/s\d{4}$/.test(d.object))) {
+        const o = d.outcome;
+        const what = `${d.type.split(".").pop()} ${o.kind}: ${(o.kind === "done" ? o.summary : o.kind === "skipped" ? o.reason : o.message)?.slice(0, 60)}`;
+        outcomes.set(what, (outcomes.get(what) ?? 0) + 1);
+      }
+      process.stdout.write(`${JSON.stringify(Object.fromEntries(outcomes), null, 1)}\n`);
+    }
     if (ready !== streams) process.exitCode = 1;
   } finally {
     await driver?.stop();

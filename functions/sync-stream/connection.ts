@@ -20,10 +20,10 @@ export type Resolved =
 
 /**
  * NatsConnections read in the last moments, so a burst of objects on one
- * connection reads it once. Only existence and spec come from here; grants
- * are read on every reconcile.
+ * connection reads it once: concurrent reconciles share one read in flight.
+ * Only existence and spec come from here; grants are read on every reconcile.
  */
-const recentlyRead = new Map<string, { at: number; connection: NatsConnectionObject | undefined }>();
+const recentlyRead = new Map<string, { at: number; connection: Promise<NatsConnectionObject | undefined> }>();
 const recentForMs = 2_000;
 
 async function readConnection(
@@ -34,16 +34,15 @@ async function readConnection(
 ): Promise<NatsConnectionObject | undefined> {
   const cacheKey = `${namespace}/${name}`;
   const hit = recentlyRead.get(cacheKey);
-  if (!fresh && hit && Date.now() - hit.at < recentForMs && hit.connection) return hit.connection;
-  const connection = await kube.get<NatsConnectionObject>({
-    apiVersion: coreApiVersion,
-    kind: "NatsConnection",
-    namespace,
-    name,
-  });
-  recentlyRead.set(cacheKey, { at: Date.now(), connection });
+  if (!fresh && hit && Date.now() - hit.at < recentForMs) {
+    const connection = await hit.connection;
+    if (connection) return connection;
+  }
+  const read = kube.get<NatsConnectionObject>({ apiVersion: coreApiVersion, kind: "NatsConnection", namespace, name });
   if (recentlyRead.size > 1000) recentlyRead.clear();
-  return connection;
+  // A failed read is no answer to share: later readers read again.
+  recentlyRead.set(cacheKey, { at: Date.now(), connection: read.catch(() => undefined) });
+  return read;
 }
 
 /** Drops what was read of a NatsConnection (its event says it changed or went away). */

@@ -11,6 +11,7 @@ import { connectionsInNamespace, inBatches, scheduleKeeper, tickOf, type Schedul
 import { coreApiVersion, isObjectKind, jetstreamApiVersion, objectKinds } from "./kinds.ts";
 import type { JetStreamObject } from "./placement.ts";
 import { reconcileConnection } from "./reconcile-connection.ts";
+import { payloadOf } from "./first-sight.ts";
 import { reconcileObject, type Trigger } from "./reconcile-object.ts";
 
 /** Objects checked at once by a drift tick or a wake-up. */
@@ -126,7 +127,7 @@ export const syncStream: OperatorFunction = {
   ],
   handlesPings: true,
 
-  async handle(context) {
+  async handle(context, cloudEvent) {
     const event = context.event;
     const deps = await depsOf(context);
     if (event.source === "ping") {
@@ -153,7 +154,7 @@ export const syncStream: OperatorFunction = {
       return withRechecks(done(`grant change in ${key.namespace}: ${summary(outcomes)}`), outcomes);
     }
     if (!isObjectKind(key.kind)) return skipped(`sync-stream does not handle ${key.kind}`);
-    return (await reconcileObject(deps, key, "event")).outcome;
+    return (await reconcileObject(deps, key, "event", payloadOf(event, cloudEvent.data))).outcome;
   },
 
   async shutdown() {

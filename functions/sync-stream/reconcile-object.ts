@@ -1,4 +1,5 @@
 // One reconcile of a NatsStream, NatsConsumer, NatsKeyValue or NatsObjectStore.
+import type { EventType } from "../../shared/kube/events.ts";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { findCondition } from "../../shared/kube/conditions.ts";
 import { KubeRequestError } from "../../shared/kube/errors.ts";
@@ -11,7 +12,9 @@ import { createObject, deleteObject, isRefusal, updateObject } from "./act.ts";
 import { connectWith } from "./connection.ts";
 import { finalizer, fieldManager, freshForMs, note, resyncPeriodMs, type SyncDeps } from "./context.ts";
 import { finalizeObject } from "./finalize.ts";
+import { isFirstSight, isOwnFinalizerWrite, takeUpFirstSight } from "./first-sight.ts";
 import { isSpecProblem, jetstreamApiVersion, type Target } from "./kinds.ts";
+import { withLeader } from "./leader.ts";
 import { readMarker } from "./marker.ts";
 import { observe, type Observed } from "./observe.ts";
 import { placementOf, type JetStreamObject } from "./placement.ts";
@@ -31,8 +34,22 @@ export interface ReconcileResult {
 
 const result = (outcome: Outcome, becameReady = false): ReconcileResult => ({ outcome, becameReady });
 
-export async function reconcileObject(deps: SyncDeps, key: ObjectKey, trigger: Trigger): Promise<ReconcileResult> {
-  let object = await deps.kube.get<JetStreamObject>(key);
+/**
+ * `payload`: the object as a Resource-mode event carried it. It is trusted only where a
+ * guarded write proves it current before anything is acted on (a first sight), and to
+ * recognise the echo of that write.
+ */
+export async function reconcileObject(
+  deps: SyncDeps,
+  key: ObjectKey,
+  trigger: Trigger,
+  payload?: JetStreamObject,
+): Promise<ReconcileResult> {
+  if (await isOwnFinalizerWrite(payload))
+    return result(skipped("the echo of this pod's own finalizer write, reconciled by the delivery that made it"));
+  let object =
+    (isFirstSight(payload) ? await takeUpFirstSight(deps.kube, payload) : undefined) ??
+    (await deps.kube.get<JetStreamObject>(key));
   if (!object) return result(skipped(`${key.kind} ${key.namespace}/${key.name} is gone`));
   if (object.metadata.deletionTimestamp) return result(await finalizeObject(deps, object));
 
@@ -59,10 +76,9 @@ export async function reconcileObject(deps: SyncDeps, key: ObjectKey, trigger: T
   if (!hasFinalizer(object, finalizer)) {
     // The finalizer write is itself an update event; that event does the work,
     // so one delivery chain (and one backoff) runs per change, not two.
-    await addFinalizer(deps.kube, object, finalizer);
+    const added = await addFinalizer(deps.kube, object, finalizer);
     if (trigger === "event") return result(done("finalizer added; the update it makes carries on"));
-    object = await deps.kube.get<JetStreamObject>(key);
-    if (!object) return result(skipped(`${key.kind} ${key.namespace}/${key.name} is gone`));
+    object = added;
   }
 
   const wasReady = findCondition(status?.conditions, "Ready")?.status === "True";
@@ -116,9 +132,15 @@ export async function reconcileObject(deps: SyncDeps, key: ObjectKey, trigger: T
     return result(retry(connected.message));
   }
 
+  // Events are recorded after the status write: the status is what a user (and kubectl wait) waits on.
+  const notes: Note[] = [];
+  const recordNotes = async () => {
+    for (const [type, reason, message] of notes) await note(deps, object as JetStreamObject, type, reason, message);
+  };
   try {
-    const sync = await sync_(deps, object, target, connected.nc, terminalOf);
+    const sync = await syncWithJetStream(deps, object, target, connected.nc, terminalOf, notes);
     const becameReady = await write(sync);
+    await recordNotes();
     if (sync.kind === "terminal") return result(done(`Terminal ${sync.reason}: ${sync.message}`));
     if (sync.kind === "streamWaiting" || sync.kind === "failed") return result(retry(sync.message));
     if (sync.kind === "synced" && sync.unsettled) await deps.ensureSchedule(key.namespace, "settle");
@@ -126,14 +148,18 @@ export async function reconcileObject(deps: SyncDeps, key: ObjectKey, trigger: T
   } catch (error) {
     if (error instanceof JsApiError || error instanceof NatsRequestError) {
       await write({ kind: "failed", reason: "SyncFailed", message: error.message });
+      await recordNotes();
       return result(retry(`${target.model.what}: ${error.message}`));
     }
     throw error;
   }
 }
 
-// The NATS half: observe, plan, act; answers what the status should say.
-async function sync_(
+type Note = [type: EventType, reason: string, message: string];
+
+// The NATS half: observe, plan, act; answers what the status should say, and adds to `notes`
+// the Events to record once it is written.
+async function syncWithJetStream(
   deps: SyncDeps,
   object: JetStreamObject,
   target: Target,
@@ -142,6 +168,7 @@ async function sync_(
     reason: "Rejected" | "ExistsUnowned" | "OwnedByOther" | "NotABucket" | "ImmutableField",
     message: string,
   ) => SyncResult,
+  notes: Note[],
 ): Promise<SyncResult> {
   const uid = object.metadata.uid ?? "";
   const adoptionPolicy = object.spec.adoptionPolicy ?? "Never";
@@ -171,49 +198,46 @@ async function sync_(
       case "await":
         return { kind: "adoptWaiting", message: plan.message };
       case "terminal":
-        await note(deps, object, "Warning", plan.reason, plan.message);
+        notes.push(["Warning", plan.reason, plan.message]);
         return terminalOf(plan.reason, plan.message);
       case "create":
         after = await createObject(nc, target, plan.config);
-        await note(deps, object, "Normal", "Created", `created ${target.model.what}`);
+        notes.push(["Normal", "Created", `created ${target.model.what}`]);
         break;
       case "update":
         if (plan.claimed && adoptionPolicy === "Adopt" && server)
           await writeBack(deps, object, target, server, "replace");
         after = await updateObject(nc, target, plan.config);
-        if (plan.claimed) await note(deps, object, "Normal", "Adopted", `adopted ${target.model.what}`);
+        if (plan.claimed) notes.push(["Normal", "Adopted", `adopted ${target.model.what}`]);
         else
-          await note(
-            deps,
-            object,
+          notes.push([
             "Normal",
             plan.edit ? "Updated" : "DriftCorrected",
             `${plan.edit ? "updated" : "reapplied spec over drift in"} ${target.model.what} (${plan.drift.join(", ")})`,
-          );
+          ]);
         if (!plan.edit) drift = plan.drift;
         break;
       case "recreate":
         await deleteObject(nc, target);
         after = await createObject(nc, target, plan.config);
-        await note(
-          deps,
-          object,
-          "Normal",
-          "Recreated",
-          `recreated ${target.model.what} to change ${plan.changed.join(", ")}`,
-        );
+        notes.push(["Normal", "Recreated", `recreated ${target.model.what} to change ${plan.changed.join(", ")}`]);
         break;
       case "settled":
         break;
     }
   } catch (error) {
     if (isRefusal(error)) {
-      await note(deps, object, "Warning", "Rejected", error.message);
+      notes.push(["Warning", "Rejected", error.message]);
       return terminalOf("Rejected", `${target.model.what}: ${error.message}`);
     }
     throw error;
   }
   if (!after) throw new Error("no server object after acting");
+  // A new replicated group may not have elected its leader yet: re-read briefly so the status names it.
+  after = await withLeader(after, async () => {
+    const again = await observe(nc, target);
+    return again.found ? again.observed : undefined;
+  });
   if (adoptionPolicy !== "Never" && !(plan.kind === "update" && plan.claimed && adoptionPolicy === "Adopt")) {
     await writeBack(deps, object, target, after, "fill");
   }

@@ -100,7 +100,10 @@ function toCloudEvent(req: Request): { event: CloudEvent<unknown> } | { message:
       return { message: "request is not a CloudEvent (no ce-* headers and no structured body)" };
     const event = HTTP.toEvent<unknown>(message);
     if (Array.isArray(event)) return { message: "batched CloudEvents are not accepted; send one event per request" };
-    return { event: event as CloudEvent<unknown> };
+    // In binary mode the trace may come as the plain W3C header, which the binding leaves out.
+    const [single, traceparent] = [event as CloudEvent<unknown>, headers["traceparent"]];
+    if (traceparent && single.traceparent === undefined) return { event: single.cloneWith({ traceparent }, false) };
+    return { event: single };
   } catch (error) {
     return { message: `malformed CloudEvent: ${error instanceof Error ? error.message : String(error)}` };
   }

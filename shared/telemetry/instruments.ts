@@ -1,4 +1,16 @@
-import { context, metrics, propagation, SpanKind, SpanStatusCode, trace, type Attributes } from "@opentelemetry/api";
+import {
+  context,
+  isSpanContextValid,
+  metrics,
+  propagation,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  TraceFlags,
+  type Attributes,
+  type Context,
+  type SpanContext,
+} from "@opentelemetry/api";
 import type { CloudEvent } from "cloudevents";
 import type { OperatorEvent } from "../runtime/event.ts";
 import type { Outcome } from "../runtime/outcome.ts";
@@ -11,21 +23,52 @@ const meter = () => metrics.getMeter("nats-operator");
 let reconciles: ReturnType<ReturnType<typeof meter>["createCounter"]> | undefined;
 let durations: ReturnType<ReturnType<typeof meter>["createHistogram"]> | undefined;
 
+const traceparentFormat = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
+
+/**
+ * The span context a W3C `traceparent` names (`00-<trace id>-<span id>-<flags>`),
+ * or undefined when the value is missing or malformed, or names the all-zero id.
+ */
+export function parseTraceparent(value: unknown): SpanContext | undefined {
+  const match = typeof value === "string" ? traceparentFormat.exec(value.trim()) : null;
+  if (!match || match[1] === "ff") return undefined;
+  const spanContext: SpanContext = {
+    traceId: match[2] as string,
+    spanId: match[3] as string,
+    traceFlags: parseInt(match[4] as string, 16) & TraceFlags.SAMPLED,
+    isRemote: true,
+  };
+  return isSpanContextValid(spanContext) ? spanContext : undefined;
+}
+
+/**
+ * The context the event's trace continues from. With an SDK, its propagator
+ * reads the extensions; without one the API's propagator is a no-op, so the
+ * `traceparent` is read here and the no-op span carries it on.
+ */
+function parentOf(ce: CloudEvent<unknown>): Context {
+  const carrier: Record<string, string> = {};
+  if (typeof ce["traceparent"] === "string") carrier["traceparent"] = ce["traceparent"];
+  if (typeof ce["tracestate"] === "string") carrier["tracestate"] = ce["tracestate"];
+  const extracted = propagation.extract(context.active(), carrier);
+  if (trace.getSpanContext(extracted) !== undefined) return extracted;
+  const remote = parseTraceparent(ce["traceparent"]);
+  return remote ? trace.setSpanContext(extracted, remote) : extracted;
+}
+
 /**
  * Runs `work` in a span per event, continuing the trace the CloudEvent's
  * `traceparent` extension carries. `work` receives the trace id so log lines
- * can name it.
+ * can name it, or undefined when there is none (no exporter and no
+ * `traceparent`): log lines then name no trace rather than the all-zero id.
  */
 export async function withEventSpan(
   functionName: string,
   ce: CloudEvent<unknown>,
   event: OperatorEvent,
-  work: (traceId: string) => Promise<Outcome>,
+  work: (traceId: string | undefined) => Promise<Outcome>,
 ): Promise<Outcome> {
-  const carrier: Record<string, string> = {};
-  if (typeof ce["traceparent"] === "string") carrier["traceparent"] = ce["traceparent"];
-  if (typeof ce["tracestate"] === "string") carrier["tracestate"] = ce["tracestate"];
-  const parent = propagation.extract(context.active(), carrier);
+  const parent = parentOf(ce);
   const attributes: Attributes = {
     "faas.name": functionName,
     "cloudevents.event_id": ce.id,
@@ -42,9 +85,10 @@ export async function withEventSpan(
     parent,
     async (span) => {
       try {
-        const outcome = await work(span.spanContext().traceId);
+        const spanContext = span.spanContext();
+        const outcome = await work(isSpanContextValid(spanContext) ? spanContext.traceId : undefined);
         span.setAttribute("nats_operator.outcome", outcome.kind);
-        if (outcome.kind === "retry" || outcome.kind === "malformed")
+        if (outcome.kind === "retry" || outcome.kind === "malformed" || outcome.kind === "refused")
           span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.message });
         return outcome;
       } finally {

@@ -102,6 +102,9 @@ export function memoryKube(seed: KubeObject[] = []) {
       const current = existing(key);
       if (!current) throw new KubeRequestError(404, "NotFound", `${key.kind} ${key.name} not found`);
       const { metadata, ...rest } = (patch ?? {}) as { metadata?: Record<string, unknown> };
+      // As the API server does: a resourceVersion in the patch is a precondition.
+      if (metadata?.["resourceVersion"] !== undefined)
+        guard({ ...current, metadata: { ...current.metadata, resourceVersion: String(metadata["resourceVersion"]) } });
       return store({ ...current, ...rest, metadata: { ...current.metadata, ...metadata } } as T);
     },
     async create<T extends KubeObject>(object: T) {
