@@ -35,9 +35,11 @@ export async function dispatch(fn: OperatorFunction, ce: CloudEvent<unknown>, de
   }
 
   const started = performance.now();
+  let handledLog = log;
   const outcome = await withEventSpan(fn.name, ce, event, async (traceId) => {
+    handledLog = log.child({ traceId });
     const context: FunctionContext = {
-      log: log.child({ traceId }),
+      log: handledLog,
       event,
       kube: deps.kube,
       recorder: () => deps.recorder(fn.name),
@@ -60,7 +62,7 @@ export async function dispatch(fn: OperatorFunction, ce: CloudEvent<unknown>, de
     }
   });
   recordReconcile(fn.name, kind, outcome.kind, performance.now() - started);
-  log.info({ outcome: outcome.kind, detail: detailOf(outcome) }, "event handled");
+  handledLog.info({ outcome: outcome.kind, detail: detailOf(outcome) }, "event handled");
   return outcome;
 }
 
