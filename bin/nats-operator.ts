@@ -31,8 +31,11 @@ async function main(argv: string[]): Promise<number> {
   }
   switch (command) {
     case "serve": {
-      const { serve } = await import("../shared/runtime/serve.ts");
-      await serve();
+      const [{ serve }, catalog] = await Promise.all([
+        import("../shared/runtime/serve.ts"),
+        import("../functions/catalog.ts"),
+      ]);
+      await serve(catalog);
       return 0;
     }
     case "run": {
@@ -40,11 +43,12 @@ async function main(argv: string[]): Promise<number> {
         const started = startLocalCluster();
         if (started !== 0) return started;
       }
-      const [{ runLocally }, { createLogger }] = await Promise.all([
+      const [{ runLocally }, { createLogger }, catalog] = await Promise.all([
         import("../shared/eventing/local-runner.ts"),
         import("../shared/telemetry/logger.ts"),
+        import("../functions/catalog.ts"),
       ]);
-      return runLocally(createLogger());
+      return runLocally(catalog, createLogger());
     }
     case "replay": {
       const file = rest[0];
@@ -52,8 +56,11 @@ async function main(argv: string[]): Promise<number> {
         process.stderr.write(`${usage}\n`);
         return 2;
       }
-      const { replayCommand } = await import("../shared/eventing/replay-command.ts");
-      return replayCommand(file, values.url);
+      const [{ replayCommand }, catalog] = await Promise.all([
+        import("../shared/eventing/replay-command.ts"),
+        import("../functions/catalog.ts"),
+      ]);
+      return replayCommand(catalog, file, values.url);
     }
     default:
       process.stderr.write(`unknown command "${command}"\n${usage}\n`);

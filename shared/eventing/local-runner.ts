@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import type { CloudEvent } from "cloudevents";
 import { parse } from "yaml";
-import { loadFunctions, selectFunctions } from "../../functions/catalog.ts";
+import type { FunctionCatalog } from "../runtime/catalog.ts";
 import { createKube } from "../kube/client.ts";
 import { KubeRequestError } from "../kube/errors.ts";
 import { createTransport, type KubeTransport } from "../kube/transport.ts";
@@ -20,8 +20,12 @@ import { routeEvent } from "./router.ts";
  * through the Triggers' filters to the functions, and retryable answers are
  * redelivered with the Broker's backoff.
  */
-export async function runLocally(log: Logger, env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  const selection = selectFunctions(env.FUNCTIONS);
+export async function runLocally(
+  catalog: FunctionCatalog,
+  log: Logger,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
+  const selection = catalog.selectFunctions(env.FUNCTIONS);
   if (!selection.ok) {
     log.fatal(selection.message);
     return 2;
@@ -33,7 +37,7 @@ export async function runLocally(log: Logger, env: NodeJS.ProcessEnv = process.e
   }
   await ensurePingSourceKind(transport, log);
 
-  const functions = new Map((await loadFunctions(selection.names)).map((fn) => [fn.name, fn]));
+  const functions = new Map((await catalog.loadFunctions(selection.names)).map((fn) => [fn.name, fn]));
   const routes = await loadTriggerRoutes();
   const resources = await loadWatchedResources();
   const deps = processDeps(log, async () => createKube(transport));

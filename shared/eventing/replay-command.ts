@@ -1,4 +1,4 @@
-import { loadFunctions, selectFunctions } from "../../functions/catalog.ts";
+import type { FunctionCatalog } from "../runtime/catalog.ts";
 import { processDeps } from "../runtime/deps.ts";
 import { startServer } from "../runtime/server.ts";
 import { createLogger } from "../telemetry/logger.ts";
@@ -12,7 +12,7 @@ import { routeEvent } from "./router.ts";
  * if a function needs it) and each event goes to the functions whose Trigger
  * passes it, as the Broker would route it. Prints one line per delivery.
  */
-export async function replayCommand(file: string, url: string | undefined): Promise<number> {
+export async function replayCommand(catalog: FunctionCatalog, file: string, url: string | undefined): Promise<number> {
   const events = await readEventLog(file);
   const print = (target: string, result: { id: string; type: string; status: number; body: string }) =>
     process.stdout.write(`${result.status} ${target} ${result.type} ${result.id} ${result.body}\n`);
@@ -20,11 +20,11 @@ export async function replayCommand(file: string, url: string | undefined): Prom
     for (const result of await replayEvents(url, events)) print(url, result);
     return 0;
   }
-  const selection = selectFunctions(process.env.FUNCTIONS);
+  const selection = catalog.selectFunctions(process.env.FUNCTIONS);
   if (!selection.ok) throw new Error(selection.message);
   const log = createLogger({ level: process.env.LOG_LEVEL ?? "warn", destination: process.stderr });
   const server = await startServer({
-    functions: await loadFunctions(selection.names),
+    functions: await catalog.loadFunctions(selection.names),
     deps: processDeps(log),
     port: 0,
     host: "127.0.0.1",

@@ -1,6 +1,6 @@
-import { loadFunctions, selectFunctions } from "../../functions/catalog.ts";
 import { createLogger } from "../telemetry/logger.ts";
 import { startTelemetry } from "../telemetry/sdk.ts";
+import type { FunctionCatalog } from "./catalog.ts";
 import { processDeps } from "./deps.ts";
 import { startServer } from "./server.ts";
 import { onTermination } from "./shutdown.ts";
@@ -10,9 +10,9 @@ import { onTermination } from "./shutdown.ts";
  * FUNCTIONS variable names (all when unset), on PORT (8080 by default, as
  * Knative Serving sets it).
  */
-export async function serve(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+export async function serve(catalog: FunctionCatalog, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const log = createLogger();
-  const selection = selectFunctions(env.FUNCTIONS);
+  const selection = catalog.selectFunctions(env.FUNCTIONS);
   if (!selection.ok) {
     log.fatal(selection.message);
     process.exitCode = 2;
@@ -21,7 +21,7 @@ export async function serve(env: NodeJS.ProcessEnv = process.env): Promise<void>
   const stopTelemetry = await startTelemetry(
     selection.names.length === 1 ? `nats-operator-${selection.names[0]}` : "nats-operator",
   );
-  const functions = await loadFunctions(selection.names);
+  const functions = await catalog.loadFunctions(selection.names);
   const server = await startServer({ functions, deps: processDeps(log), port: Number(env.PORT ?? 8080) });
   log.info({ port: server.port, functions: selection.names }, "serving CloudEvents");
   onTermination(log, async () => {
