@@ -1,5 +1,16 @@
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
+
+// Every function folder (and domain package, such as cluster/) under functions/.
+const functionFolders = readdirSync(join(import.meta.dirname, "functions"), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+const catalogOnlyInBin = {
+  regex: "(^|/)catalog\\.ts$",
+  message: "only bin/ wires functions/catalog.ts into the entry points.",
+};
 
 export default tseslint.config(
   { ignores: ["node_modules/", ".cache/", "crds/", "chart/", "coverage/"] },
@@ -29,13 +40,52 @@ export default tseslint.config(
     },
   },
   {
-    files: ["functions/**/*.ts"],
+    files: ["shared/**/*.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "ImportExpression > Literal[value=/(^|\\/)functions\\//]",
+          message: "shared/ never imports functions/: take what is needed as a parameter (bin/ wires the catalog).",
+        },
+      ],
+    },
+  },
+  // A function folder uses another folder's code only through that folder's public index.ts
+  // (render-cluster and step-rollout reach the NatsCluster domain through cluster/index.ts).
+  ...functionFolders.map((folder) => ({
+    files: [`functions/${folder}/**/*.ts`],
     rules: {
       "no-restricted-imports": [
         "error",
         {
           patterns: [
-            { regex: "(^|/)catalog\\.ts$", message: "only bin/ wires functions/catalog.ts into the entry points." },
+            catalogOnlyInBin,
+            {
+              regex: `^(\\.\\./)+(${functionFolders.filter((other) => other !== folder).join("|")})/(?!index\\.ts$)`,
+              message: "another function folder is used only through its public index.ts.",
+            },
+          ],
+        },
+      ],
+    },
+  })),
+  {
+    files: ["functions/*.ts"],
+    rules: { "no-restricted-imports": ["error", { patterns: [catalogOnlyInBin] }] },
+  },
+  // Outside functions/ (bin, tests, bench), the NatsCluster domain too is reached only through its index.ts.
+  {
+    files: ["bin/**/*.ts", "test/**/*.ts", "bench/**/*.ts", "scripts/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "(^|/)functions/cluster/(?!index\\.ts$)",
+              message: "the NatsCluster domain (functions/cluster/) is used only through its index.ts.",
+            },
           ],
         },
       ],

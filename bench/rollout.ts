@@ -8,7 +8,7 @@
  */
 import type { KubeObject } from "../shared/kube/object.ts";
 import { judge, mergeSnapshot, type Jsz, type Varz } from "../functions/step-rollout/snapshot.ts";
-import { monitorUrl } from "../functions/cluster-shared/names.ts";
+import { monitorUrl } from "../functions/cluster/index.ts";
 import { startEnvironment } from "../test/integration/support/environment.ts";
 import { startOperator } from "../test/integration/cluster/support/operator.ts";
 import { clusterKey, quickstart, readCluster, waitAtRest } from "../test/integration/cluster/support/natscluster.ts";

@@ -4,11 +4,10 @@ import { RENDERED_ANNOTATIONS } from "../../shared/api/constants/annotations.ts"
 import { FIELD_MANAGERS } from "../../shared/api/constants/field-managers.ts";
 import type { Kube } from "../../shared/kube/client.ts";
 import { KubeRequestError } from "../../shared/kube/errors.ts";
-import type { Cluster } from "../cluster-shared/cluster.ts";
-import { containsRendered } from "../cluster-shared/contains.ts";
-import { describeObject, isControlledBy } from "../cluster-shared/ownership.ts";
+import type { Cluster, ClusterPlan } from "../cluster/index.ts";
+import { containsRendered } from "../../shared/kube/contains.ts";
+import { describeObject, isControlledBy } from "../../shared/kube/ownership.ts";
 import { sharedKey, type RenderObservation } from "./observe.ts";
-import type { ClusterPlan } from "./plan/cluster-plan.ts";
 
 export const FIELD_MANAGER = FIELD_MANAGERS.renderCluster;
 

@@ -4,7 +4,7 @@ import { createKube } from "../../shared/kube/client.ts";
 import { KubeRequestError } from "../../shared/kube/errors.ts";
 import { demoCluster } from "../../test/fixtures/cluster/clusters.ts";
 import { scriptedTransport } from "../../test/support/fake-transport.ts";
-import { RENDER_FAILURE_ANNOTATION, RENDER_FAILURE_REASON_ANNOTATION } from "../cluster-shared/annotations.ts";
+import { RENDER_FAILURE_ANNOTATION, RENDER_FAILURE_REASON_ANNOTATION } from "../../shared/api/constants/annotations.ts";
 import { reportFailure } from "./failure.ts";
 
 const path = "/apis/cluster.nats-operator.io/v1beta1/namespaces/nats-system/natsclusters/demo";

@@ -9,14 +9,13 @@ import { KubeRequestError } from "../../shared/kube/errors.ts";
 import type { EventRecorder } from "../../shared/kube/events.ts";
 import { keyOf } from "../../shared/kube/object.ts";
 import {
+  type Cluster,
   failureMessage,
   GENERIC_FAILURE_REASON,
-  RENDER_FAILURE_ANNOTATION,
-  RENDER_FAILURE_REASON_ANNOTATION,
+  readCluster,
   type RenderFailure,
-} from "../cluster-shared/annotations.ts";
-import type { Cluster } from "../cluster-shared/cluster.ts";
-import { readCluster } from "../cluster-shared/target.ts";
+} from "../cluster/index.ts";
+import { RENDER_FAILURE_ANNOTATION, RENDER_FAILURE_REASON_ANNOTATION } from "../../shared/api/constants/annotations.ts";
 
 const ATTEMPTS = 5;
 

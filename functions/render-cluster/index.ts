@@ -3,16 +3,21 @@ import { KubeRequestError } from "../../shared/kube/errors.ts";
 import type { ObjectRef } from "../../shared/runtime/event.ts";
 import type { FunctionContext, OperatorFunction } from "../../shared/runtime/function.ts";
 import { done, skipped, type Outcome } from "../../shared/runtime/outcome.ts";
-import { RENDER_FAILURE_REASON_ANNOTATION } from "../cluster-shared/annotations.ts";
-import type { Cluster } from "../cluster-shared/cluster.ts";
-import { readCluster, resolveTarget } from "../cluster-shared/target.ts";
-import { resolveTrust } from "../cluster-shared/trust.ts";
-import type { RefusedTrust } from "../cluster-shared/trust-validation.ts";
+import {
+  clientTlsSecretName,
+  type Cluster,
+  operatorNamespace,
+  planCluster,
+  readCluster,
+  type RefusedTrust,
+  resolveTarget,
+  resolveTrust,
+  routeTlsPlan,
+} from "../cluster/index.ts";
+import { RENDER_FAILURE_REASON_ANNOTATION } from "../../shared/api/constants/annotations.ts";
 import { applyPlan, FIELD_MANAGER } from "./apply.ts";
 import { reportFailure } from "./failure.ts";
 import { observeRendered } from "./observe.ts";
-import { operatorNamespace } from "./operator-namespace.ts";
-import { clientTlsSecretName, planCluster, routeTlsPlan } from "./plan/cluster-plan.ts";
 import { dropRenderPoll, keepRenderPoll, keepRenewalSchedule, pokeRollout } from "./schedule.ts";
 import { writeRenderedStatus } from "./status.ts";
 import { clustersNaming, isTrustRef, TRUST_KINDS } from "./trust-referrers.ts";

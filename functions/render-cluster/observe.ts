@@ -1,8 +1,7 @@
 // What render-cluster reads besides the NatsCluster: the objects of the names it renders.
 import type { Kube } from "../../shared/kube/client.ts";
 import { keyOf, type KubeObject } from "../../shared/kube/object.ts";
-import { claimName } from "../cluster-shared/names.ts";
-import type { ClusterPlan } from "./plan/cluster-plan.ts";
+import { claimName, type ClusterPlan } from "../cluster/index.ts";
 
 export interface ServerObjects {
   statefulSet?: KubeObject;

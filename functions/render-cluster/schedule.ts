@@ -5,8 +5,7 @@
 import { dropSchedule, keepSchedule } from "../../shared/eventing/schedule.ts";
 import type { Kube } from "../../shared/kube/client.ts";
 import type { KubeObject } from "../../shared/kube/object.ts";
-import type { Cluster } from "../cluster-shared/cluster.ts";
-import { scheduleName } from "../cluster-shared/names.ts";
+import { type Cluster, scheduleName } from "../cluster/index.ts";
 
 export const renewalScheduleName = (cluster: string): string => `${cluster}-routes-renewal`;
 export const renderPollName = (cluster: string): string => `${cluster}-render-poll`;

@@ -2,9 +2,8 @@
 // Conditions, servers, the config revision being applied and the rollout are step-rollout's.
 import { jsonEqual } from "../../shared/kube/equal.ts";
 import type { Kube } from "../../shared/kube/client.ts";
-import type { Cluster } from "../cluster-shared/cluster.ts";
+import type { Cluster, ClusterPlan } from "../cluster/index.ts";
 import { FIELD_MANAGER } from "./apply.ts";
-import type { ClusterPlan } from "./plan/cluster-plan.ts";
 
 export type RenderedStatus = ClusterPlan["status"];
 

@@ -5,8 +5,7 @@ import type { Kube } from "../../shared/kube/client.ts";
 import type { ObjectRef } from "../../shared/runtime/event.ts";
 import { qualifiedKind } from "../../shared/runtime/function.ts";
 import { KINDS } from "../../shared/api/kinds.ts";
-import { asCluster, type Cluster } from "../cluster-shared/cluster.ts";
-import { CLUSTER_API_VERSION, CLUSTER_KIND } from "../cluster-shared/names.ts";
+import { asCluster, type Cluster, CLUSTER_API_VERSION, CLUSTER_KIND } from "../cluster/index.ts";
 
 export const TRUST_KINDS = [KINDS.NatsOperatorTrust, KINDS.NatsAccountTrust].map((k) =>
   qualifiedKind(k.apiVersion, k.kind),

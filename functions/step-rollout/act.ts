@@ -1,15 +1,16 @@
 // The one step a decision takes: restart a server by writing its ConfigMap and its
 // StatefulSet's pod template, or delete a server that leaves the cluster.
-import { CLUSTER_ANNOTATIONS, RENDERED_ANNOTATIONS } from "../../shared/api/constants/annotations.ts";
+import {
+  CLUSTER_ANNOTATIONS,
+  REMOVAL_ANNOTATION,
+  RENDERED_ANNOTATIONS,
+  VOLUME_DIGEST_ANNOTATION,
+} from "../../shared/api/constants/annotations.ts";
 import { FIELD_MANAGERS } from "../../shared/api/constants/field-managers.ts";
 import type { Kube } from "../../shared/kube/client.ts";
 import { keyOf } from "../../shared/kube/object.ts";
-import type { Cluster } from "../cluster-shared/cluster.ts";
-import { REMOVAL_ANNOTATION } from "../cluster-shared/annotations.ts";
-import { claimName, configMapName, serverLabels } from "../cluster-shared/names.ts";
-import { isControlledBy } from "../cluster-shared/ownership.ts";
-import type { PlannedServer } from "../render-cluster/plan/cluster-plan.ts";
-import { VOLUME_DIGEST_ANNOTATION } from "../render-cluster/plan/statefulset.ts";
+import { claimName, type Cluster, configMapName, type PlannedServer, serverLabels } from "../cluster/index.ts";
+import { isControlledBy } from "../../shared/kube/ownership.ts";
 import type { StatefulSet } from "./observe.ts";
 
 export const FIELD_MANAGER = FIELD_MANAGERS.stepRollout;

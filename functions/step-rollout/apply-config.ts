@@ -5,8 +5,7 @@
 // failed ones restarts.
 import { RENDERED_ANNOTATIONS } from "../../shared/api/constants/annotations.ts";
 import type { Kube } from "../../shared/kube/client.ts";
-import type { Cluster } from "../cluster-shared/cluster.ts";
-import { configMapName } from "../cluster-shared/names.ts";
+import { type Cluster, configMapName } from "../cluster/index.ts";
 import { decideConfigApply, type ConfigMapMarks, type SystemUserState } from "./config-apply.ts";
 import type { ClusterObservation } from "./observe.ts";
 import type { ServerInput } from "./plan.ts";

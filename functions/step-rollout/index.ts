@@ -1,4 +1,4 @@
-import { CLUSTER_ANNOTATIONS } from "../../shared/api/constants/annotations.ts";
+import { CLUSTER_ANNOTATIONS, RENDER_FAILURE_ANNOTATION } from "../../shared/api/constants/annotations.ts";
 import { FINALIZERS } from "../../shared/api/constants/finalizers.ts";
 import { dropSchedule, keepSchedule } from "../../shared/eventing/schedule.ts";
 import type { Kube } from "../../shared/kube/client.ts";
@@ -8,10 +8,7 @@ import { KubeRequestError } from "../../shared/kube/errors.ts";
 import { addFinalizer, hasFinalizer, removeFinalizer } from "../../shared/kube/finalizers.ts";
 import type { FunctionContext, OperatorFunction } from "../../shared/runtime/function.ts";
 import { conflict, done, skipped, type Outcome } from "../../shared/runtime/outcome.ts";
-import { RENDER_FAILURE_ANNOTATION } from "../cluster-shared/annotations.ts";
-import type { Cluster } from "../cluster-shared/cluster.ts";
-import { scheduleName } from "../cluster-shared/names.ts";
-import { readCluster, resolveTarget } from "../cluster-shared/target.ts";
+import { type Cluster, readCluster, resolveTarget, scheduleName } from "../cluster/index.ts";
 import { clearAnnotation, deleteServer, restartServer, takeReplaceRequest } from "./act.ts";
 import { applyConfigChanges } from "./apply-config.ts";
 import { appliedBy } from "./config-apply.ts";

@@ -1,5 +1,5 @@
 // Reads each server's monitoring port (/varz, /jsz) in parallel, with short timeouts.
-import { monitorUrl } from "../cluster-shared/names.ts";
+import { monitorUrl } from "../cluster/index.ts";
 import type { Jsz, ServerReport, Varz } from "./snapshot.ts";
 
 export const MONITOR_TIMEOUT_MS = 2000;

@@ -1,23 +1,26 @@
 // Everything one rollout decision needs: the planned render, the servers' StatefulSets and
 // ConfigMaps, objects of rendered names held by others, and the NATS cluster itself.
-import { RENDERED_ANNOTATIONS } from "../../shared/api/constants/annotations.ts";
+import {
+  REMOVAL_ANNOTATION,
+  RENDERED_ANNOTATIONS,
+  VOLUME_DIGEST_ANNOTATION,
+} from "../../shared/api/constants/annotations.ts";
 import { LABELS } from "../../shared/api/constants/labels.ts";
 import type { Kube } from "../../shared/kube/client.ts";
 import { keyOf, type KubeObject } from "../../shared/kube/object.ts";
-import type { Cluster } from "../cluster-shared/cluster.ts";
-import { REMOVAL_ANNOTATION } from "../cluster-shared/annotations.ts";
-import { configMapName, ordinalOf } from "../cluster-shared/names.ts";
-import { describeObject, isControlledBy } from "../cluster-shared/ownership.ts";
-import { resolveTrust } from "../cluster-shared/trust.ts";
 import {
   clientTlsSecretName,
-  planCluster,
-  routeTlsPlan,
+  type Cluster,
   type ClusterPlan,
-} from "../render-cluster/plan/cluster-plan.ts";
-import { CONFIG_KEY } from "../render-cluster/plan/paths.ts";
-import { VOLUME_DIGEST_ANNOTATION } from "../render-cluster/plan/statefulset.ts";
-import { operatorNamespace } from "../render-cluster/operator-namespace.ts";
+  CONFIG_KEY,
+  configMapName,
+  operatorNamespace,
+  ordinalOf,
+  planCluster,
+  resolveTrust,
+  routeTlsPlan,
+} from "../cluster/index.ts";
+import { describeObject, isControlledBy } from "../../shared/kube/ownership.ts";
 import { readServers, type MonitorAddress } from "./monitor.ts";
 import type { ServerInput } from "./plan.ts";
 import type { Hold } from "./progressing-reason.ts";

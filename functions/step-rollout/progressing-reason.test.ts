@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
 import type { ConditionUpdate } from "../../shared/kube/conditions.ts";
-import { RENDER_FAILURE_ANNOTATION, RENDER_FAILURE_REASON_ANNOTATION } from "../cluster-shared/annotations.ts";
+import { RENDER_FAILURE_ANNOTATION, RENDER_FAILURE_REASON_ANNOTATION } from "../../shared/api/constants/annotations.ts";
 import { refineProgressing } from "./progressing-reason.ts";
 
 const ready: ConditionUpdate = {

@@ -2,11 +2,8 @@
 // trust only as a wait (no step is taken), and a render failure only as `ReconcileFailed`;
 // here both are said with their own reasons.
 import type { ConditionUpdate } from "../../shared/kube/conditions.ts";
-import {
-  GENERIC_FAILURE_REASON,
-  RENDER_FAILURE_ANNOTATION,
-  renderFailureReason,
-} from "../cluster-shared/annotations.ts";
+import { GENERIC_FAILURE_REASON, renderFailureReason } from "../cluster/index.ts";
+import { RENDER_FAILURE_ANNOTATION } from "../../shared/api/constants/annotations.ts";
 
 /** Why the cluster is held at its last render (a refused trust), as step-rollout read it. */
 export interface Hold {

@@ -3,7 +3,7 @@ import type { NatsConnection } from "@nats-io/transport-node";
 import type { Kube } from "../../shared/kube/client.ts";
 import { KubeRequestError } from "../../shared/kube/errors.ts";
 import type { ObjectKey } from "../../shared/kube/object.ts";
-import type { PlannedServer } from "../render-cluster/plan/cluster-plan.ts";
+import type { PlannedServer } from "../cluster/index.ts";
 import { carryReload, type ReloadingServer } from "./reload.ts";
 
 const NOW = new Date("2026-12-02T10:00:00.123Z");

@@ -6,8 +6,7 @@ import { RENDERED_ANNOTATIONS } from "../../shared/api/constants/annotations.ts"
 import type { Kube } from "../../shared/kube/client.ts";
 import { KubeRequestError } from "../../shared/kube/errors.ts";
 import { keyOf } from "../../shared/kube/object.ts";
-import type { PlannedServer } from "../render-cluster/plan/cluster-plan.ts";
-import { CONFIG_KEY } from "../render-cluster/plan/paths.ts";
+import { CONFIG_KEY, type PlannedServer } from "../cluster/index.ts";
 import { judgeReload, type ConfigApply } from "./config-apply.ts";
 import type { ConfigMap, StatefulSet } from "./observe.ts";
 import { ServerApiError, loadedConfig, reloadServer } from "./server-api.ts";

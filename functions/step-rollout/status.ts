@@ -2,7 +2,7 @@
 // observation; the fields render-cluster owns are carried over untouched.
 import type { NatsClusterStatus } from "../../shared/api/cluster/nats-cluster.ts";
 import { setConditions, type Condition } from "../../shared/kube/conditions.ts";
-import type { Cluster } from "../cluster-shared/cluster.ts";
+import type { Cluster } from "../cluster/index.ts";
 import type { ClusterObservation } from "./observe.ts";
 import type { RolloutDecision } from "./plan.ts";
 import { refineProgressing } from "./progressing-reason.ts";

@@ -6,8 +6,7 @@ import type { Kube } from "../../shared/kube/client.ts";
 import { readConnectionSettings, type ConnectionSettings } from "../../shared/nats/connection-settings.ts";
 import { JsApiError, jsRequest } from "../../shared/nats/jsapi.ts";
 import { connectWithInbox, createConnectionPool } from "../../shared/nats/pool.ts";
-import type { Cluster } from "../cluster-shared/cluster.ts";
-import type { ClusterPlan } from "../render-cluster/plan/cluster-plan.ts";
+import type { Cluster, ClusterPlan } from "../cluster/index.ts";
 import type { RemovalAction } from "./removal.ts";
 
 export type SystemUser =

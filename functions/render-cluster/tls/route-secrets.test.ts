@@ -4,7 +4,7 @@ import type { Kube } from "../../../shared/kube/client.ts";
 import { KubeRequestError } from "../../../shared/kube/errors.ts";
 import type { KubeObject, ObjectKey } from "../../../shared/kube/object.ts";
 import { demoCluster } from "../../../test/fixtures/cluster/clusters.ts";
-import { routeTlsPlan } from "../plan/cluster-plan.ts";
+import { routeTlsPlan } from "../../cluster/index.ts";
 import { ensureRouteTls, type SecretObject } from "./route-secrets.ts";
 
 /** Secrets in memory; `create` refuses an existing name like the API server, and every call yields first. */

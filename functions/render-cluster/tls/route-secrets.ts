@@ -2,10 +2,8 @@
 import type { Kube } from "../../../shared/kube/client.ts";
 import { KubeRequestError } from "../../../shared/kube/errors.ts";
 import { controllerReference, type KubeObject } from "../../../shared/kube/object.ts";
-import type { Cluster } from "../../cluster-shared/cluster.ts";
-import { clusterLabels, routesCaSecretName } from "../../cluster-shared/names.ts";
-import { isControlledBy } from "../../cluster-shared/ownership.ts";
-import type { RouteTlsPlan } from "../plan/cluster-plan.ts";
+import { type Cluster, clusterLabels, routesCaSecretName, type RouteTlsPlan } from "../../cluster/index.ts";
+import { isControlledBy } from "../../../shared/kube/ownership.ts";
 import { readCertificate } from "./certificate.ts";
 import { ensureCa, issueLeaf, leafRenewalReason, type RouteCa, type RouteLeaf } from "./route-certificates.ts";
 

@@ -30,6 +30,27 @@ export const RENDERED_ANNOTATIONS = {
   reloadSince: `${cluster}/reload-since`,
 } as const;
 
+/** On a server's StatefulSet: the removal phase of a server being replaced (`Requested`, ...). */
+export const REMOVAL_ANNOTATION = `${cluster}/removal`;
+
+/** On a server's StatefulSet: digest of the volume claim templates rendered with (a change replaces the server). */
+export const VOLUME_DIGEST_ANNOTATION = "cluster.nats-operator.io/volume-digest";
+
+/**
+ * On the NatsCluster, written only by render-cluster: what its last reconcile failed on (an
+ * error, or objects of rendered names it does not control). Absent when it succeeded.
+ * step-rollout, which owns the conditions, reports it as `Progressing=False, ReconcileFailed`.
+ */
+export const RENDER_FAILURE_ANNOTATION = `${cluster}/render-failure`;
+
+/**
+ * Beside `render-failure`, the condition reason it reads as when that is more specific than
+ * `ReconcileFailed` (a refused trust: `TrustNotFound`, `TrustNotReady`, `TrustInvalid`,
+ * `AccountTrustNotFound`, `AccountTrustNotReady`, `AccountTrustInvalid`, `NoGrant`). Absent:
+ * `ReconcileFailed`.
+ */
+export const RENDER_FAILURE_REASON_ANNOTATION = `${cluster}/render-failure-reason`;
+
 /** On generated seed Secrets: `<operator|systemaccount|account>/<objectName>`. */
 export const GENERATED_FOR_ANNOTATION = `${auth}/generated-for` as const;
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { jetstreamManager } from "@nats-io/jetstream";
 import { connect, createInbox, credsAuthenticator, type NatsConnection } from "@nats-io/transport-node";
 import type { KubeObject } from "../../../shared/kube/object.ts";
-import type { Cluster } from "../../../functions/cluster-shared/cluster.ts";
+import type { Cluster } from "../../../functions/cluster/index.ts";
 import { createOperator, type TestOperator } from "../../support/nats-auth.ts";
 import { startEnvironment, type Environment } from "../support/environment.ts";
 import { clusterKey, condition, quickstart, readCluster, waitAtRest, waitFor } from "./support/natscluster.ts";

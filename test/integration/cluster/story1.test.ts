@@ -6,7 +6,7 @@ import { startOperator, type RunningOperator } from "./support/operator.ts";
 import { condition, clusterKey, quickstart, readCluster, waitAtRest, waitFor } from "./support/natscluster.ts";
 import { samplePods } from "./support/sampler.ts";
 import { startPublisher } from "./support/publisher.ts";
-import type { Cluster } from "../../../functions/cluster-shared/cluster.ts";
+import type { Cluster } from "../../../functions/cluster/index.ts";
 import type { KubeObject } from "../../../shared/kube/object.ts";
 
 let env: Environment;

@@ -2,7 +2,7 @@
 import type { Kube } from "../../../../shared/kube/client.ts";
 import type { Condition } from "../../../../shared/kube/conditions.ts";
 import type { KubeObject } from "../../../../shared/kube/object.ts";
-import type { Cluster } from "../../../../functions/cluster-shared/cluster.ts";
+import type { Cluster } from "../../../../functions/cluster/index.ts";
 
 export const API_VERSION = "cluster.nats-operator.io/v1beta1";
 

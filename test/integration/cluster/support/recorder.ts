@@ -1,6 +1,6 @@
 // Samples a NatsCluster's status in the background and keeps every distinct value a test asks
 // for (Progressing reasons, removal phases), so a test can assert what it passed through.
-import type { Cluster } from "../../../../functions/cluster-shared/cluster.ts";
+import type { Cluster } from "../../../../functions/cluster/index.ts";
 import type { Kube } from "../../../../shared/kube/client.ts";
 import { readCluster } from "./natscluster.ts";
 

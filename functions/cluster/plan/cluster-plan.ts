@@ -1,17 +1,10 @@
 // Everything a NatsCluster renders to, computed from the object and the TLS Secrets it mounts.
-import type { Cluster as NatsCluster } from "../../cluster-shared/cluster.ts";
+import type { Cluster as NatsCluster } from "../cluster.ts";
 import { RENDERED_ANNOTATIONS } from "../../../shared/api/constants/annotations.ts";
 import { controllerReference, type KubeObject } from "../../../shared/kube/object.ts";
-import {
-  PORTS,
-  configMapName,
-  headlessServiceName,
-  routesTlsSecretName,
-  serverLabels,
-  serverName,
-} from "../../cluster-shared/names.ts";
-import type { ReadyTrust } from "../../cluster-shared/trust-validation.ts";
-import { configRevision, secretDigest, shortDigest } from "../revision.ts";
+import { PORTS, configMapName, headlessServiceName, routesTlsSecretName, serverLabels, serverName } from "../names.ts";
+import type { ReadyTrust } from "../trust/trust-validation.ts";
+import { configRevision, secretDigest, shortDigest } from "./revision.ts";
 import { authConfig } from "./auth-config.ts";
 import { deriveLimits, limitsStatus, type DerivedLimits } from "./limits.ts";
 import { renderNetworkPolicy } from "./network-policy.ts";

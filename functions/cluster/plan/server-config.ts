@@ -1,6 +1,6 @@
 // The nats-server configuration of one server, as the JSON text its ConfigMap carries.
-import type { Cluster as NatsCluster } from "../../cluster-shared/cluster.ts";
-import { PORTS, podHost, serverName } from "../../cluster-shared/names.ts";
+import type { Cluster as NatsCluster } from "../cluster.ts";
+import { PORTS, podHost, serverName } from "../names.ts";
 import { renderAuthKeys, type AuthConfig } from "./auth-config.ts";
 import type { DerivedLimits } from "./limits.ts";
 import { POD_PATHS } from "./paths.ts";

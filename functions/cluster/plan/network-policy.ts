@@ -1,8 +1,8 @@
 // Ingress to the server pods: routes only from the cluster itself, monitoring only from the
 // operator's namespace, metrics from there and exporter.from, the client port from anywhere.
-import type { Cluster as NatsCluster } from "../../cluster-shared/cluster.ts";
+import type { Cluster as NatsCluster } from "../cluster.ts";
 import type { KubeObject, OwnerReference } from "../../../shared/kube/object.ts";
-import { PORTS, clusterLabels, clusterSelector } from "../../cluster-shared/names.ts";
+import { PORTS, clusterLabels, clusterSelector } from "../names.ts";
 
 const tcp = (port: number) => ({ protocol: "TCP", port });
 

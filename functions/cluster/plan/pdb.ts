@@ -1,7 +1,7 @@
 // At most one server pod voluntarily disrupted at a time.
-import type { Cluster as NatsCluster } from "../../cluster-shared/cluster.ts";
+import type { Cluster as NatsCluster } from "../cluster.ts";
 import type { KubeObject, OwnerReference } from "../../../shared/kube/object.ts";
-import { clusterLabels, clusterSelector } from "../../cluster-shared/names.ts";
+import { clusterLabels, clusterSelector } from "../names.ts";
 
 export function renderPdb(
   cluster: NatsCluster,

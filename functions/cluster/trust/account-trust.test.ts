@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from "@jest/globals";
-import type { KubeObject } from "../../shared/kube/object.ts";
-import { memoryKube } from "../../test/support/memory-kube.ts";
-import { createOperator, type SignedAccount, type TestOperator } from "../../test/support/nats-auth.ts";
+import type { KubeObject } from "../../../shared/kube/object.ts";
+import { memoryKube } from "../../../test/support/memory-kube.ts";
+import { createOperator, type SignedAccount, type TestOperator } from "../../../test/support/nats-auth.ts";
 import { judgeAccountTrust, mergePreloads, type AccountTrustObject } from "./account-trust.ts";
-import type { Cluster } from "./cluster.ts";
+import type { Cluster } from "../cluster.ts";
 import { resolveTrust } from "./trust.ts";
 
 let nats: TestOperator;

@@ -1,7 +1,7 @@
 // The client Service (client port only) and the headless Service the pods' DNS names live under.
-import type { Cluster as NatsCluster } from "../../cluster-shared/cluster.ts";
+import type { Cluster as NatsCluster } from "../cluster.ts";
 import type { KubeObject, OwnerReference } from "../../../shared/kube/object.ts";
-import { PORTS, clusterLabels, clusterSelector, headlessServiceName } from "../../cluster-shared/names.ts";
+import { PORTS, clusterLabels, clusterSelector, headlessServiceName } from "../names.ts";
 
 export type ServiceObject = KubeObject & { spec: Record<string, unknown> };
 

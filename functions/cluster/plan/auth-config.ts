@@ -1,7 +1,7 @@
 // Operator mode: what a NatsCluster with `spec.auth` adds to every server's config, from the
 // trust its trustRef resolved to. The keys are the same on every server.
-import type { Cluster as NatsCluster } from "../../cluster-shared/cluster.ts";
-import type { ReadyTrust } from "../../cluster-shared/trust-validation.ts";
+import type { Cluster as NatsCluster } from "../cluster.ts";
+import type { ReadyTrust } from "../trust/trust-validation.ts";
 import { POD_PATHS } from "./paths.ts";
 
 export type ResolverType = "Full" | "Cache";

@@ -1,6 +1,6 @@
 // One server's StatefulSet (replicas 1) with the nats container and the exporter sidecar.
-import type { Cluster as NatsCluster } from "../../cluster-shared/cluster.ts";
-import { RENDERED_ANNOTATIONS } from "../../../shared/api/constants/annotations.ts";
+import type { Cluster as NatsCluster } from "../cluster.ts";
+import { RENDERED_ANNOTATIONS, VOLUME_DIGEST_ANNOTATION } from "../../../shared/api/constants/annotations.ts";
 import type { KubeObject } from "../../../shared/kube/object.ts";
 import {
   PORTS,
@@ -10,7 +10,7 @@ import {
   serverLabels,
   serverName,
   serverSelector,
-} from "../../cluster-shared/names.ts";
+} from "../names.ts";
 import type { DerivedLimits } from "./limits.ts";
 import { mergePodSpec } from "./merge-pod-spec.ts";
 import { CONFIG_KEY, POD_PATHS } from "./paths.ts";
@@ -20,7 +20,6 @@ export const EXPORTER_TAG = "0.20.2";
 export const DEFAULT_IMAGE_REPOSITORY = "nats";
 export const TERMINATION_GRACE_SECONDS = 300;
 export const RUN_AS = 1000;
-export const VOLUME_DIGEST_ANNOTATION = "cluster.nats-operator.io/volume-digest";
 
 export interface StatefulSetInput {
   cluster: NatsCluster;

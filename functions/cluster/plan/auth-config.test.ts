@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from "@jest/globals";
 import { demoCluster, routeTlsData } from "../../../test/fixtures/cluster/clusters.ts";
 import { createOperator, type TestOperator } from "../../../test/support/nats-auth.ts";
-import type { Cluster } from "../../cluster-shared/cluster.ts";
-import { validateTrust, type ReadyTrust } from "../../cluster-shared/trust-validation.ts";
+import type { Cluster } from "../cluster.ts";
+import { validateTrust, type ReadyTrust } from "../trust/trust-validation.ts";
 import { chooseResolver } from "./auth-config.ts";
 import { planCluster } from "./cluster-plan.ts";
 

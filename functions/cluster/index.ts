@@ -1,0 +1,32 @@
+/**
+ * The NatsCluster domain: the Cluster type and how its objects are named, which cluster an
+ * event is about, the trust it runs under (trust/), and the plan of everything rendered for it
+ * (plan/). render-cluster and step-rollout use it only through this module.
+ */
+export { asCluster, type Cluster } from "./cluster.ts";
+export {
+  CLUSTER_API_VERSION,
+  CLUSTER_KIND,
+  claimName,
+  clusterLabels,
+  configMapName,
+  monitorUrl,
+  ordinalOf,
+  routesCaSecretName,
+  scheduleName,
+  serverLabels,
+} from "./names.ts";
+export { operatorNamespace } from "./operator-namespace.ts";
+export { CONFIG_KEY } from "./plan/paths.ts";
+export {
+  clientTlsSecretName,
+  planCluster,
+  routeTlsPlan,
+  type ClusterPlan,
+  type PlannedServer,
+  type RouteTlsPlan,
+} from "./plan/cluster-plan.ts";
+export { failureMessage, GENERIC_FAILURE_REASON, renderFailureReason, type RenderFailure } from "./render-failure.ts";
+export { readCluster, resolveTarget } from "./target.ts";
+export { resolveTrust } from "./trust/trust.ts";
+export type { RefusedTrust } from "./trust/trust-validation.ts";
