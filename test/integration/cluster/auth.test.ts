@@ -229,8 +229,17 @@ describe("operator mode (C41)", () => {
 
     const servers = [0, 1, 2].map((i) => podUrl("secure", i));
     const sys = await connectAs(nats.systemUserCreds, servers);
-    const statsz = (await gather(sys, "$SYS.REQ.SERVER.PING.STATSZ", 2_000)) as { server?: { name?: string } }[];
-    expect(statsz.map((a) => a.server?.name).sort()).toEqual(["secure-0", "secure-1", "secure-2"]);
+    // Ready servers may still be joining the system account's routes: ask until all three answer.
+    const answering = await waitFor(
+      "STATSZ from all three servers",
+      async () => {
+        const statsz = (await gather(sys, "$SYS.REQ.SERVER.PING.STATSZ", 2_000)) as { server?: { name?: string } }[];
+        const names = statsz.map((a) => a.server?.name).sort();
+        return names.length === 3 ? names : undefined;
+      },
+      30_000,
+    );
+    expect(answering).toEqual(["secure-0", "secure-1", "secure-2"]);
 
     const app = await nats.signAccount("app", { jetstream: true });
     const pushed = (await sys.request("$SYS.REQ.CLAIMS.UPDATE", app.jwt, { timeout: 5_000 })).json<{

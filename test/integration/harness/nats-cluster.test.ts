@@ -217,7 +217,15 @@ describe("a NATS cluster from plain StatefulSet objects", () => {
       { timeoutMs: 60_000, description: "one JetStream meta leader agreed by all servers" },
     );
     expect(names).toContain(leader);
-    expect((await monitor<Jsz>(fqdn(names[0] ?? ""), "/jsz")).meta_cluster?.cluster_size).toBe(replicas);
+    // A leader can be agreed before the last peer is counted in the meta group: wait for it.
+    const size = await waitFor(
+      async () => {
+        const counted = (await monitor<Jsz>(fqdn(names[0] ?? ""), "/jsz")).meta_cluster?.cluster_size;
+        return counted === replicas ? counted : undefined;
+      },
+      { timeoutMs: 60_000, description: "every server counted in the JetStream meta group" },
+    );
+    expect(size).toBe(replicas);
   }, 120_000);
 
   it("brings a deleted pod back with its JetStream data", async () => {
