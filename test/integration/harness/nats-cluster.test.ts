@@ -239,7 +239,13 @@ describe("a NATS cluster from plain StatefulSet objects", () => {
       async () => jsm.streams.add({ name: stream, subjects: ["harness.>"], num_replicas: 1, storage: "file" as never }),
       { timeoutMs: 30_000, description: "stream creation" },
     );
-    await jetstream(nc).publish("harness.hello", "persisted across a pod restart");
+    // The new stream's interest may not have reached this client's server over the routes yet
+    // ("no responders"): publish until it takes the message, deduplicated by its id.
+    const js = jetstream(nc);
+    await waitFor(() => js.publish("harness.hello", "persisted across a pod restart", { msgID: "hello-1" }), {
+      timeoutMs: 30_000,
+      description: "the stream takes the message",
+    });
     const host = (await jsm.streams.info(stream)).cluster?.leader ?? "";
     expect(host).toMatch(/^nats-\d$/);
     await nc.close();
