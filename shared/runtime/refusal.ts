@@ -1,5 +1,6 @@
 import type { Kube } from "../kube/client.ts";
 import type { KubeRequestError } from "../kube/errors.ts";
+import { setCondition, type Condition } from "../kube/conditions.ts";
 import type { EventRecorder } from "../kube/events.ts";
 import type { KubeObject } from "../kube/object.ts";
 import type { Logger } from "../telemetry/logger.ts";
@@ -39,18 +40,16 @@ export async function reportRefusal(
   const object = await kube.get<WithConditions>({ ...ref }).catch(() => undefined);
   if (!object) return;
   await recorder.record(object, "Warning", REQUEST_REFUSED, message).catch(() => undefined);
-  const condition = {
+  const stalled = {
     type: STALLED,
-    status: "True",
+    status: "True" as const,
     reason: REQUEST_REFUSED,
     message,
-    lastTransitionTime: now.toISOString().replace(/\.\d{3}Z$/, "Z"),
     ...(object.metadata.generation !== undefined ? { observedGeneration: object.metadata.generation } : {}),
   };
-  await replaceConditions(kube, object, (conditions) => [
-    ...conditions.filter((c) => c.type !== STALLED),
-    condition,
-  ]).catch((failure: unknown) => log.warn({ err: failure }, "could not record Stalled on the object"));
+  await replaceConditions(kube, object, (conditions) => setCondition(conditions, stalled, now)).catch(
+    (failure: unknown) => log.warn({ err: failure }, "could not record Stalled on the object"),
+  );
 }
 
 /** Whether the event's object still shows `Stalled=True` from an earlier refusal. */
@@ -65,7 +64,6 @@ export async function clearStalled(kube: Kube, ref: ObjectRef): Promise<void> {
   await replaceConditions(kube, object, (conditions) => conditions.filter((c) => c.type !== STALLED));
 }
 
-type Condition = { type: string } & Record<string, unknown>;
 type WithConditions = KubeObject & { status?: { conditions?: Condition[] } & Record<string, unknown> };
 
 /**
