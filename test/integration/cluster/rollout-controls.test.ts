@@ -120,30 +120,31 @@ describe("rollout controls", () => {
     if (!object) throw new Error("replay cluster is gone");
     const ce = apiServerEvent("https://harness", "Resource", "update", object);
     const deps = processDeps(createLogger({ level: "silent" }), async () => createKube(env.transport));
-    const deliverWithRetries = async (): Promise<Outcome[]> => {
-      const outcomes: Outcome[] = [];
-      for (let attempt = 0; attempt < 10; attempt++) {
-        const outcome = await dispatch(stepRollout, ce, deps);
-        outcomes.push(outcome);
-        if (outcome.kind !== "conflict" && outcome.kind !== "retry") break;
-        await new Promise((r) => setTimeout(r, 100 + Math.random() * 400));
-      }
-      return outcomes;
-    };
-    const outcomes = (await Promise.all(Array.from({ length: 50 }, deliverWithRetries))).flat();
-    await new Promise((r) => setTimeout(r, 5000));
-    await sampler.stop();
-    const after = await templateRevisions("replay");
-    const moved = [...after].filter(([name, revision]) => revision !== before.get(name)).map(([name]) => name);
-    expect(moved).toHaveLength(1);
-    expect(sampler.restarts.length).toBeLessThanOrEqual(1);
-    expect(sampler.maxNotReady).toBeLessThanOrEqual(1);
-    const steps = outcomes.filter((o) => o.kind === "done" && o.summary?.startsWith("restarting"));
-    process.stdout.write(
-      `replay: ${outcomes.length} deliveries, ${outcomes.filter((o) => o.kind === "conflict").length} conflicts, ${steps.length} claimed steps on ${moved.join(", ")}\n`,
-    );
-    expect(steps).toHaveLength(1);
-    operator = await startOperator(env.transport);
+    // Rounds of 50 parallel deliveries of the one event, as a Broker delivering a duplicated event.
+    // Another round only while none claimed a step (a server slow to answer its monitor under this
+    // load keeps the gate closed). Conflicts are not redelivered once a step is claimed: a
+    // redelivery that comes after the restarted server is back and Settled rightly takes the next
+    // step, a later decision rather than a second claim of this one.
+    const outcomes: Outcome[] = [];
+    const claimed = (o: Outcome) => o.kind === "done" && o.summary?.startsWith("restarting") === true;
+    for (let round = 0; round < 5 && !outcomes.some(claimed); round++)
+      outcomes.push(...(await Promise.all(Array.from({ length: 50 }, () => dispatch(stepRollout, ce, deps)))));
+    try {
+      await new Promise((r) => setTimeout(r, 5000));
+      await sampler.stop();
+      const after = await templateRevisions("replay");
+      const moved = [...after].filter(([name, revision]) => revision !== before.get(name)).map(([name]) => name);
+      const steps = outcomes.filter(claimed);
+      process.stdout.write(
+        `replay: ${outcomes.length} deliveries, ${outcomes.filter((o) => o.kind === "conflict").length} conflicts, ${steps.length} claimed steps on ${moved.join(", ")}\n`,
+      );
+      expect(moved).toHaveLength(1);
+      expect(sampler.restarts.length).toBeLessThanOrEqual(1);
+      expect(sampler.maxNotReady).toBeLessThanOrEqual(1);
+      expect(steps).toHaveLength(1);
+    } finally {
+      operator = await startOperator(env.transport);
+    }
     await waitAtRest(env.kube, namespace, 300_000, "replay");
   }, 700_000);
 
