@@ -22,9 +22,10 @@ export interface Kube {
   ): Promise<T>;
   /**
    * Replaces the status of exactly the resourceVersion the object carries;
-   * fails with a 409 conflict when anyone wrote the object since.
+   * fails with a 409 conflict when anyone wrote the object since. With
+   * `fieldManager`, the fields are recorded as that manager's.
    */
-  replaceStatus<T extends KubeObject>(object: T): Promise<T>;
+  replaceStatus<T extends KubeObject>(object: T, fieldManager?: string): Promise<T>;
   /** Replaces the whole object, guarded by its resourceVersion. */
   replace<T extends KubeObject>(object: T): Promise<T>;
   patch<T extends KubeObject>(key: ObjectKey, patch: unknown, type: PatchType): Promise<T>;
@@ -123,9 +124,10 @@ export function createKube(transport: KubeTransport): Kube {
         query: { fieldManager, force: true },
       })) as T;
     },
-    async replaceStatus<T extends KubeObject>(object: T) {
+    async replaceStatus<T extends KubeObject>(object: T, fieldManager?: string) {
       return (await transport.request("PUT", pathOf(objectKey(object), object.metadata.name, "status"), {
         body: forWrite(object),
+        ...(fieldManager ? { query: { fieldManager } } : {}),
       })) as T;
     },
     async replace<T extends KubeObject>(object: T) {

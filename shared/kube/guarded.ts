@@ -1,37 +1,27 @@
-import type { Kube } from "./client.ts";
 import { KubeRequestError } from "./errors.ts";
-import type { KubeObject, ObjectKey } from "./object.ts";
 
-export type ClaimResult<T> =
-  /** The decision is recorded in the object; act on it now. */
-  | { kind: "claimed"; object: T }
-  /** The current object says there is nothing to decide. */
-  | { kind: "unchanged"; object: T }
-  /** Someone wrote the object first; the caller answers 409 and is retried. */
-  | { kind: "conflict"; message: string }
-  | { kind: "gone" };
+/** What a write guarded by a precondition (a resourceVersion, or "must not exist yet") came to. */
+export type Guarded<T> =
+  /** The write held: this caller made the decision it records. */
+  | { kind: "written"; value: T }
+  /** Someone else wrote first (409): their decision stands; the caller reads it again or answers 409. */
+  | { kind: "conflict"; error: KubeRequestError };
+
+/** Whether the API server refused a write because another writer got there first. */
+export function isConflict(error: unknown): error is KubeRequestError {
+  return error instanceof KubeRequestError && error.isConflict;
+}
 
 /**
- * Records a decision that must happen once. Reads the object, lets `decide`
- * compute the next status from it, and writes that status guarded by the
- * resourceVersion that was read. Of several concurrent deliveries of the same
- * event, exactly one write succeeds; the others see a conflict and, retried,
- * read the decision already made.
+ * The one place a 409 becomes "someone else claimed it". Of concurrent deliveries making the
+ * same guarded write, exactly one gets `written`; the others get `conflict` as a value, so
+ * losing the race reads as an answer rather than a failure. Every other error is thrown.
  */
-export async function claimInStatus<T extends KubeObject & { status?: unknown }>(
-  kube: Kube,
-  key: ObjectKey,
-  decide: (current: T) => T["status"] | undefined,
-): Promise<ClaimResult<T>> {
-  const current = await kube.get<T>(key);
-  if (!current) return { kind: "gone" };
-  const status = decide(current);
-  if (status === undefined) return { kind: "unchanged", object: current };
+export async function guarded<T>(write: () => Promise<T>): Promise<Guarded<T>> {
   try {
-    return { kind: "claimed", object: await kube.replaceStatus<T>({ ...current, status }) };
+    return { kind: "written", value: await write() };
   } catch (error) {
-    if (error instanceof KubeRequestError && error.isConflict) return { kind: "conflict", message: error.message };
-    if (error instanceof KubeRequestError && error.isNotFound) return { kind: "gone" };
+    if (isConflict(error)) return { kind: "conflict", error };
     throw error;
   }
 }

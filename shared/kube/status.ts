@@ -1,20 +1,77 @@
+// The one way functions write status. Every write goes through here so that it is skipped when
+// nothing changed, owned by the function's field manager, and a claim when guarded.
 import type { Kube } from "./client.ts";
 import { jsonEqual } from "./equal.ts";
+import { guarded as unlessConflict } from "./guarded.ts";
+import type { KubeRequestError } from "./errors.ts";
 import type { KubeObject } from "./object.ts";
 
 export type WithStatus<S> = KubeObject & { status?: S };
 
+/** The fields of an object's status a write sets: all of them for a whole status, its own for an apply. */
+export type StatusFields<T extends WithStatus<object>> = Partial<NonNullable<T["status"]>>;
+
+/** What a status write came to; a lost claim is an answer, not an exception. */
+export type StatusWrite<T> =
+  /** Written; `object` is the object as the API server stored it. */
+  | { kind: "written"; object: T }
+  /** The object already shows this status: nothing was sent. */
+  | { kind: "unchanged" }
+  /** Guarded, and someone wrote the object since it was read (409): their write stands. */
+  | { kind: "conflict"; error: KubeRequestError };
+
+export interface StatusWriteOptions<T extends WithStatus<object>> {
+  /**
+   * The write carries the resourceVersion the object was read at and holds only if nobody wrote
+   * the object since: of concurrent deliveries exactly one writes, so the write is a claim.
+   * Leave it off where several functions own different fields of one status, or they would
+   * conflict for nothing.
+   */
+  guarded?: boolean;
+  /**
+   * `status` is the object's whole status, every field and condition, whoever set them; what it
+   * leaves out is removed. Sent as a guarded replace (PUT, recorded under `fieldManager`) rather
+   * than an apply, because an apply cannot remove a field or list entry another manager also
+   * owns (a function that re-applied the conditions it read co-owns them all). Implies `guarded`.
+   */
+  whole?: boolean;
+  /**
+   * The part of the current status `status` is compared with to skip an unchanged write: the
+   * fields this manager owns, as the object shows them. The whole current status by default.
+   */
+  owned?: (current: T["status"]) => unknown;
+}
+
 /**
- * Writes `status` through the status subresource when it differs from what
- * the object already shows, and reports whether it wrote. Writing only on a
- * change matters twice over: every write produces another update event, and
- * an unchanged write would bump the resourceVersion for nothing.
- *
- * With `guarded`, the write holds only if nobody wrote the object since it
- * was read (409 otherwise): a slow reconcile must not overwrite the newer
- * observation of a concurrent one. Leave it off where several functions own
- * different status fields of one object, or they would conflict needlessly.
+ * Writes `status` through the status subresource unless the object already shows it: every
+ * write feeds another update event and bumps the resourceVersion, so an unchanged world must
+ * write nothing. By default a server-side apply under `fieldManager`, which owns just the
+ * fields `status` names. Errors other than a lost guarded write are thrown.
  */
+export async function writeStatus<T extends WithStatus<object>>(
+  kube: Kube,
+  object: T,
+  status: StatusFields<T>,
+  fieldManager: string,
+  options: StatusWriteOptions<T> = {},
+): Promise<StatusWrite<T>> {
+  const shown = options.owned ? options.owned(object.status) : object.status;
+  if (jsonEqual(shown, status)) return { kind: "unchanged" };
+  const write = options.whole
+    ? () => kube.replaceStatus<T>({ ...object, status }, fieldManager)
+    : () =>
+        kube.applyStatus<T>(
+          { apiVersion: object.apiVersion, kind: object.kind, metadata: object.metadata, status },
+          fieldManager,
+          { guarded: options.guarded === true },
+        );
+  // Only a guarded write can meet a 409: an apply forces its way over other managers.
+  const result = await unlessConflict(write);
+  if (result.kind === "conflict") return result;
+  return { kind: "written", object: result.value };
+}
+
+/** The earlier name, kept until sync-stream moves onto `writeStatus` in the next commit. */
 export async function writeStatusIfChanged<S extends { observedGeneration?: number }>(
   kube: Kube,
   object: WithStatus<S>,
@@ -23,11 +80,7 @@ export async function writeStatusIfChanged<S extends { observedGeneration?: numb
   options: { guarded?: boolean } = {},
 ): Promise<boolean> {
   const next = { ...status, observedGeneration: object.metadata.generation };
-  if (jsonEqual(object.status, next)) return false;
-  await kube.applyStatus(
-    { apiVersion: object.apiVersion, kind: object.kind, metadata: object.metadata, status: next },
-    fieldManager,
-    options,
-  );
-  return true;
+  const written = await writeStatus(kube, object, next as Partial<S>, fieldManager, options);
+  if (written.kind === "conflict") throw written.error;
+  return written.kind === "written";
 }
