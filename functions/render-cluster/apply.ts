@@ -3,7 +3,7 @@
 import { RENDERED_ANNOTATIONS } from "../../shared/api/constants/annotations.ts";
 import { FIELD_MANAGERS } from "../../shared/api/constants/field-managers.ts";
 import type { Kube } from "../../shared/kube/client.ts";
-import { KubeRequestError } from "../../shared/kube/errors.ts";
+import { guarded } from "../../shared/kube/guarded.ts";
 import type { Cluster, ClusterPlan } from "../cluster/index.ts";
 import { containsRendered } from "../../shared/kube/contains.ts";
 import { describeObject, isControlledBy } from "../../shared/kube/ownership.ts";
@@ -55,12 +55,7 @@ export async function applyPlan(
     }
     await kube.apply(server.configMap, FIELD_MANAGER);
     // Created, never applied over: a StatefulSet that appeared meanwhile belongs to the rollout.
-    try {
-      await kube.create(server.statefulSet);
-      result.created.push(server.name);
-    } catch (error) {
-      if (!(error instanceof KubeRequestError && error.isConflict)) throw error;
-    }
+    if ((await guarded(() => kube.create(server.statefulSet))).kind === "written") result.created.push(server.name);
   }
   return result;
 }

@@ -5,8 +5,8 @@
 // annotation is written guarded by the resourceVersion, so of concurrent deliveries that find
 // the same new failure, only one records the event.
 import type { Kube } from "../../shared/kube/client.ts";
-import { KubeRequestError } from "../../shared/kube/errors.ts";
 import type { EventRecorder } from "../../shared/kube/events.ts";
+import { guarded } from "../../shared/kube/guarded.ts";
 import { keyOf } from "../../shared/kube/object.ts";
 import {
   type Cluster,
@@ -40,15 +40,15 @@ export async function reportFailure(
     const annotations = current.metadata.annotations ?? {};
     const reasonKept = annotations[RENDER_FAILURE_REASON_ANNOTATION] === reasonAnnotation;
     if (annotations[RENDER_FAILURE_ANNOTATION] === message && reasonKept) return false;
-    try {
-      const changes = {
-        [RENDER_FAILURE_ANNOTATION]: message ?? null,
-        ...(reasonKept ? {} : { [RENDER_FAILURE_REASON_ANNOTATION]: reasonAnnotation ?? null }),
-      };
-      const patch = { metadata: { resourceVersion: current.metadata.resourceVersion, annotations: changes } };
-      await kube.patch(keyOf(current), patch, "merge");
-    } catch (error) {
-      if (!(error instanceof KubeRequestError && error.isConflict) || attempt >= ATTEMPTS) throw error;
+    const changes = {
+      [RENDER_FAILURE_ANNOTATION]: message ?? null,
+      ...(reasonKept ? {} : { [RENDER_FAILURE_REASON_ANNOTATION]: reasonAnnotation ?? null }),
+    };
+    const patch = { metadata: { resourceVersion: current.metadata.resourceVersion, annotations: changes } };
+    const key = keyOf(current);
+    const written = await guarded(() => kube.patch(key, patch, "merge"));
+    if (written.kind === "conflict") {
+      if (attempt >= ATTEMPTS) throw written.error;
       current = await readCluster(kube, cluster.metadata.namespace, cluster.metadata.name);
       continue;
     }

@@ -1,5 +1,5 @@
 import type { Kube } from "../../shared/kube/client.ts";
-import { KubeRequestError } from "../../shared/kube/errors.ts";
+import { isConflict } from "../../shared/kube/guarded.ts";
 import type { ObjectRef } from "../../shared/runtime/event.ts";
 import type { FunctionContext, OperatorFunction } from "../../shared/runtime/function.ts";
 import { done, skipped, type Outcome } from "../../shared/runtime/outcome.ts";
@@ -55,7 +55,7 @@ async function renderReporting(context: FunctionContext, kube: Kube, cluster: Cl
     return await render(context, kube, cluster);
   } catch (error) {
     // A write conflict is retried quietly; anything else is also told to the user, once.
-    if (!(error instanceof KubeRequestError && error.isConflict)) {
+    if (!isConflict(error)) {
       await reportFailure(
         kube,
         () => context.recorder(),

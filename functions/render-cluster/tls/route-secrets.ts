@@ -1,6 +1,6 @@
 // Keeps the route TLS Secrets of a cluster: the CA Secret and the mounted leaf Secret.
 import type { Kube } from "../../../shared/kube/client.ts";
-import { KubeRequestError } from "../../../shared/kube/errors.ts";
+import { guarded } from "../../../shared/kube/guarded.ts";
 import { controllerReference, type KubeObject } from "../../../shared/kube/object.ts";
 import { type Cluster, clusterLabels, routesCaSecretName, type RouteTlsPlan } from "../../cluster/index.ts";
 import { isControlledBy } from "../../../shared/kube/ownership.ts";
@@ -125,15 +125,9 @@ export async function ensureRouteTls(
   return { kind: "waiting", message: `Secret ${plan.secretName} is being written concurrently` };
 }
 
-/** Creates the object; false when it already exists. */
+/** Creates the object; false when it already exists (another delivery created it first). */
 async function createOnce(kube: Kube, object: SecretObject): Promise<boolean> {
-  try {
-    await kube.create(object);
-    return true;
-  } catch (error) {
-    if (error instanceof KubeRequestError && error.isConflict) return false;
-    throw error;
-  }
+  return (await guarded(() => kube.create(object))).kind === "written";
 }
 
 function readCa(object: SecretObject): RouteCa | undefined {

@@ -6,6 +6,8 @@ export const FIELD_MANAGERS = {
   signAccount: "nats-operator/sign-account",
   syncStream: "nats-operator/sync-stream",
   balance: "nats-operator/balance",
+  /** The runtime's own `Stalled` condition (`shared/runtime/refusal.ts`). */
+  runtime: "nats-operator/runtime",
 } as const;
 
 export type FieldManager = (typeof FIELD_MANAGERS)[keyof typeof FIELD_MANAGERS];
