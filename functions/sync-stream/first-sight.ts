@@ -2,6 +2,7 @@
 import type { Kube } from "../../shared/kube/client.ts";
 import { KubeRequestError } from "../../shared/kube/errors.ts";
 import { addFinalizer } from "../../shared/kube/finalizers.ts";
+import { guarded } from "../../shared/kube/guarded.ts";
 import type { OperatorEvent } from "../../shared/runtime/event.ts";
 import { finalizer } from "./context.ts";
 import type { JetStreamObject } from "./placement.ts";
@@ -67,9 +68,10 @@ export async function takeUpFirstSight(kube: Kube, payload: JetStreamObject): Pr
     ),
   );
   try {
-    return await write;
+    const taken = await guarded(() => write);
+    return taken.kind === "written" ? taken.value : undefined;
   } catch (error) {
-    if (error instanceof KubeRequestError && (error.isConflict || error.isNotFound)) return undefined;
+    if (error instanceof KubeRequestError && error.isNotFound) return undefined;
     throw error;
   }
 }

@@ -2,7 +2,7 @@
 import { setConditions, type Condition } from "../../shared/kube/conditions.ts";
 import { KubeRequestError } from "../../shared/kube/errors.ts";
 import type { ObjectKey } from "../../shared/kube/object.ts";
-import { writeStatusIfChanged } from "../../shared/kube/status.ts";
+import { writeStatus } from "../../shared/kube/status.ts";
 import { redactUrl } from "../../shared/nats/connection-settings.ts";
 import { done, retry, skipped, type Outcome } from "../../shared/runtime/outcome.ts";
 import { connectWith, forgetConnection, poolKey, type NatsConnectionObject } from "./connection.ts";
@@ -45,7 +45,7 @@ export async function reconcileConnection(deps: SyncDeps, key: ObjectKey): Promi
     deps.now(),
   );
   try {
-    await writeStatusIfChanged(deps.kube, connection, { conditions }, fieldManager);
+    await writeStatus(deps.kube, connection, { conditions, observedGeneration: generation }, fieldManager);
   } catch (error) {
     if (!(error instanceof KubeRequestError && error.isNotFound)) throw error;
   }

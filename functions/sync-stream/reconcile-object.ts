@@ -5,9 +5,9 @@ import { findCondition } from "../../shared/kube/conditions.ts";
 import { KubeRequestError } from "../../shared/kube/errors.ts";
 import { addFinalizer, hasFinalizer } from "../../shared/kube/finalizers.ts";
 import { keyOf, type KubeObject, type ObjectKey } from "../../shared/kube/object.ts";
-import { writeStatusIfChanged } from "../../shared/kube/status.ts";
+import { writeStatus } from "../../shared/kube/status.ts";
 import { JsApiError, NatsRequestError } from "../../shared/nats/jsapi.ts";
-import { done, retry, skipped, type Outcome } from "../../shared/runtime/outcome.ts";
+import { conflict, done, retry, skipped, type Outcome } from "../../shared/runtime/outcome.ts";
 import { createObject, deleteObject, isRefusal, updateObject } from "./act.ts";
 import { connectWith } from "./connection.ts";
 import { finalizer, fieldManager, freshForMs, note, resyncPeriodMs, type SyncDeps } from "./context.ts";
@@ -82,25 +82,23 @@ export async function reconcileObject(
   }
 
   const wasReady = findCondition(status?.conditions, "Ready")?.status === "True";
-  const write = async (sync: SyncResult): Promise<boolean> => {
+  /** Writes the status `sync` comes to; a conflict outcome when a newer reconcile wrote first. */
+  const write = async (sync: SyncResult): Promise<{ becameReady: boolean; conflict?: Outcome }> => {
     try {
       // Guarded: a reconcile that waited on NATS must not overwrite what a newer one wrote.
-      await writeStatusIfChanged(
-        deps.kube,
-        object as JetStreamObject,
-        nextStatus(object?.status, sync, generation, now),
-        fieldManager,
-        { guarded: true },
-      );
+      const status = { ...nextStatus(object?.status, sync, generation, now), observedGeneration: generation };
+      const written = await writeStatus(deps.kube, object as JetStreamObject, status, fieldManager, { guarded: true });
+      if (written.kind === "conflict") return { becameReady: false, conflict: conflict(written.error.message) };
     } catch (error) {
       if (!(error instanceof KubeRequestError && error.isNotFound)) throw error;
     }
-    return sync.kind === "synced" && !wasReady;
+    return { becameReady: sync.kind === "synced" && !wasReady };
   };
 
   const placement = await placementOf(deps, object);
   if (!placement.ok) {
-    await write(placement.result);
+    const written = await write(placement.result);
+    if (written.conflict) return result(written.conflict);
     const sync = placement.result;
     // A consumer waiting for its stream is redelivered with backoff (then the next drift check);
     // a missing or refused connection waits for the connection's, or the grant's, own event.
@@ -121,14 +119,21 @@ export async function reconcileObject(
     nextCheck: object?.spec.terminalPolicy === "Retry" ? new Date(now.getTime() + resyncPeriodMs) : undefined,
   });
   if (isSpecProblem(target)) {
-    await write(terminalOf("Rejected", target.problem));
+    const written = await write(terminalOf("Rejected", target.problem));
+    if (written.conflict) return result(written.conflict);
     await note(deps, object, "Warning", "Rejected", target.problem);
     return result(done(`Terminal: ${target.problem}`));
   }
 
   const connected = await connectWith(deps.kube, deps.pool, placement.connection);
   if (!connected.ok) {
-    await write({ kind: "connection", reason: "ConnectionFailed", message: connected.message, noGrant: false });
+    const written = await write({
+      kind: "connection",
+      reason: "ConnectionFailed",
+      message: connected.message,
+      noGrant: false,
+    });
+    if (written.conflict) return result(written.conflict);
     return result(retry(connected.message));
   }
 
@@ -139,7 +144,9 @@ export async function reconcileObject(
   };
   try {
     const sync = await syncWithJetStream(deps, object, target, connected.nc, terminalOf, notes);
-    const becameReady = await write(sync);
+    const written = await write(sync);
+    if (written.conflict) return result(written.conflict);
+    const becameReady = written.becameReady;
     await recordNotes();
     if (sync.kind === "terminal") return result(done(`Terminal ${sync.reason}: ${sync.message}`));
     if (sync.kind === "streamWaiting" || sync.kind === "failed") return result(retry(sync.message));
@@ -147,7 +154,8 @@ export async function reconcileObject(
     return result(done(sync.kind), becameReady);
   } catch (error) {
     if (error instanceof JsApiError || error instanceof NatsRequestError) {
-      await write({ kind: "failed", reason: "SyncFailed", message: error.message });
+      const written = await write({ kind: "failed", reason: "SyncFailed", message: error.message });
+      if (written.conflict) return result(written.conflict);
       await recordNotes();
       return result(retry(`${target.model.what}: ${error.message}`));
     }

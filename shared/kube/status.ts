@@ -70,17 +70,3 @@ export async function writeStatus<T extends WithStatus<object>>(
   if (result.kind === "conflict") return result;
   return { kind: "written", object: result.value };
 }
-
-/** The earlier name, kept until sync-stream moves onto `writeStatus` in the next commit. */
-export async function writeStatusIfChanged<S extends { observedGeneration?: number }>(
-  kube: Kube,
-  object: WithStatus<S>,
-  status: Omit<S, "observedGeneration">,
-  fieldManager: string,
-  options: { guarded?: boolean } = {},
-): Promise<boolean> {
-  const next = { ...status, observedGeneration: object.metadata.generation };
-  const written = await writeStatus(kube, object, next as Partial<S>, fieldManager, options);
-  if (written.kind === "conflict") throw written.error;
-  return written.kind === "written";
-}

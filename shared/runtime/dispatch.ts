@@ -48,7 +48,8 @@ export async function dispatch(fn: OperatorFunction, ce: CloudEvent<unknown>, de
     try {
       const outcome = await fn.handle(context, ce);
       if (event.source === "apiserver" && outcome.kind === "done" && showsStalled(event.snapshot)) {
-        await clearStalled(await deps.kube(), event.ref);
+        const cleared = await clearStalled(await deps.kube(), event.ref);
+        if (cleared?.kind === "conflict") return conflict(cleared.error.message);
       }
       return outcome;
     } catch (error) {

@@ -1,8 +1,10 @@
+import { FIELD_MANAGERS } from "../api/constants/field-managers.ts";
 import type { Kube } from "../kube/client.ts";
 import type { KubeRequestError } from "../kube/errors.ts";
 import { setCondition, type Condition } from "../kube/conditions.ts";
 import type { EventRecorder } from "../kube/events.ts";
 import type { KubeObject } from "../kube/object.ts";
+import { writeStatus, type StatusWrite } from "../kube/status.ts";
 import type { Logger } from "../telemetry/logger.ts";
 import type { ObjectRef, ObjectSnapshot } from "./event.ts";
 
@@ -47,9 +49,12 @@ export async function reportRefusal(
     message,
     ...(object.metadata.generation !== undefined ? { observedGeneration: object.metadata.generation } : {}),
   };
-  await replaceConditions(kube, object, (conditions) => setCondition(conditions, stalled, now)).catch(
-    (failure: unknown) => log.warn({ err: failure }, "could not record Stalled on the object"),
-  );
+  try {
+    const written = await replaceConditions(kube, object, (conditions) => setCondition(conditions, stalled, now));
+    if (written.kind === "conflict") log.warn({ err: written.error }, "could not record Stalled on the object");
+  } catch (failure) {
+    log.warn({ err: failure }, "could not record Stalled on the object");
+  }
 }
 
 /** Whether the event's object still shows `Stalled=True` from an earlier refusal. */
@@ -57,24 +62,29 @@ export function showsStalled(snapshot: ObjectSnapshot | undefined): boolean {
   return (snapshot?.status?.conditions ?? []).some((c) => c.type === STALLED && c.status === "True");
 }
 
-/** Drops the runtime's condition once a reconcile of the object gets through. */
-export async function clearStalled(kube: Kube, ref: ObjectRef): Promise<void> {
+/**
+ * Drops the runtime's condition once a reconcile of the object gets through; a conflict when
+ * the object changed since it was read (the delivery is retried against the newer object).
+ */
+export async function clearStalled(kube: Kube, ref: ObjectRef): Promise<StatusWrite<WithConditions> | undefined> {
   const object = await kube.get<WithConditions>({ ...ref });
-  if (!object) return;
-  await replaceConditions(kube, object, (conditions) => conditions.filter((c) => c.type !== STALLED));
+  if (!object) return undefined;
+  return replaceConditions(kube, object, (conditions) => conditions.filter((c) => c.type !== STALLED));
 }
 
 type WithConditions = KubeObject & { status?: { conditions?: Condition[] } & Record<string, unknown> };
 
 /**
- * A PUT guarded by the resourceVersion just read, so the whole list is ours to set: a server-side
- * apply would leave the entry to any function that re-applied the conditions it found.
+ * A whole-status write guarded by the resourceVersion just read, so the whole list is ours to
+ * set: a server-side apply would leave the entry to any function that re-applied the conditions
+ * it found.
  */
 async function replaceConditions(
   kube: Kube,
   object: WithConditions,
   change: (conditions: Condition[]) => Condition[],
-): Promise<void> {
+): Promise<StatusWrite<WithConditions>> {
   const status = object.status ?? {};
-  await kube.replaceStatus({ ...object, status: { ...status, conditions: change(status.conditions ?? []) } });
+  const conditions = change(status.conditions ?? []);
+  return writeStatus(kube, object, { ...status, conditions }, FIELD_MANAGERS.runtime, { whole: true });
 }
