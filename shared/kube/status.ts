@@ -1,5 +1,7 @@
 // The one way functions write status. Every write goes through here so that it is skipped when
-// nothing changed, owned by the function's field manager, and a claim when guarded.
+// nothing changed, owned by the function's field manager, a claim when guarded, and read by the
+// condition and rollout gauges (`shared/telemetry/status-gauges.ts`).
+import { recordStatus } from "../telemetry/status-gauges.ts";
 import type { Kube } from "./client.ts";
 import { jsonEqual } from "./equal.ts";
 import { guarded as unlessConflict } from "./guarded.ts";
@@ -56,7 +58,10 @@ export async function writeStatus<T extends WithStatus<object>>(
   options: StatusWriteOptions<T> = {},
 ): Promise<StatusWrite<T>> {
   const shown = options.owned ? options.owned(object.status) : object.status;
-  if (jsonEqual(shown, status)) return { kind: "unchanged" };
+  if (jsonEqual(shown, status)) {
+    recordStatus(object, object.status);
+    return { kind: "unchanged" };
+  }
   const write = options.whole
     ? () => kube.replaceStatus<T>({ ...object, status }, fieldManager)
     : () =>
@@ -68,5 +73,8 @@ export async function writeStatus<T extends WithStatus<object>>(
   // Only a guarded write can meet a 409: an apply forces its way over other managers.
   const result = await unlessConflict(write);
   if (result.kind === "conflict") return result;
+  // The answer is the stored object; a fake transport may answer without one.
+  const stored = result.value.status ?? (options.whole ? status : { ...object.status, ...status });
+  recordStatus(object, stored);
   return { kind: "written", object: result.value };
 }

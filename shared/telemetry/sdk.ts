@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { metrics } from "@opentelemetry/api";
+import { registerStatusGauges } from "./status-gauges.ts";
 
 /** Stops the exporter, flushing what is buffered; a no-op when nothing was started. */
 export type TelemetryShutdown = () => Promise<void>;
@@ -53,5 +55,7 @@ export async function startTelemetry(serviceName: string): Promise<TelemetryShut
     instrumentations: [],
   });
   sdk.start();
+  // After start, so the gauges are created on the SDK's meter rather than the API's no-op one.
+  if (metricsWanted) registerStatusGauges(metrics.getMeter("nats-operator"));
   return () => sdk.shutdown();
 }

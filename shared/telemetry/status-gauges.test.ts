@@ -1,0 +1,167 @@
+import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
+import type { Attributes } from "@opentelemetry/api";
+import { MeterProvider, MetricReader } from "@opentelemetry/sdk-metrics";
+import { memoryKube } from "../../test/support/memory-kube.ts";
+import { scriptedTransport } from "../../test/support/fake-transport.ts";
+import { createKube } from "../kube/client.ts";
+import { KubeRequestError } from "../kube/errors.ts";
+import type { KubeObject } from "../kube/object.ts";
+import { writeStatus } from "../kube/status.ts";
+import type { NatsClusterStatus } from "../api/cluster/nats-cluster-status.ts";
+import { registerStatusGauges, resetStatusGauges, STATUS_GAUGES } from "./status-gauges.ts";
+
+/** Collects on demand, as an exporter's reader would at export time. */
+class InMemoryReader extends MetricReader {
+  protected override async onForceFlush(): Promise<void> {}
+  protected override async onShutdown(): Promise<void> {}
+}
+
+// A fresh provider per test: the SDK keeps every series it has seen, as an exporter's would.
+let reader: InMemoryReader;
+let provider: MeterProvider;
+beforeEach(() => {
+  resetStatusGauges();
+  reader = new InMemoryReader();
+  provider = new MeterProvider({ readers: [reader] });
+  registerStatusGauges(provider.getMeter("test"));
+});
+afterEach(() => provider.shutdown());
+
+interface Reading {
+  value: number;
+  attributes: Attributes;
+}
+
+/** The points of one instrument at the next collection. */
+async function readings(name: string): Promise<Reading[]> {
+  const { resourceMetrics } = await reader.collect();
+  const metric = resourceMetrics.scopeMetrics.flatMap((s) => s.metrics).find((m) => m.descriptor.name === name);
+  return (metric?.dataPoints ?? []).map((p) => ({ value: p.value as number, attributes: p.attributes }));
+}
+
+const at = "2026-01-01T00:00:00Z";
+const condition = (type: string, status: "True" | "False" | "Unknown", reason: string) => ({
+  type,
+  status,
+  reason,
+  message: "",
+  lastTransitionTime: at,
+});
+const stream = {
+  apiVersion: "jetstream.nats-operator.io/v1beta1",
+  kind: "NatsStream",
+  metadata: { name: "orders", namespace: "team-a", generation: 1 },
+};
+const cluster = {
+  apiVersion: "cluster.nats-operator.io/v1beta1",
+  kind: "NatsCluster",
+  metadata: { name: "demo", namespace: "team-a", generation: 1 },
+};
+type ClusterObject = KubeObject & { status?: NatsClusterStatus };
+const streamIdentity = { kind: "NatsStream", namespace: "team-a", name: "orders" };
+const clusterIdentity = { kind: "NatsCluster", namespace: "team-a", name: "demo" };
+
+describe("nats_operator.condition", () => {
+  it("reads 1 for a True condition and 0 for False or Unknown, with the object, type and reason", async () => {
+    const kube = memoryKube([stream]);
+    const conditions = [
+      condition("Ready", "True", "Serving"),
+      condition("Synced", "False", "DriftCorrected"),
+      condition("Adopted", "Unknown", "NotFound"),
+    ];
+    await writeStatus(kube, stream, { conditions }, "m");
+    expect(await readings(STATUS_GAUGES.condition)).toEqual([
+      { value: 1, attributes: { ...streamIdentity, type: "Ready", reason: "Serving" } },
+      { value: 0, attributes: { ...streamIdentity, type: "Synced", reason: "DriftCorrected" } },
+      { value: 0, attributes: { ...streamIdentity, type: "Adopted", reason: "NotFound" } },
+    ]);
+  });
+
+  it("follows a condition to its new reason, setting the old reason's series to 0", async () => {
+    const kube = memoryKube([stream]);
+    await writeStatus(kube, stream, { conditions: [condition("Ready", "True", "Serving")] }, "m");
+    expect(await readings(STATUS_GAUGES.condition)).toEqual([
+      { value: 1, attributes: { ...streamIdentity, type: "Ready", reason: "Serving" } },
+    ]);
+    await writeStatus(kube, stream, { conditions: [condition("Ready", "False", "ObserveFailed")] }, "m");
+    expect(await readings(STATUS_GAUGES.condition)).toEqual([
+      { value: 0, attributes: { ...streamIdentity, type: "Ready", reason: "Serving" } },
+      { value: 0, attributes: { ...streamIdentity, type: "Ready", reason: "ObserveFailed" } },
+    ]);
+  });
+
+  it("sets a removed condition's series to 0", async () => {
+    const kube = memoryKube([stream]);
+    await writeStatus(kube, stream, { conditions: [condition("Stalled", "True", "RequestRefused")] }, "m");
+    await writeStatus(kube, stream, { conditions: [] }, "m");
+    expect(await readings(STATUS_GAUGES.condition)).toEqual([
+      { value: 0, attributes: { ...streamIdentity, type: "Stalled", reason: "RequestRefused" } },
+    ]);
+  });
+
+  it("reads the status an object already shows when the write is skipped as unchanged", async () => {
+    const transport = scriptedTransport();
+    const shown = { ...stream, status: { conditions: [condition("Ready", "True", "Serving")] } };
+    expect((await writeStatus(createKube(transport), shown, shown.status, "m")).kind).toBe("unchanged");
+    expect(await readings(STATUS_GAUGES.condition)).toEqual([
+      { value: 1, attributes: { ...streamIdentity, type: "Ready", reason: "Serving" } },
+    ]);
+  });
+
+  it("takes nothing from a claim lost to a newer write", async () => {
+    const path = "/apis/jetstream.nats-operator.io/v1beta1/namespaces/team-a/natsstreams/orders/status";
+    const transport = scriptedTransport({ [`PATCH ${path}`]: [new KubeRequestError(409, "Conflict", "modified")] });
+    const read = { ...stream, metadata: { ...stream.metadata, resourceVersion: "7" } };
+    const conditions = [condition("Ready", "True", "Serving")];
+    expect((await writeStatus(createKube(transport), read, { conditions }, "m", { guarded: true })).kind).toBe(
+      "conflict",
+    );
+    expect(await readings(STATUS_GAUGES.condition)).toEqual([]);
+  });
+
+  it("keeps the conditions a write of other fields says nothing about", async () => {
+    const seeded: ClusterObject = { ...cluster, status: {} };
+    const kube = memoryKube([seeded]);
+    await writeStatus(kube, cluster, { conditions: [condition("Ready", "True", "AllServersReady")] }, "m");
+    const current = await kube.get<ClusterObject>({ ...cluster, ...cluster.metadata });
+    await writeStatus(kube, current ?? cluster, { replicas: 3 }, "render", { owned: () => ({}) });
+    expect(await readings(STATUS_GAUGES.condition)).toEqual([
+      { value: 1, attributes: { ...clusterIdentity, type: "Ready", reason: "AllServersReady" } },
+    ]);
+  });
+});
+
+describe("nats_operator.rollout gauges", () => {
+  it("read a closed gate with what it waits for, and the servers still to update", async () => {
+    const kube = memoryKube([cluster]);
+    const rollout = {
+      targetRevision: "abc",
+      updated: ["demo-0"],
+      current: "demo-1",
+      pending: ["demo-2", "demo-3"],
+      gate: { waitingFor: "Settled", since: at },
+    };
+    await writeStatus(kube, cluster, { rollout }, "m");
+    expect(await readings(STATUS_GAUGES.rolloutGate)).toEqual([
+      { value: 1, attributes: { ...clusterIdentity, waiting_for: "Settled" } },
+    ]);
+    expect(await readings(STATUS_GAUGES.rolloutPendingServers)).toEqual([{ value: 2, attributes: clusterIdentity }]);
+  });
+
+  it("read an open gate and nothing pending once the status shows no rollout", async () => {
+    const kube = memoryKube([cluster]);
+    await writeStatus(kube, cluster, { rollout: { pending: ["demo-2"], gate: { waitingFor: "Ready" } } }, "m");
+    const current = await kube.get<ClusterObject>({ ...cluster, ...cluster.metadata });
+    await writeStatus(kube, current ?? cluster, { conditions: [] }, "m", { whole: true });
+    expect(await readings(STATUS_GAUGES.rolloutGate)).toEqual([
+      { value: 0, attributes: { ...clusterIdentity, waiting_for: "Ready" } },
+      { value: 0, attributes: { ...clusterIdentity, waiting_for: "" } },
+    ]);
+    expect(await readings(STATUS_GAUGES.rolloutPendingServers)).toEqual([{ value: 0, attributes: clusterIdentity }]);
+  });
+
+  it("are not reported for kinds other than NatsCluster", async () => {
+    await writeStatus(memoryKube([stream]), stream, { conditions: [] }, "m");
+    expect(await readings(STATUS_GAUGES.rolloutGate)).toEqual([]);
+  });
+});

@@ -1,0 +1,122 @@
+// Gauges read from the status the functions write. Every status write goes through
+// `shared/kube/status.ts#writeStatus`, which hands the status it leaves on the object to
+// `recordStatus`; the gauges report the last status seen per object when the SDK collects.
+// With cumulative temporality (OTLP's default, and Prometheus) the SDK keeps reporting every
+// series it has seen at its last value, so a series that stops being current is not dropped but
+// set to 0: a condition's old reason, a removed condition, what a reopened gate waited for.
+import type { Attributes, Meter, ObservableResult } from "@opentelemetry/api";
+import type { NatsClusterStatus } from "../api/cluster/nats-cluster-status.ts";
+import type { Condition } from "../api/common/conditions.ts";
+
+/** Instrument names, as behaviour.md 4.2 gives them. */
+export const STATUS_GAUGES = {
+  condition: "nats_operator.condition",
+  rolloutGate: "nats_operator.rollout.gate",
+  rolloutPendingServers: "nats_operator.rollout.pending_servers",
+} as const;
+
+/** What the gauges need to know of the object a status belongs to. */
+export interface StatusOwner {
+  kind: string;
+  metadata: { namespace?: string; name: string };
+}
+
+interface Point {
+  value: number;
+  attributes: Attributes;
+}
+
+/** Series by a key of their attributes, so a series once seen can be set back to 0. */
+type Series = Map<string, Point>;
+
+/** Per object (`kind/namespace/name`): its condition series. */
+const conditionSeries = new Map<string, Series>();
+/** Per NatsCluster: its gate series (one per `waiting_for`) and its pending-servers point. */
+const rolloutSeries = new Map<string, { gate: Series; pending: Point }>();
+
+type RolloutStatus = NatsClusterStatus["rollout"];
+
+/** Sets every series of `series` to 0, then the `current` ones to their value. */
+function replaceSeries(series: Series, current: Iterable<[string, Point]>): void {
+  for (const point of series.values()) point.value = 0;
+  for (const [key, point] of current) series.set(key, point);
+}
+
+function conditionsOf(status: object): readonly Condition[] | undefined {
+  return "conditions" in status && Array.isArray(status.conditions)
+    ? (status.conditions as readonly Condition[])
+    : undefined;
+}
+
+/**
+ * Takes the status an object now shows as the gauges' reading for it. A status without
+ * `conditions` says nothing about them: the earlier reading stays, so a partial status cannot
+ * blank what another write reported. A NatsCluster status without `rollout` has none under way.
+ */
+export function recordStatus(object: StatusOwner, status: object | undefined): void {
+  if (!status) return;
+  const identity: Attributes = {
+    kind: object.kind,
+    namespace: object.metadata.namespace ?? "",
+    name: object.metadata.name,
+  };
+  const key = `${object.kind}/${object.metadata.namespace ?? ""}/${object.metadata.name}`;
+  const conditions = conditionsOf(status);
+  if (conditions) {
+    const series = conditionSeries.get(key) ?? new Map<string, Point>();
+    conditionSeries.set(key, series);
+    replaceSeries(
+      series,
+      conditions.map((c) => [
+        `${c.type}/${c.reason}`,
+        { value: c.status === "True" ? 1 : 0, attributes: { ...identity, type: c.type, reason: c.reason } },
+      ]),
+    );
+  }
+  if (object.kind === "NatsCluster") {
+    const rollout = "rollout" in status ? (status.rollout as RolloutStatus) : undefined;
+    const waitingFor = rollout?.gate ? (rollout.gate.waitingFor ?? "") : "";
+    const entry = rolloutSeries.get(key) ?? {
+      gate: new Map<string, Point>(),
+      pending: { value: 0, attributes: identity },
+    };
+    rolloutSeries.set(key, entry);
+    replaceSeries(entry.gate, [
+      [waitingFor, { value: rollout?.gate ? 1 : 0, attributes: { ...identity, waiting_for: waitingFor } }],
+    ]);
+    entry.pending.value = rollout?.pending?.length ?? 0;
+  }
+}
+
+/** Forgets every reading; for tests. */
+export function resetStatusGauges(): void {
+  conditionSeries.clear();
+  rolloutSeries.clear();
+}
+
+const registered = new WeakSet<Meter>();
+
+/** Creates the gauges on `meter` (once per meter); the SDK start calls it with the global meter. */
+export function registerStatusGauges(meter: Meter): void {
+  if (registered.has(meter)) return;
+  registered.add(meter);
+  const observe = (points: () => Iterable<Point>) => (result: ObservableResult) => {
+    for (const point of points()) result.observe(point.value, point.attributes);
+  };
+  meter
+    .createObservableGauge(STATUS_GAUGES.condition, {
+      description: "1 while the condition is True, 0 while it is False or Unknown, per object, type and reason",
+    })
+    .addCallback(observe(() => [...conditionSeries.values()].flatMap((series) => [...series.values()])));
+  meter
+    .createObservableGauge(STATUS_GAUGES.rolloutGate, {
+      description: "1 while a NatsCluster's rollout gate is closed, with what it waits for",
+    })
+    .addCallback(observe(() => [...rolloutSeries.values()].flatMap((entry) => [...entry.gate.values()])));
+  meter
+    .createObservableGauge(STATUS_GAUGES.rolloutPendingServers, {
+      description: "Servers of a NatsCluster still to update in its rollout",
+      unit: "{server}",
+    })
+    .addCallback(observe(() => [...rolloutSeries.values()].map((entry) => entry.pending)));
+}
