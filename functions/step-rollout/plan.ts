@@ -1,5 +1,6 @@
 // The rollout state machine: from what is observed now (and the little status keeps),
 // the next step to take, if any, and the status and conditions that describe it.
+import type { NatsClusterStatus } from "../../shared/api/cluster/nats-cluster.ts";
 import type { ConditionUpdate } from "../../shared/kube/conditions.ts";
 import type { AuthChange } from "./auth-change.ts";
 import { evaluateGate, type Gate, type WaitingFor } from "./gate.ts";
@@ -53,15 +54,19 @@ export interface RolloutInput {
   forceStep?: string;
   /** The restart-all annotation is present. */
   restartAll?: boolean;
-  previous?: RolloutStatus;
+  /** `status.rollout` as last written, when it names a target. */
+  previous?: NonNullable<NatsClusterStatus["rollout"]> & { targetRevision: string };
   previousProgressingReason?: string;
   previousRemovals?: readonly Removal[];
-  /** Set while a mounted certificate is missing or the trust is refused: nothing steps, Progressing says why. */
-  hold?: { reason: string; message: string };
+  /**
+   * Set while a mounted certificate is missing or the trust is refused: nothing steps, Progressing
+   * says why (True while a certificate is awaited; False, above all else, for a refused trust).
+   */
+  hold?: { reason: string; message: string; refused?: boolean };
   /** Rendered names held by objects this NatsCluster does not control. */
   foreign: readonly string[];
   /** What render-cluster's last reconcile failed on, as it recorded it; absent when it succeeded. */
-  renderFailure?: string;
+  renderFailure?: { message: string; reason: string };
   now: Date;
 }
 
@@ -390,8 +395,12 @@ export function planRollout(input: RolloutInput): RolloutDecision {
     readyCondition.reason === "AllServersReady";
   // A failed render is told first; the rollout itself carries on (steps need no render).
   // GateBlocked is then not what Progressing says, so its event waits until it is.
-  if (input.renderFailure !== undefined) {
-    progressing = { type: "Progressing", status: "False", reason: "ReconcileFailed", message: input.renderFailure };
+  if (input.hold?.refused) {
+    progressing = { type: "Progressing", status: "False", reason: input.hold.reason, message: input.hold.message };
+    gateBlockedEvent = undefined;
+  } else if (input.renderFailure !== undefined) {
+    const { reason, message } = input.renderFailure;
+    progressing = { type: "Progressing", status: "False", reason, message };
     gateBlockedEvent = undefined;
   }
   return {

@@ -35,3 +35,18 @@ export async function claimInStatus<T extends KubeObject & { status?: unknown }>
     throw error;
   }
 }
+
+/**
+ * Runs a write guarded by a resourceVersion: true when it held, false when someone else wrote
+ * the object first (409), which a caller reads as "another delivery claimed it". Anything else
+ * is thrown.
+ */
+export async function claimed(write: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await write();
+    return true;
+  } catch (error) {
+    if (error instanceof KubeRequestError && error.isConflict) return false;
+    throw error;
+  }
+}
