@@ -70,3 +70,4 @@ export const stepRollout: OperatorFunction = {
 };
 
 export const handle = stepRollout.handle;
+export { formatPreview, previewChange, type PreviewReport } from "./preview.ts";
