@@ -16,13 +16,24 @@ const usage = `usage:
                                               (with none configured, a local control plane it starts)
   nats-operator replay <events.jsonl> [--url URL]
                                               post recorded CloudEvents to URL, or to the functions
-                                              started in this process when no URL is given`;
+                                              started in this process when no URL is given
+  nats-operator preview -f <natscluster.yaml> [-o json]
+  nats-operator preview -n <namespace> <name> [-o json]
+                                              what a change to a NatsCluster would do (reload or
+                                              restart, which servers in which order, what would
+                                              hold it), decided on the live cluster without acting`;
 
 async function main(argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { url: { type: "string" }, help: { type: "boolean", short: "h" } },
+    options: {
+      url: { type: "string" },
+      help: { type: "boolean", short: "h" },
+      file: { type: "string", short: "f" },
+      namespace: { type: "string", short: "n" },
+      output: { type: "string", short: "o" },
+    },
   });
   const [command, ...rest] = positionals;
   if (values.help || command === undefined) {
@@ -61,6 +72,15 @@ async function main(argv: string[]): Promise<number> {
         import("../functions/catalog.ts"),
       ]);
       return replayCommand(catalog, file, values.url);
+    }
+    case "preview": {
+      const { previewCommand } = await import("../functions/step-rollout/preview-command.ts");
+      return previewCommand({
+        ...(values.file ? { file: values.file } : {}),
+        ...(values.namespace ? { namespace: values.namespace } : {}),
+        ...(rest[0] ? { name: rest[0] } : {}),
+        json: values.output === "json",
+      });
     }
     default:
       process.stderr.write(`unknown command "${command}"\n${usage}\n`);

@@ -1,5 +1,7 @@
-// The one step a decision takes: restart a server by writing its ConfigMap and its
-// StatefulSet's pod template, or delete a server that leaves the cluster.
+// Carrying out a decision: the status write that claims it, then the finalizer, the replace
+// request, the reloads, the one rollout step (restart a server by writing its ConfigMap and its
+// StatefulSet's pod template, delete a leaving server, or ask the NATS cluster to let it go),
+// the Events and the one-shot annotations.
 import {
   CLUSTER_ANNOTATIONS,
   REMOVAL_ANNOTATION,
@@ -7,11 +9,21 @@ import {
   VOLUME_DIGEST_ANNOTATION,
 } from "../../shared/api/constants/annotations.ts";
 import { FIELD_MANAGERS } from "../../shared/api/constants/field-managers.ts";
+import type { NatsClusterStatus } from "../../shared/api/cluster/nats-cluster.ts";
+import { FINALIZERS } from "../../shared/api/constants/finalizers.ts";
 import type { Kube } from "../../shared/kube/client.ts";
+import type { EventRecorder } from "../../shared/kube/events.ts";
+import { addFinalizer, removeFinalizer } from "../../shared/kube/finalizers.ts";
+import { guarded } from "../../shared/kube/guarded.ts";
 import { keyOf } from "../../shared/kube/object.ts";
-import { claimName, type Cluster, configMapName, type PlannedServer, serverLabels } from "../cluster/index.ts";
+import { writeStatus } from "../../shared/kube/status.ts";
 import { isControlledBy } from "../../shared/kube/ownership.ts";
-import type { StatefulSet } from "./observe.ts";
+import { claimName, type Cluster, configMapName, type PlannedServer, serverLabels } from "../cluster/index.ts";
+import type { ReloadAction } from "./config-changes.ts";
+import type { Decision, RolloutStepDecision } from "./decide.ts";
+import type { Observed, StatefulSet } from "./observe.ts";
+import { carryReload } from "./reload.ts";
+import { sendRemovalRequest, systemConnection } from "./system-user.ts";
 
 export const FIELD_MANAGER = FIELD_MANAGERS.stepRollout;
 
@@ -83,33 +95,116 @@ export async function deleteServer(kube: Kube, cluster: Cluster, server: string,
     await kube.delete(key, { ...(configMap.metadata.uid ? { preconditions: { uid: configMap.metadata.uid } } : {}) });
 }
 
-/** Clears a one-shot annotation (force-step, restart-all) once it has been acted on. */
-export async function clearAnnotation(kube: Kube, cluster: Cluster, annotation: string): Promise<void> {
+/** Clears a one-shot annotation (force-step, restart-all, replace-server) once it has been acted on. */
+async function clearAnnotation(kube: Kube, cluster: Cluster, annotation: string): Promise<void> {
   await kube.patch(keyOf(cluster), { metadata: { annotations: { [annotation]: null } } }, "merge");
 }
 
 /**
- * Reads the one-shot replace-server annotation: marks the named server's StatefulSet
- * `Requested` (unless it already carries a removal phase) and clears the annotation.
+ * Takes the one-shot replace-server request: marks the named server's StatefulSet `Requested`
+ * (unless it already carries a removal phase), so the request outlives the annotation, then
+ * clears the annotation.
  */
-export async function takeReplaceRequest(kube: Kube, cluster: Cluster): Promise<string | undefined> {
-  const server = cluster.metadata.annotations?.[CLUSTER_ANNOTATIONS.replaceServer];
-  if (server === undefined) return undefined;
-  const key = { apiVersion: "apps/v1", kind: "StatefulSet", namespace: cluster.metadata.namespace, name: server };
-  const sts = await kube.get(key);
-  if (sts && isControlledBy(sts, cluster) && sts.metadata.annotations?.[REMOVAL_ANNOTATION] === undefined) {
-    await kube.patch(
-      key,
-      {
-        metadata: { annotations: { [REMOVAL_ANNOTATION]: "Requested" }, resourceVersion: sts.metadata.resourceVersion },
-      },
-      "merge",
+async function takeReplaceRequest(kube: Kube, cluster: Cluster, statefulSet: StatefulSet | undefined): Promise<void> {
+  if (statefulSet && statefulSet.metadata.annotations?.[REMOVAL_ANNOTATION] === undefined) {
+    const marked = await guarded(() =>
+      kube.patch(
+        keyOf(statefulSet),
+        {
+          metadata: {
+            annotations: { [REMOVAL_ANNOTATION]: "Requested" },
+            resourceVersion: statefulSet.metadata.resourceVersion,
+          },
+        },
+        "merge",
+      ),
     );
+    // Someone changed it meanwhile: the annotation stays for the next delivery.
+    if (marked.kind === "conflict") return;
   }
-  await kube.patch(
-    keyOf(cluster),
-    { metadata: { annotations: { [CLUSTER_ANNOTATIONS.replaceServer]: null } } },
-    "merge",
+  await clearAnnotation(kube, cluster, CLUSTER_ANNOTATIONS.replaceServer);
+}
+
+/** Carries every reload of the decision a step further, all at once. */
+async function carryReloads(kube: Kube, observed: Observed, reloads: readonly ReloadAction[], now: Date) {
+  const { cluster, systemUser } = observed;
+  const connect = () =>
+    systemUser.kind === "ready" ? systemConnection(cluster, systemUser) : Promise.reject(new Error("no system user"));
+  await Promise.all(
+    reloads.map(async ({ server, step }) => {
+      const planned = observed.plan.servers.find((p) => p.name === server);
+      const configMap = observed.configMaps.get(configMapName(server));
+      const statefulSet = observed.statefulSets.get(server);
+      if (!planned || !configMap || !statefulSet) return;
+      const report = observed.reports.find((r) => r.server === server);
+      const serverId = report?.varz?.server_name === server ? report.varz.server_id : undefined;
+      await carryReload(
+        kube,
+        connect,
+        observed.plan.revision,
+        { planned, configMap, statefulSet, ...(serverId ? { serverId } : {}) },
+        step,
+        now,
+      );
+    }),
   );
-  return server;
+}
+
+async function takeStep(kube: Kube, observed: Observed, decision: RolloutStepDecision): Promise<void> {
+  const { cluster, systemUser } = observed;
+  const step = decision.step;
+  const restart = async (server: string) => {
+    const planned = observed.plan.servers.find((s) => s.name === server);
+    const reason = decision.servers.find((s) => s.name === server)?.restartReason;
+    if (planned) await restartServer(kube, planned, reason);
+  };
+  if (step.kind === "restart") await restart(step.server);
+  else if (step.kind === "restart-all") await Promise.all(step.servers.map(restart));
+  else if (step.kind === "delete") await deleteServer(kube, cluster, step.server, step.surplus);
+  else if (step.kind !== "none" && systemUser.kind === "ready") await sendRemovalRequest(cluster, systemUser, step);
+}
+
+export type Acted = { kind: "done" } | { kind: "conflict" };
+
+/**
+ * Acts on a decision. The status write comes first and is guarded by the resourceVersion the
+ * decision was made from: of concurrent deliveries only one gets past it, so reloads, the step
+ * and the Events happen once per decision.
+ */
+export async function act(
+  kube: Kube,
+  recorder: EventRecorder,
+  observed: Observed,
+  decision: Decision,
+  now: Date,
+): Promise<Acted> {
+  let cluster = observed.cluster;
+  if (decision.kind === "finalize") {
+    if (decision.release) {
+      await removeFinalizer(kube, cluster, FINALIZERS.jetstreamData);
+      return { kind: "done" };
+    }
+    return (await claimStatus(kube, cluster, decision.status)) ? { kind: "done" } : { kind: "conflict" };
+  }
+  if (decision.finalizer) {
+    const change = decision.finalizer === "add" ? addFinalizer : removeFinalizer;
+    const written = await guarded(() => change(kube, cluster, FINALIZERS.jetstreamData));
+    if (written.kind === "conflict") return { kind: "conflict" };
+    cluster = written.value;
+  }
+  if (!(await claimStatus(kube, cluster, decision.status))) return { kind: "conflict" };
+  if (decision.replaceRequest) {
+    const server = decision.replaceRequest.server;
+    await takeReplaceRequest(kube, cluster, server !== undefined ? observed.statefulSets.get(server) : undefined);
+  }
+  await carryReloads(kube, observed, decision.reloads, now);
+  await takeStep(kube, observed, decision);
+  for (const event of decision.events) await recorder.record(cluster, event.type, event.reason, event.note);
+  for (const annotation of decision.clear) await clearAnnotation(kube, cluster, annotation);
+  return { kind: "done" };
+}
+
+/** Writes the whole status guarded by the resourceVersion read; false when someone wrote first. */
+async function claimStatus(kube: Kube, cluster: Cluster, status: NatsClusterStatus): Promise<boolean> {
+  return (await writeStatus(kube, cluster, status, FIELD_MANAGER, { whole: true })).kind !== "conflict";
 }

@@ -1,10 +1,6 @@
-// Everything one rollout decision needs: the planned render, the servers' StatefulSets and
-// ConfigMaps, objects of rendered names held by others, and the NATS cluster itself.
-import {
-  REMOVAL_ANNOTATION,
-  RENDERED_ANNOTATIONS,
-  VOLUME_DIGEST_ANNOTATION,
-} from "../../shared/api/constants/annotations.ts";
+// Everything one rollout decision needs, read and nothing else: the planned render, the servers'
+// StatefulSets and ConfigMaps, objects of rendered names held by others, what every server's
+// monitoring port answers, and the system user. What it all means is derived in decide.ts.
 import { LABELS } from "../../shared/api/constants/labels.ts";
 import type { Kube } from "../../shared/kube/client.ts";
 import { keyOf, type KubeObject } from "../../shared/kube/object.ts";
@@ -12,8 +8,6 @@ import {
   clientTlsSecretName,
   type Cluster,
   type ClusterPlan,
-  CONFIG_KEY,
-  configMapName,
   operatorNamespace,
   ordinalOf,
   planCluster,
@@ -22,11 +16,8 @@ import {
 } from "../cluster/index.ts";
 import { describeObject, isControlledBy } from "../../shared/kube/ownership.ts";
 import { readServers, type MonitorAddress } from "./monitor.ts";
-import type { ServerInput } from "./plan.ts";
-import type { Hold } from "./progressing-reason.ts";
-import { authChange } from "./auth-change.ts";
-import { restartReason } from "./restart-reason.ts";
-import { mergeSnapshot, type ServerReport, type Snapshot } from "./snapshot.ts";
+import type { ServerReport } from "./snapshot.ts";
+import { readSystemUser, type SystemUser } from "./system-user.ts";
 
 export type StatefulSet = KubeObject & {
   spec: {
@@ -40,18 +31,29 @@ export type StatefulSet = KubeObject & {
 export type ConfigMap = KubeObject & { data?: Record<string, string> };
 type Secret = KubeObject & { data?: Record<string, string> };
 
-export interface ClusterObservation {
+/** Why the cluster is held at its last render (a refused trust). */
+export interface Hold {
+  reason: string;
+  message: string;
+}
+
+/** Plain data: the NatsCluster as read and everything around it, as read in one delivery. */
+export interface Observed {
+  cluster: Cluster;
   plan: ClusterPlan;
   /** False while the mounted TLS Secrets are not there yet. */
   certificatesReady: boolean;
   /** Set while the trust is refused: the servers are held at their last render. */
   hold?: Hold;
+  /** The owned StatefulSets of the cluster's servers, by server name. */
   statefulSets: Map<string, StatefulSet>;
+  /** The owned ConfigMaps, by ConfigMap name. */
   configMaps: Map<string, ConfigMap>;
+  /** Objects of rendered names this NatsCluster does not control. */
   foreign: string[];
+  /** What each existing server's monitoring port answered. */
   reports: ServerReport[];
-  snapshot?: Snapshot;
-  servers: ServerInput[];
+  systemUser: SystemUser;
 }
 
 export function podReady(sts: StatefulSet): boolean {
@@ -61,12 +63,6 @@ export function podReady(sts: StatefulSet): boolean {
     (status.updatedReplicas ?? 0) > 0 &&
     (status.readyReplicas ?? 0) > 0
   );
-}
-
-function runningVersion(sts: StatefulSet): string | undefined {
-  const image = sts.spec.template.spec.containers?.find((c) => c.name === "nats")?.image ?? "";
-  const match = /:([^:@/]+)(@|$)/.exec(image);
-  return match?.[1];
 }
 
 const secretKey = (cluster: Cluster, name: string) => ({
@@ -110,18 +106,15 @@ export async function planFor(
   };
 }
 
-export async function observeCluster(
-  kube: Kube,
-  cluster: Cluster,
-  address?: MonitorAddress,
-): Promise<ClusterObservation> {
+export async function observeCluster(kube: Kube, cluster: Cluster, address?: MonitorAddress): Promise<Observed> {
   const name = cluster.metadata.name;
   const namespace = cluster.metadata.namespace;
   const { plan, certificatesReady, hold } = await planFor(kube, cluster);
   const labelSelector = `${LABELS.cluster}=${name}`;
-  const [stsList, cmList] = await Promise.all([
+  const [stsList, cmList, systemUser] = await Promise.all([
     kube.list<StatefulSet>({ apiVersion: "apps/v1", kind: "StatefulSet", namespace, labelSelector }),
     kube.list<ConfigMap>({ apiVersion: "v1", kind: "ConfigMap", namespace, labelSelector }),
+    readSystemUser(kube, cluster, plan),
   ]);
   const statefulSets = new Map(
     stsList
@@ -136,64 +129,16 @@ export async function observeCluster(
     if (!statefulSets.has(server.name)) candidates.push(server.statefulSet);
     if (!configMaps.has(server.configMap.metadata.name)) candidates.push(server.configMap);
   }
-  const found = await Promise.all(candidates.map((c) => kube.get<KubeObject>(keyOf(c))));
+  const [found, reports] = await Promise.all([
+    Promise.all(candidates.map((c) => kube.get<KubeObject>(keyOf(c)))),
+    readServers(name, namespace, [...statefulSets.keys()], cluster.spec.jetstream !== undefined, address),
+  ]);
   const foreign = found
     .filter((o): o is KubeObject => o !== undefined && !isControlledBy(o, cluster))
     .map(describeObject);
 
-  const jetstream = cluster.spec.jetstream !== undefined;
-  const existing = [...statefulSets.keys()];
-  const roster = [...new Set([...plan.servers.map((s) => s.name), ...existing])].sort(
-    (a, b) => (ordinalOf(name, a) ?? 0) - (ordinalOf(name, b) ?? 0),
-  );
-  const reports = await readServers(name, namespace, existing, jetstream, address);
-  const snapshot = mergeSnapshot(existing, reports, jetstream);
-
-  const servers = roster.map((server): ServerInput => {
-    const ordinal = ordinalOf(name, server) ?? 0;
-    const planned = plan.servers.find((p) => p.name === server);
-    const sts = statefulSets.get(server);
-    const report = reports.find((r) => r.server === server);
-    const annotations = sts?.metadata.annotations ?? {};
-    // Held, a server stays where it is: there is no revision to move it to.
-    const onTarget = hold !== undefined || annotations[RENDERED_ANNOTATIONS.configRevision] === plan.revision;
-    const version = runningVersion(sts ?? ({ spec: { template: { spec: {} } } } as StatefulSet));
-    const input: ServerInput = {
-      name: server,
-      ordinal,
-      planned: planned !== undefined,
-      exists: sts !== undefined,
-      onTarget: sts !== undefined && onTarget,
-      podReady: sts !== undefined && podReady(sts),
-    };
-    if (sts && planned && !onTarget) {
-      input.restartReason = restartReason(
-        {
-          ...(annotations[RENDERED_ANNOTATIONS.specDigest]
-            ? { specDigest: annotations[RENDERED_ANNOTATIONS.specDigest] }
-            : {}),
-          ...(version ? { runningVersion: version } : {}),
-          ...(configMaps.get(planned.configMap.metadata.name)?.data?.[CONFIG_KEY] !== undefined
-            ? { runningConfig: configMaps.get(planned.configMap.metadata.name)?.data?.[CONFIG_KEY] ?? "" }
-            : {}),
-        },
-        { specDigest: planned.specDigest, version: cluster.spec.version, config: planned.config },
-      );
-    }
-    const runningConfig = configMaps.get(configMapName(server))?.data?.[CONFIG_KEY];
-    const change =
-      sts && planned && !hold && runningConfig !== undefined ? authChange(runningConfig, planned.config) : undefined;
-    if (change) input.authChange = change;
-    const volumeDigest = annotations[VOLUME_DIGEST_ANNOTATION];
-    if (sts && planned && volumeDigest !== undefined && volumeDigest !== planned.volumeDigest) input.replace = true;
-    if (sts && planned && annotations[REMOVAL_ANNOTATION] === "Requested") input.replace = true;
-    const revision = report?.varz?.server_name === server ? report.varz.metadata?.["config_revision"] : undefined;
-    if (revision) input.reportedRevision = revision;
-    if (report?.varz?.server_name === server && report.varz.version) input.reportedVersion = report.varz.version;
-    return input;
-  });
-
   return {
+    cluster,
     plan,
     certificatesReady,
     ...(hold ? { hold } : {}),
@@ -201,7 +146,6 @@ export async function observeCluster(
     configMaps,
     foreign,
     reports,
-    ...(snapshot ? { snapshot } : {}),
-    servers,
+    systemUser,
   };
 }

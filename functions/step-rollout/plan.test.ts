@@ -218,7 +218,7 @@ describe("rollout plan", () => {
   it("reports a failed render as Progressing False ReconcileFailed with its message", () => {
     const decision = planRollout(
       input([server(0, NEW), server(1, NEW), server(2, NEW)], {
-        renderFailure: "Service demo: admission webhook denied",
+        renderFailure: { message: "Service demo: admission webhook denied", reason: "ReconcileFailed" },
       }),
     );
     expect(condition(decision, "Progressing")).toMatchObject({
@@ -230,7 +230,10 @@ describe("rollout plan", () => {
 
   it("keeps rolling out while a render has failed", () => {
     const decision = planRollout(
-      input([server(0), server(1), server(2)], { snapshot: settled(undefined, "demo-0"), renderFailure: "boom" }),
+      input([server(0), server(1), server(2)], {
+        snapshot: settled(undefined, "demo-0"),
+        renderFailure: { message: "boom", reason: "ReconcileFailed" },
+      }),
     );
     expect(decision.step).toEqual({ kind: "restart", server: "demo-2", forced: false });
     expect(condition(decision, "Progressing")).toMatchObject({ reason: "ReconcileFailed" });
@@ -247,10 +250,39 @@ describe("rollout plan", () => {
       input([server(0), server(1), server(2, NEW)], {
         previous,
         snapshot: catchingUp("demo-2", 1),
-        renderFailure: "boom",
+        renderFailure: { message: "boom", reason: "ReconcileFailed" },
       }),
     );
     expect(decision.gateBlockedEvent).toBeUndefined();
+  });
+
+  it("names a recorded render failure by the reason recorded beside it", () => {
+    const decision = planRollout(
+      input([server(0, NEW), server(1, NEW), server(2, NEW)], {
+        renderFailure: { message: "no grant", reason: "NoGrant" },
+      }),
+    );
+    expect(condition(decision, "Progressing")).toMatchObject({
+      status: "False",
+      reason: "NoGrant",
+      message: "no grant",
+    });
+  });
+
+  it("reads a refused trust as Progressing False with its reason, before a recorded render failure", () => {
+    const hold = { reason: "TrustNotFound", message: "NatsOperatorTrust a/t does not exist", refused: true };
+    const decision = planRollout(
+      input([server(0, NEW), server(1, NEW), server(2, NEW)], {
+        hold,
+        renderFailure: { message: "older failure", reason: "ReconcileFailed" },
+      }),
+    );
+    expect(decision.step).toEqual({ kind: "none" });
+    expect(condition(decision, "Progressing")).toMatchObject({
+      status: "False",
+      reason: "TrustNotFound",
+      message: hold.message,
+    });
   });
 
   it("reports quorum unavailable when a majority is down", () => {

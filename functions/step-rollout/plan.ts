@@ -1,10 +1,12 @@
 // The rollout state machine: from what is observed now (and the little status keeps),
 // the next step to take, if any, and the status and conditions that describe it.
+import type { NatsClusterStatus } from "../../shared/api/cluster/nats-cluster.ts";
 import type { ConditionUpdate } from "../../shared/kube/conditions.ts";
 import type { AuthChange } from "./auth-change.ts";
 import { evaluateGate, type Gate, type WaitingFor } from "./gate.ts";
 import { advanceRemoval, widestStream, type Removal, type RemovalAction, type RemovalProgress } from "./removal.ts";
-import { judge, type Snapshot } from "./snapshot.ts";
+import { ready, settledCondition } from "./conditions.ts";
+import type { Snapshot } from "./snapshot.ts";
 
 export const GATE_BLOCKED_AFTER_MS = 10 * 60 * 1000;
 
@@ -53,15 +55,19 @@ export interface RolloutInput {
   forceStep?: string;
   /** The restart-all annotation is present. */
   restartAll?: boolean;
-  previous?: RolloutStatus;
+  /** `status.rollout` as last written, when it names a target. */
+  previous?: NonNullable<NatsClusterStatus["rollout"]> & { targetRevision: string };
   previousProgressingReason?: string;
   previousRemovals?: readonly Removal[];
-  /** Set while a mounted certificate is missing or the trust is refused: nothing steps, Progressing says why. */
-  hold?: { reason: string; message: string };
+  /**
+   * Set while a mounted certificate is missing or the trust is refused: nothing steps, Progressing
+   * says why (True while a certificate is awaited; False, above all else, for a refused trust).
+   */
+  hold?: { reason: string; message: string; refused?: boolean };
   /** Rendered names held by objects this NatsCluster does not control. */
   foreign: readonly string[];
   /** What render-cluster's last reconcile failed on, as it recorded it; absent when it succeeded. */
-  renderFailure?: string;
+  renderFailure?: { message: string; reason: string };
   now: Date;
 }
 
@@ -118,6 +124,41 @@ function describeStep(step: Exclude<Step, { kind: "none" }>): string {
   }
 }
 
+/**
+ * What keeps the rollout from its next step for good, until a person acts: auth added or removed
+ * (restart-all), JetStream servers that cannot be evacuated, a stream wider than what would remain.
+ */
+function blockedBy(
+  input: RolloutInput,
+  facts: {
+    authBlocked: boolean;
+    authChange: AuthChange | undefined;
+    surplus: readonly ServerInput[];
+    replacements: readonly ServerInput[];
+    widest: { label: string; replicas: number } | undefined;
+    inFlight: Removal | undefined;
+  },
+): { reason: string; message: string } | undefined {
+  const { authChange, surplus, replacements, widest } = facts;
+  const cannotEvacuate = input.evacuationUnavailable ?? "evacuation needs auth.systemCredentials";
+  const names = (servers: readonly ServerInput[]) => servers.map((s) => s.name).join(", ");
+  if (facts.authBlocked)
+    return {
+      reason: "AuthChangeBlocked",
+      message: `auth ${authChange === "added" ? "added to" : "removed from"} running servers needs every server restarted at once: annotate the NatsCluster with cluster.nats-operator.io/restart-all, or recreate it`,
+    };
+  if (input.jetstream && !input.canEvacuate && surplus.length > 0)
+    return { reason: "ScaleDownBlocked", message: `cannot evacuate ${names(surplus)}: ${cannotEvacuate}` };
+  if (input.jetstream && !input.canEvacuate && replacements.length > 0)
+    return { reason: "ReplacementBlocked", message: `cannot evacuate ${names(replacements)}: ${cannotEvacuate}` };
+  if (widest && widest.replicas > input.replicas && !facts.inFlight)
+    return {
+      reason: "ScaleDownBlocked",
+      message: `stream ${widest.label} has ${widest.replicas} replicas, more than the ${input.replicas} servers that would remain`,
+    };
+  return undefined;
+}
+
 export function planRollout(input: RolloutInput): RolloutDecision {
   const { servers, snapshot, targetRevision: target, now } = input;
   const metaLeader = snapshot?.metaLeader;
@@ -154,31 +195,9 @@ export function planRollout(input: RolloutInput): RolloutDecision {
     : undefined;
   const widest = evacuates && surplus.length > 0 && snapshot ? widestStream(snapshot) : undefined;
 
-  // Blocks: JetStream servers cannot leave without being evacuated first, nor below a stream's replicas.
-  const cannotEvacuate = input.evacuationUnavailable ?? "evacuation needs auth.systemCredentials";
   const authChange = restarts.find((s) => s.authChange !== undefined)?.authChange;
   const authBlocked = authChange !== undefined && input.restartAll !== true;
-  const blocked = authBlocked
-    ? {
-        reason: "AuthChangeBlocked",
-        message: `auth ${authChange === "added" ? "added to" : "removed from"} running servers needs every server restarted at once: annotate the NatsCluster with cluster.nats-operator.io/restart-all, or recreate it`,
-      }
-    : input.jetstream && !input.canEvacuate && surplus.length > 0
-      ? {
-          reason: "ScaleDownBlocked",
-          message: `cannot evacuate ${surplus.map((s) => s.name).join(", ")}: ${cannotEvacuate}`,
-        }
-      : input.jetstream && !input.canEvacuate && replacements.length > 0
-        ? {
-            reason: "ReplacementBlocked",
-            message: `cannot evacuate ${replacements.map((s) => s.name).join(", ")}: ${cannotEvacuate}`,
-          }
-        : widest && widest.replicas > input.replicas && !inFlight
-          ? {
-              reason: "ScaleDownBlocked",
-              message: `stream ${widest.label} has ${widest.replicas} replicas, more than the ${input.replicas} servers that would remain`,
-            }
-          : undefined;
+  const blocked = blockedBy(input, { authBlocked, authChange, surplus, replacements, widest, inFlight });
 
   let step: Step = { kind: "none" };
   let progress: RemovalProgress | undefined;
@@ -311,57 +330,8 @@ export function planRollout(input: RolloutInput): RolloutDecision {
             };
   }
 
-  // Ready
-  const planned = servers.filter((s) => s.planned);
-  const ready = planned.filter((s) => s.exists && s.podReady).length;
-  const readyCondition: ConditionUpdate =
-    input.foreign.length > 0
-      ? {
-          type: "Ready",
-          status: "False",
-          reason: "ReconcileFailed",
-          message: `not controlled by this NatsCluster: ${input.foreign.join(", ")}`,
-        }
-      : ready >= input.replicas
-        ? {
-            type: "Ready",
-            status: "True",
-            reason: "AllServersReady",
-            message: `${ready} of ${input.replicas} servers ready`,
-          }
-        : ready > input.replicas / 2
-          ? {
-              type: "Ready",
-              status: "True",
-              reason: "QuorumAvailable",
-              message: `${ready} of ${input.replicas} servers ready`,
-            }
-          : {
-              type: "Ready",
-              status: "False",
-              reason: "QuorumUnavailable",
-              message: `${ready} of ${input.replicas} servers ready`,
-            };
-
-  // Settled
-  let settled: ConditionUpdate;
-  if (!snapshot)
-    settled = {
-      type: "Settled",
-      status: "Unknown",
-      reason: "ObservationFailed",
-      message: "the NATS cluster is not observed",
-    };
-  else {
-    const verdict = judge(snapshot);
-    settled = {
-      type: "Settled",
-      status: verdict.settled ? "True" : "False",
-      reason: verdict.reason,
-      message: verdict.message,
-    };
-  }
-
+  const readyCondition = ready(servers, input.replicas, input.foreign);
+  const settled = settledCondition(snapshot);
   const removals: Removal[] = [];
   const previousPhase = (name: string) => input.previousRemovals?.find((r) => r.name === name)?.phase;
   const phaseOf = (name: string): Removal["phase"] | undefined => {
@@ -390,8 +360,12 @@ export function planRollout(input: RolloutInput): RolloutDecision {
     readyCondition.reason === "AllServersReady";
   // A failed render is told first; the rollout itself carries on (steps need no render).
   // GateBlocked is then not what Progressing says, so its event waits until it is.
-  if (input.renderFailure !== undefined) {
-    progressing = { type: "Progressing", status: "False", reason: "ReconcileFailed", message: input.renderFailure };
+  if (input.hold?.refused) {
+    progressing = { type: "Progressing", status: "False", reason: input.hold.reason, message: input.hold.message };
+    gateBlockedEvent = undefined;
+  } else if (input.renderFailure !== undefined) {
+    const { reason, message } = input.renderFailure;
+    progressing = { type: "Progressing", status: "False", reason, message };
     gateBlockedEvent = undefined;
   }
   return {

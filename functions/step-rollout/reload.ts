@@ -4,7 +4,7 @@
 import type { NatsConnection } from "@nats-io/transport-node";
 import { RENDERED_ANNOTATIONS } from "../../shared/api/constants/annotations.ts";
 import type { Kube } from "../../shared/kube/client.ts";
-import { KubeRequestError } from "../../shared/kube/errors.ts";
+import { guarded } from "../../shared/kube/guarded.ts";
 import { keyOf } from "../../shared/kube/object.ts";
 import { CONFIG_KEY, type PlannedServer } from "../cluster/index.ts";
 import { judgeReload, type ConfigApply } from "./config-apply.ts";
@@ -27,15 +27,8 @@ export type ReloadStep = Extract<
   { kind: "start-reload" | "confirm-reload" | "reloaded" | "reload-failed" }
 >;
 
-async function guarded(write: () => Promise<unknown>): Promise<boolean> {
-  try {
-    await write();
-    return true;
-  } catch (error) {
-    if (error instanceof KubeRequestError && error.isConflict) return false;
-    throw error;
-  }
-}
+/** A write guarded by the resourceVersion read: false when the object changed meanwhile. */
+const held = async (write: () => Promise<unknown>): Promise<boolean> => (await guarded(write)).kind === "written";
 
 const rfc3339 = (date: Date) => date.toISOString().replace(/\.\d{3}Z$/, "Z");
 
@@ -51,7 +44,7 @@ function askForReload(kube: Kube, target: string, server: ReloadingServer, now: 
     metadata: { resourceVersion: server.configMap.metadata.resourceVersion, annotations },
     data: { [CONFIG_KEY]: server.planned.config },
   };
-  return guarded(() => kube.patch(keyOf(server.configMap), patch, "merge"));
+  return held(() => kube.patch(keyOf(server.configMap), patch, "merge"));
 }
 
 /** The StatefulSet now runs the target revision; its pod template is left alone, so nothing restarts. */
@@ -62,7 +55,7 @@ function recordReloaded(kube: Kube, target: string, server: ReloadingServer): Pr
       annotations: { [RENDERED_ANNOTATIONS.configRevision]: target },
     },
   };
-  return guarded(() => kube.patch(keyOf(server.statefulSet), patch, "merge"));
+  return held(() => kube.patch(keyOf(server.statefulSet), patch, "merge"));
 }
 
 /** Marks the ConfigMap Restart with the reason; the rollout then restarts the server in its turn. */
@@ -72,7 +65,7 @@ function giveUp(kube: Kube, server: ReloadingServer, reason: string): Promise<bo
     [RENDERED_ANNOTATIONS.restartReason]: reason,
     [RENDERED_ANNOTATIONS.reloadSince]: null,
   };
-  return guarded(() =>
+  return held(() =>
     kube.patch(
       keyOf(server.configMap),
       { metadata: { resourceVersion: server.configMap.metadata.resourceVersion, annotations } },

@@ -2,19 +2,16 @@
 // the meta leader off it, remove it from the meta group, then delete it (C33). Each phase is
 // entered by a guarded status write before its request is sent, and every request is safe to
 // send again, so a lost or duplicated delivery only delays a phase.
+import type { NatsClusterStatus } from "../../shared/api/cluster/nats-cluster.ts";
 import type { Gate } from "./gate.ts";
 import { describeUnsettled, judge, type Snapshot } from "./snapshot.ts";
 
 /** How long a phase's request is given before it is sent again. */
 export const RESEND_AFTER_MS = 30_000;
 
-export type RemovalPhase = "Requested" | "Evacuating" | "Removed" | "Deleting" | "Rejoining";
-
-export interface Removal {
-  name: string;
-  phase: RemovalPhase;
-  since?: string;
-}
+/** One entry of `status.removals`. */
+export type Removal = NonNullable<NatsClusterStatus["removals"]>[number];
+export type RemovalPhase = Removal["phase"];
 
 /** A request to the NATS cluster, or the deletion of the server's objects. */
 export type RemovalAction =

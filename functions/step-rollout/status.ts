@@ -1,19 +1,27 @@
 // The part of the NatsCluster status step-rollout owns, computed from a decision and an
 // observation; the fields render-cluster owns are carried over untouched.
 import type { NatsClusterStatus } from "../../shared/api/cluster/nats-cluster.ts";
-import { setConditions, type Condition } from "../../shared/kube/conditions.ts";
+import { setConditions } from "../../shared/kube/conditions.ts";
 import type { Cluster } from "../cluster/index.ts";
-import type { ClusterObservation } from "./observe.ts";
-import type { RolloutDecision } from "./plan.ts";
-import { refineProgressing } from "./progressing-reason.ts";
+import type { ClusterPlan } from "../cluster/index.ts";
+import type { RolloutDecision, ServerInput } from "./plan.ts";
+import type { Hold } from "./observe.ts";
+import type { Snapshot } from "./snapshot.ts";
+
+/** What the status is made of besides the decision. */
+export interface StatusInputs {
+  plan: ClusterPlan;
+  hold?: Hold;
+  servers: readonly ServerInput[];
+  snapshot?: Snapshot;
+}
 
 export function nextStatus(
   cluster: Cluster,
-  seen: ClusterObservation,
+  seen: StatusInputs,
   decision: RolloutDecision,
   now: Date,
   appliedBy: "Reload" | "Restart" = "Restart",
-  extra: Condition[] = [],
 ): NatsClusterStatus {
   const previous = cluster.status ?? {};
   const planned = seen.servers.filter((s) => s.planned);
@@ -24,13 +32,10 @@ export function nextStatus(
     planned.length > 0 && versions.size === 1 && planned.every((s) => s.reportedVersion)
       ? planned[0]?.reportedVersion
       : previous.version;
-  const stated = refineProgressing(decision.conditions, seen.hold, cluster.metadata.annotations);
-  const conditions = setConditions(previous.conditions as Condition[] | undefined, [...stated, ...extra], now).map(
-    (c) => ({
-      ...c,
-      observedGeneration: cluster.metadata.generation ?? 0,
-    }),
-  );
+  const conditions = setConditions(previous.conditions, decision.conditions, now).map((c) => ({
+    ...c,
+    observedGeneration: cluster.metadata.generation ?? 0,
+  }));
   const status: NatsClusterStatus = {
     ...previous,
     observedGeneration: cluster.metadata.generation ?? 0,

@@ -7,6 +7,7 @@ import { jetstreamManager } from "@nats-io/jetstream";
 import { connect, createInbox, credsAuthenticator, type NatsConnection } from "@nats-io/transport-node";
 import type { KubeObject } from "../../../shared/kube/object.ts";
 import type { Cluster } from "../../../functions/cluster/index.ts";
+import { formatPreview, previewChange } from "../../../functions/step-rollout/index.ts";
 import { createOperator, type TestOperator } from "../../support/nats-auth.ts";
 import { startEnvironment, type Environment } from "../support/environment.ts";
 import { clusterKey, condition, quickstart, readCluster, waitAtRest, waitFor } from "./support/natscluster.ts";
@@ -121,6 +122,31 @@ describe("reload instead of restart (C15)", () => {
     const varzBefore = await varzByServer();
     expect([...varzBefore.keys()].sort()).toEqual(SERVERS);
     expect(varzBefore.get(SERVERS[0] ?? "")?.jetstream?.config?.max_memory).toBe(MEMORY_STORE);
+
+    // Previewed first: every server would take it by reload, none would restart, nothing is written.
+    const preview = await previewChange(
+      env.kube,
+      { namespace, name: NAME },
+      {
+        ...before,
+        spec: {
+          ...before.spec,
+          serverTags: { zone: "a" },
+          jetstream: {
+            ...before.spec.jetstream,
+            limits: { ...before.spec.jetstream?.limits, maxMemoryStore: "200Mi" },
+          },
+        },
+      },
+      new Date(),
+    );
+    expect(preview.reloads).toEqual(SERVERS);
+    expect(preview.restarts.order).toEqual([]);
+    expect(preview.blocked).toBeUndefined();
+    expect(formatPreview(preview)).toContain(`reload (no restart): ${SERVERS.join(", ")}`);
+    expect((await readCluster(env.kube, namespace, NAME))?.metadata.resourceVersion).toBe(
+      before.metadata.resourceVersion,
+    );
 
     const progressing = recordStatus(env.kube, namespace, NAME, (c) =>
       [condition(c, "Progressing")?.reason ?? ""].filter(Boolean),

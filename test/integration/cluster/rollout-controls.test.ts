@@ -1,6 +1,6 @@
 // Pause and force-step, 50 parallel replays of one event during a rollout, and the deletion guard.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { stepRollout } from "../../../functions/step-rollout/index.ts";
+import { formatPreview, previewChange, stepRollout } from "../../../functions/step-rollout/index.ts";
 import { apiServerEvent } from "../../../shared/eventing/apiserver-event.ts";
 import { createKube } from "../../../shared/kube/client.ts";
 import type { KubeObject } from "../../../shared/kube/object.ts";
@@ -10,7 +10,9 @@ import type { Outcome } from "../../../shared/runtime/outcome.ts";
 import { createLogger } from "../../../shared/telemetry/logger.ts";
 import { startEnvironment, type Environment } from "../support/environment.ts";
 import { clusterKey, condition, quickstart, readCluster, waitAtRest, waitFor } from "./support/natscluster.ts";
+import { createOperator } from "../../support/nats-auth.ts";
 import { startOperator, type RunningOperator } from "./support/operator.ts";
+import { installOperatorTrust, operatorModeAuth } from "./support/operator-mode.ts";
 import { startPublisher } from "./support/publisher.ts";
 import { samplePods } from "./support/sampler.ts";
 
@@ -147,6 +149,46 @@ describe("rollout controls", () => {
     }
     await waitAtRest(env.kube, namespace, 300_000, "replay");
   }, 700_000);
+
+  it("previews a change without acting: a memory change restarts the servers one at a time, the meta leader's last, and added auth is AuthChangeBlocked", async () => {
+    const live = await waitAtRest(env.kube, namespace, 300_000, "replay");
+    const revisions = await templateRevisions("replay");
+    const nats = await createOperator();
+    await installOperatorTrust(env.kube, namespace, nats);
+    const target = { namespace, name: "replay" };
+
+    const resized = await previewChange(
+      env.kube,
+      target,
+      { ...live, spec: { ...live.spec, ...memory("448Mi") } },
+      new Date(),
+    );
+    const leader = resized.metaLeader;
+    expect(leader).toMatch(/^replay-[012]$/);
+    expect(resized.restarts.order).toEqual([
+      ...["replay-2", "replay-1", "replay-0"].filter((s) => s !== leader),
+      leader,
+    ]);
+    expect(resized.restarts.reason).toBe("the StatefulSet spec is restart-only");
+    expect(resized.reloads).toEqual([]);
+    expect(resized.blocked).toBeUndefined();
+    expect(formatPreview(resized)).toContain(`restart one at a time: ${resized.restarts.order.join(", ")}`);
+
+    const secured = await previewChange(
+      env.kube,
+      target,
+      { ...live, spec: { ...live.spec, auth: operatorModeAuth() } },
+      new Date(),
+    );
+    expect(secured.blocked?.reason).toBe("AuthChangeBlocked");
+    expect(formatPreview(secured)).toContain("blocked: AuthChangeBlocked");
+
+    // Nothing was acted on.
+    expect(await templateRevisions("replay")).toEqual(revisions);
+    expect((await readCluster(env.kube, namespace, "replay"))?.metadata.resourceVersion).toBe(
+      live.metadata.resourceVersion,
+    );
+  }, 300_000);
 
   it("keeps a NatsCluster holding JetStream data until force-delete", async () => {
     await env.kube.create(quickstart(namespace, "guard"));

@@ -1,0 +1,156 @@
+// The decision of one step-rollout delivery, from what observe.ts read and the time: pure, so
+// the same observation always gives the same decision, and `nats-operator preview` can show a
+// change's decision without acting on it.
+import type { NatsClusterStatus } from "../../shared/api/cluster/nats-cluster.ts";
+import { CLUSTER_ANNOTATIONS, RENDER_FAILURE_ANNOTATION } from "../../shared/api/constants/annotations.ts";
+import { FINALIZERS } from "../../shared/api/constants/finalizers.ts";
+import { setConditions } from "../../shared/kube/conditions.ts";
+import { hasFinalizer } from "../../shared/kube/finalizers.ts";
+import { renderFailureReason } from "../cluster/index.ts";
+import { appliedBy } from "./config-apply.ts";
+import { planConfigChanges, type ReloadAction } from "./config-changes.ts";
+import { judgeDeletion } from "./deletion.ts";
+import type { Observed } from "./observe.ts";
+import { planRollout, type RolloutDecision, type ServerInput, type Step } from "./plan.ts";
+import { serverInputs, snapshotOf } from "./servers.ts";
+import { nextStatus } from "./status.ts";
+
+/** A Kubernetes Event to record on the NatsCluster. */
+export interface ClusterEvent {
+  type: "Normal" | "Warning";
+  reason: string;
+  note: string;
+}
+
+/** A deleting NatsCluster that still carries the jetstream-data finalizer. */
+export interface FinalizeDecision {
+  kind: "finalize";
+  /** Release the finalizer; otherwise write `status` (Deleting) and wait. */
+  release: boolean;
+  status: NatsClusterStatus;
+  summary: string;
+  poll: boolean;
+}
+
+export interface RolloutStepDecision {
+  kind: "rollout";
+  /** The jetstream-data finalizer to add (JetStream on) or remove (JetStream off). */
+  finalizer?: "add" | "remove";
+  /** replace-server was read: mark this server's StatefulSet Requested (when set) and clear the annotation. */
+  replaceRequest?: { server?: string };
+  /** The status to write, guarded by the resourceVersion read: the claim of everything below. */
+  status: NatsClusterStatus;
+  reloads: ReloadAction[];
+  step: Step;
+  events: ClusterEvent[];
+  /** One-shot annotations read and acted on. */
+  clear: string[];
+  poll: boolean;
+  /** The servers as the planner saw them, and what it planned: for `preview` and the summary. */
+  servers: ServerInput[];
+  plan: RolloutDecision;
+  pendingReloads: { server: string; detail: string }[];
+  summary: string;
+}
+
+export type Decision = FinalizeDecision | RolloutStepDecision;
+
+function decideFinalize(observed: Observed, now: Date): FinalizeDecision {
+  const { cluster } = observed;
+  const forceDelete = cluster.metadata.annotations?.[CLUSTER_ANNOTATIONS.forceDelete] !== undefined;
+  const verdict = judgeDeletion(snapshotOf(observed), forceDelete);
+  const conditions = setConditions(cluster.status?.conditions, [verdict.condition], now);
+  return {
+    kind: "finalize",
+    release: verdict.release,
+    status: { ...(cluster.status ?? {}), conditions },
+    summary: `${verdict.release ? "finalizer released" : "deletion waits"}: ${verdict.condition.message}`,
+    poll: !verdict.release,
+  };
+}
+
+function decideStep(observed: Observed, now: Date): RolloutStepDecision {
+  const { cluster, plan } = observed;
+  const annotations = cluster.metadata.annotations ?? {};
+  const jetstream = cluster.spec.jetstream !== undefined;
+  const withFinalizer = hasFinalizer(cluster, FINALIZERS.jetstreamData);
+  const finalizer = jetstream && !withFinalizer ? "add" : !jetstream && withFinalizer ? "remove" : undefined;
+  const replaceServer = annotations[CLUSTER_ANNOTATIONS.replaceServer];
+
+  const changes = planConfigChanges(observed, serverInputs(observed), now);
+  const snapshot = snapshotOf(observed);
+  const user = observed.systemUser;
+  const forceStep = annotations[CLUSTER_ANNOTATIONS.forceStep];
+  const renderFailure = annotations[RENDER_FAILURE_ANNOTATION];
+  const previous = cluster.status?.rollout;
+  const previousProgressing = cluster.status?.conditions?.find((c) => c.type === "Progressing")?.reason;
+  const certificateHold = observed.certificatesReady
+    ? undefined
+    : { reason: "RouteCertificateNotReady", message: "waiting for the route or client TLS Secret" };
+  const hold = observed.hold ? { ...observed.hold, refused: true } : certificateHold;
+  const rollout = planRollout({
+    cluster: cluster.metadata.name,
+    replicas: cluster.spec.replicas,
+    targetRevision: plan.revision,
+    jetstream,
+    canEvacuate: user.kind === "ready",
+    ...(user.kind === "unusable" ? { evacuationUnavailable: user.message } : {}),
+    servers: changes.servers,
+    ...(snapshot ? { snapshot } : {}),
+    paused: cluster.spec.rollout?.paused === true,
+    ...(hold ? { hold } : {}),
+    ...(forceStep ? { forceStep } : {}),
+    restartAll: annotations[CLUSTER_ANNOTATIONS.restartAll] !== undefined,
+    ...(previous?.targetRevision ? { previous: { ...previous, targetRevision: previous.targetRevision } } : {}),
+    ...(previousProgressing ? { previousProgressingReason: previousProgressing } : {}),
+    ...(cluster.status?.removals ? { previousRemovals: cluster.status.removals } : {}),
+    foreign: observed.foreign,
+    ...(renderFailure !== undefined
+      ? { renderFailure: { message: renderFailure, reason: renderFailureReason(annotations) } }
+      : {}),
+    now,
+  });
+  const status = nextStatus(
+    cluster,
+    { ...observed, servers: changes.servers, ...(snapshot ? { snapshot } : {}) },
+    rollout,
+    now,
+    appliedBy(plan.revision, changes.marks),
+  );
+
+  const events: ClusterEvent[] = [];
+  if (rollout.stepEvent) events.push({ type: "Normal", reason: "RolloutStep", note: rollout.stepEvent });
+  if (rollout.gateBlockedEvent) events.push({ type: "Warning", reason: "GateBlocked", note: rollout.gateBlockedEvent });
+  const clear = [
+    ...(rollout.clearForceStep ? [CLUSTER_ANNOTATIONS.forceStep] : []),
+    ...(rollout.clearRestartAll ? [CLUSTER_ANNOTATIONS.restartAll] : []),
+  ];
+  const step = rollout.step;
+  const progressing = rollout.conditions.find((c) => c.type === "Progressing");
+  const said =
+    step.kind === "none"
+      ? `${progressing?.reason ?? ""}: ${progressing?.message ?? ""}`
+      : (rollout.stepEvent ?? `${step.kind} again`);
+  const reloads = changes.pending.map((p) => `${p.server}: ${p.detail}`).join("; ");
+  const requested = replaceServer !== undefined && observed.statefulSets.has(replaceServer) ? replaceServer : undefined;
+  return {
+    kind: "rollout",
+    ...(finalizer ? { finalizer } : {}),
+    ...(replaceServer !== undefined ? { replaceRequest: requested ? { server: requested } : {} } : {}),
+    status,
+    reloads: changes.reloads,
+    step,
+    events,
+    clear,
+    poll: rollout.polling,
+    servers: changes.servers,
+    plan: rollout,
+    pendingReloads: changes.pending,
+    summary: reloads ? `${said} (reload pending: ${reloads})` : said,
+  };
+}
+
+/** What one delivery does for the NatsCluster observed, at `now`. */
+export function decide(observed: Observed, now: Date): Decision {
+  return observed.cluster.metadata.deletionTimestamp ? decideFinalize(observed, now) : decideStep(observed, now);
+}
