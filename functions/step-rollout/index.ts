@@ -1,14 +1,13 @@
 import { CLUSTER_ANNOTATIONS, RENDER_FAILURE_ANNOTATION } from "../../shared/api/constants/annotations.ts";
 import { FINALIZERS } from "../../shared/api/constants/finalizers.ts";
-import { dropSchedule, keepSchedule } from "../../shared/eventing/schedule.ts";
 import type { Kube } from "../../shared/kube/client.ts";
 import { setConditions, type Condition } from "../../shared/kube/conditions.ts";
 import { jsonEqual } from "../../shared/kube/equal.ts";
 import { KubeRequestError } from "../../shared/kube/errors.ts";
 import { addFinalizer, hasFinalizer, removeFinalizer } from "../../shared/kube/finalizers.ts";
 import type { FunctionContext, OperatorFunction } from "../../shared/runtime/function.ts";
-import { conflict, done, skipped, type Outcome } from "../../shared/runtime/outcome.ts";
-import { type Cluster, readCluster, resolveTarget, scheduleName } from "../cluster/index.ts";
+import { conflict, done, skipped, withSchedules, type Outcome } from "../../shared/runtime/outcome.ts";
+import { type Cluster, readCluster, resolveTarget, rolloutPoll } from "../cluster/index.ts";
 import { clearAnnotation, deleteServer, restartServer, takeReplaceRequest } from "./act.ts";
 import { applyConfigChanges } from "./apply-config.ts";
 import { appliedBy } from "./config-apply.ts";
@@ -19,26 +18,10 @@ import { planRollout, type Removal, type RolloutStatus } from "./plan.ts";
 import { nextStatus } from "./status.ts";
 import { closeSystemConnections, readSystemUser, sendRemovalRequest } from "./system-user.ts";
 
-export const TICK_CRON = "*/10 * * * * *";
-
 /** Where the servers' monitoring ports are reached; tests point it elsewhere. */
 let monitorAddress: MonitorAddress | undefined;
 export function setMonitorAddress(address: MonitorAddress | undefined): void {
   monitorAddress = address;
-}
-
-async function schedule(kube: Kube, cluster: Cluster, keep: boolean): Promise<void> {
-  const name = scheduleName(cluster.metadata.name);
-  if (keep) {
-    await keepSchedule(kube, {
-      namespace: cluster.metadata.namespace,
-      name,
-      cron: TICK_CRON,
-      target: "step-rollout",
-      work: { namespace: cluster.metadata.namespace, cluster: cluster.metadata.name },
-      owner: cluster,
-    });
-  } else await dropSchedule(kube, cluster.metadata.namespace, name);
 }
 
 /** Writes status guarded by the resourceVersion read at the start; false on a conflict. */
@@ -69,8 +52,7 @@ async function finalize(context: FunctionContext, kube: Kube, cluster: Cluster):
   }
   if (!(await writeStatus(kube, cluster, { ...(cluster.status ?? {}), conditions })))
     return conflict("NatsCluster changed while deciding");
-  await schedule(kube, cluster, true);
-  return done(`deletion waits: ${verdict.condition.message}`);
+  return withSchedules(done(`deletion waits: ${verdict.condition.message}`), [rolloutPoll(cluster, true)]);
 }
 
 /**
@@ -171,14 +153,15 @@ export const stepRollout: OperatorFunction = {
     if (decision.gateBlockedEvent) await recorder.record(cluster, "Warning", "GateBlocked", decision.gateBlockedEvent);
     if (decision.clearForceStep) await clearAnnotation(kube, cluster, CLUSTER_ANNOTATIONS.forceStep);
     if (decision.clearRestartAll) await clearAnnotation(kube, cluster, CLUSTER_ANNOTATIONS.restartAll);
-    await schedule(kube, cluster, decision.polling);
     const progressing = decision.conditions.find((c) => c.type === "Progressing");
     const reloads = applied.pending.map((p) => `${p.server}: ${p.detail}`).join("; ");
     const said =
       step.kind === "none"
         ? `${progressing?.reason ?? ""}: ${progressing?.message ?? ""}`
         : (decision.stepEvent ?? `${step.kind} again`);
-    return done(reloads ? `${said} (reload pending: ${reloads})` : said);
+    return withSchedules(done(reloads ? `${said} (reload pending: ${reloads})` : said), [
+      rolloutPoll(cluster, decision.polling),
+    ]);
   },
   shutdown: closeSystemConnections,
 };
