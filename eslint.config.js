@@ -11,6 +11,13 @@ const catalogOnlyInBin = {
   regex: "(^|/)catalog\\.ts$",
   message: "only bin/ wires functions/catalog.ts into the entry points.",
 };
+// Functions declare the schedules they want in their outcome (shared/runtime/schedule.ts); only the
+// runtime writes PingSources, so no path of a function can forget a drop.
+const schedulesOwnedByRuntime = {
+  regex: "(^|/)shared/(eventing/schedule|runtime/schedule-keeper)\\.ts$",
+  message:
+    "functions do not keep or drop PingSources: return the schedule in the outcome (withSchedules, shared/runtime/schedule.ts).",
+};
 
 export default tseslint.config(
   { ignores: ["node_modules/", ".cache/", "crds/", "chart/", "coverage/"] },
@@ -61,6 +68,7 @@ export default tseslint.config(
         {
           patterns: [
             catalogOnlyInBin,
+            schedulesOwnedByRuntime,
             {
               regex: `^(\\.\\./)+(${functionFolders.filter((other) => other !== folder).join("|")})/(?!index\\.ts$)`,
               message: "another function folder is used only through its public index.ts.",
@@ -72,7 +80,7 @@ export default tseslint.config(
   })),
   {
     files: ["functions/*.ts"],
-    rules: { "no-restricted-imports": ["error", { patterns: [catalogOnlyInBin] }] },
+    rules: { "no-restricted-imports": ["error", { patterns: [catalogOnlyInBin, schedulesOwnedByRuntime] }] },
   },
   // Outside functions/ (bin, tests, bench), the NatsCluster domain too is reached only through its index.ts.
   {

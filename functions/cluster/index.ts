@@ -27,6 +27,7 @@ export {
   type RouteTlsPlan,
 } from "./plan/cluster-plan.ts";
 export { failureMessage, GENERIC_FAILURE_REASON, renderFailureReason, type RenderFailure } from "./render-failure.ts";
+export { ROLLOUT_POLL, rolloutPoll } from "./schedules.ts";
 export { readCluster, resolveTarget } from "./target.ts";
 export { resolveTrust } from "./trust/trust.ts";
 export type { RefusedTrust } from "./trust/trust-validation.ts";

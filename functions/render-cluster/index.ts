@@ -2,7 +2,8 @@ import type { Kube } from "../../shared/kube/client.ts";
 import { isConflict } from "../../shared/kube/guarded.ts";
 import type { ObjectRef } from "../../shared/runtime/event.ts";
 import type { FunctionContext, OperatorFunction } from "../../shared/runtime/function.ts";
-import { done, skipped, type Outcome } from "../../shared/runtime/outcome.ts";
+import { done, skipped, withSchedules, type Outcome } from "../../shared/runtime/outcome.ts";
+import type { ScheduleDecision } from "../../shared/runtime/schedule.ts";
 import {
   clientTlsSecretName,
   type Cluster,
@@ -12,13 +13,14 @@ import {
   type RefusedTrust,
   resolveTarget,
   resolveTrust,
+  rolloutPoll,
   routeTlsPlan,
 } from "../cluster/index.ts";
 import { RENDER_FAILURE_REASON_ANNOTATION } from "../../shared/api/constants/annotations.ts";
 import { applyPlan, FIELD_MANAGER } from "./apply.ts";
 import { reportFailure } from "./failure.ts";
 import { observeRendered } from "./observe.ts";
-import { dropRenderPoll, keepRenderPoll, keepRenewalSchedule, pokeRollout } from "./schedule.ts";
+import { noRenderTicks, renderPoll, renewalTick } from "./schedule.ts";
 import { writeRenderedStatus } from "./status.ts";
 import { clustersNaming, isTrustRef, TRUST_KINDS } from "./trust-referrers.ts";
 import { ensureRouteTls, type SecretObject } from "./tls/route-secrets.ts";
@@ -44,8 +46,9 @@ export const renderCluster: OperatorFunction = {
     const target = await resolveTarget(kube, event);
     if (target.kind === "none") return skipped(target.reason);
     const cluster = await readCluster(kube, target.namespace, target.name);
-    if (!cluster) return skipped(`NatsCluster ${target.namespace}/${target.name} is gone`);
-    if (cluster.metadata.deletionTimestamp) return skipped("NatsCluster is being deleted");
+    const stopped = noRenderTicks(target.namespace, target.name);
+    if (!cluster) return withSchedules(skipped(`NatsCluster ${target.namespace}/${target.name} is gone`), stopped);
+    if (cluster.metadata.deletionTimestamp) return withSchedules(skipped("NatsCluster is being deleted"), stopped);
     return renderReporting(context, kube, cluster);
   },
 };
@@ -75,14 +78,18 @@ async function renderReferrers(context: FunctionContext, kube: Kube, trust: Obje
   const clusters = await clustersNaming(kube, trust);
   if (clusters.length === 0) return skipped(`no NatsCluster names ${trust.kind} ${trust.namespace}/${trust.name}`);
   const rendered: string[] = [];
+  const schedules: ScheduleDecision[][] = [];
   for (const cluster of clusters) {
     const outcome = await renderReporting(context, kube, cluster);
-    await pokeRollout(kube, cluster);
+    schedules.push([...(outcome.schedules ?? []), rolloutPoll(cluster, true)]);
     rendered.push(
       `${cluster.metadata.namespace}/${cluster.metadata.name}: ${outcome.kind === "done" ? outcome.summary : outcome.kind}`,
     );
   }
-  return done(`${trust.kind} ${trust.namespace}/${trust.name} changed; ${rendered.join("; ")}`);
+  return withSchedules(
+    done(`${trust.kind} ${trust.namespace}/${trust.name} changed; ${rendered.join("; ")}`),
+    ...schedules,
+  );
 }
 
 /**
@@ -92,8 +99,7 @@ async function renderReferrers(context: FunctionContext, kube: Kube, trust: Obje
  */
 async function hold(context: FunctionContext, kube: Kube, cluster: Cluster, refused: RefusedTrust): Promise<Outcome> {
   await reportFailure(kube, () => context.recorder(), cluster, { reason: refused.reason, message: refused.message });
-  await keepRenderPoll(kube, cluster, "trust");
-  return done(`held, ${refused.reason}: ${refused.message}`);
+  return withSchedules(done(`held, ${refused.reason}: ${refused.message}`), [renderPoll(cluster, "trust")]);
 }
 
 async function render(context: FunctionContext, kube: Kube, cluster: Cluster): Promise<Outcome> {
@@ -123,18 +129,21 @@ async function render(context: FunctionContext, kube: Kube, cluster: Cluster): P
   const applied = await applyPlan(kube, cluster, plan, seen, certificatesReady && clientReady);
   const foreign = [...(routeTls.kind === "foreign" ? routeTls.objects : []), ...applied.foreign];
   await writeRenderedStatus(kube, cluster, plan.status);
-  if (routeTls.kind === "ready" && routeTls.renewAt) await keepRenewalSchedule(kube, cluster, routeTls.renewAt);
-  if (routeTls.kind === "ready" && routeTls.renewed) await pokeRollout(kube, cluster);
+  const schedules: ScheduleDecision[] = [];
+  if (routeTls.kind === "ready" && routeTls.renewAt) schedules.push(renewalTick(cluster, routeTls.renewAt));
+  // step-rollout at rest has no tick that would notice the renewed certificate's revision.
+  if (routeTls.kind === "ready" && routeTls.renewed) schedules.push(rolloutPoll(cluster, true));
   // A replaced server comes back once its old claim is gone.
-  if (applied.claimTerminating.length > 0) await keepRenderPoll(kube, cluster, "claim");
+  if (applied.claimTerminating.length > 0) schedules.push(renderPoll(cluster, "claim"));
   // Otherwise a poll can exist only under auth, when auth went away while the trust was
-  // refused, or while a server is being replaced.
+  // refused, or while a server is being replaced; elsewhere it is not named, which saves
+  // every render of a plain cluster a DELETE that would find nothing.
   else if (
     cluster.spec.auth ||
     cluster.metadata.annotations?.[RENDER_FAILURE_REASON_ANNOTATION] !== undefined ||
     cluster.status?.removals !== undefined
   ) {
-    await dropRenderPoll(kube, cluster);
+    schedules.push(renderPoll(cluster, "nothing"));
   }
   // Last, so a failure of any write above is what the annotation keeps.
   await reportFailure(
@@ -149,7 +158,7 @@ async function render(context: FunctionContext, kube: Kube, cluster: Cluster): P
   if (applied.claimTerminating.length > 0)
     parts.push(`waiting for the old claim of ${applied.claimTerminating.join(", ")}`);
   if (foreign.length > 0) parts.push(`foreign: ${foreign.join(", ")}`);
-  return done(parts.join("; "));
+  return withSchedules(done(parts.join("; ")), schedules);
 }
 
 export const handle = renderCluster.handle;

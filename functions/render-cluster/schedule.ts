@@ -1,22 +1,20 @@
-// render-cluster's own wake-ups: one tick when the route certificate is due for renewal
-// (a cron naming that minute of that day), a poll while rendering waits (a refused trust, a
-// terminating claim), and a poke for
-// step-rollout after a renewal.
-import { dropSchedule, keepSchedule } from "../../shared/eventing/schedule.ts";
-import type { Kube } from "../../shared/kube/client.ts";
-import type { KubeObject } from "../../shared/kube/object.ts";
-import { type Cluster, scheduleName } from "../cluster/index.ts";
+// render-cluster's own wake-ups, as decisions the runtime carries out: one tick when the route
+// certificate is due for renewal (a cron naming that minute of that day), and a poll while rendering
+// waits (a refused trust, a terminating claim). step-rollout's tick after a renewal is `rolloutPoll`
+// of the cluster domain.
+import { keepPolling, type Poll, type ScheduleDecision, stopPolling } from "../../shared/runtime/schedule.ts";
+import type { Cluster } from "../cluster/index.ts";
 
 export const renewalScheduleName = (cluster: string): string => `${cluster}-routes-renewal`;
 export const renderPollName = (cluster: string): string => `${cluster}-render-poll`;
 
 /** What render-cluster waits for, which no event announces, and how often it looks. */
-export const RENDER_POLL_CRON = {
+export const RENDER_POLL = {
   /** A NatsOperatorTrust, NatsAccountTrust or grant that a person has to create. */
-  trust: "*/30 * * * * *",
+  trust: { every: "30s" },
   /** The old claim of a replaced server, which goes once its pod has stopped. */
-  claim: "*/10 * * * * *",
-} as const;
+  claim: { every: "10s" },
+} as const satisfies Record<string, Poll>;
 
 /** A cron firing once a year at `at` (UTC minute), a minute late so the check finds it due. */
 export function yearlyCron(at: Date): string {
@@ -24,59 +22,35 @@ export function yearlyCron(at: Date): string {
   return `${t.getUTCMinutes()} ${t.getUTCHours()} ${t.getUTCDate()} ${t.getUTCMonth() + 1} *`;
 }
 
-/** Keeps the renewal tick; writes only when its date moves. */
-export async function keepRenewalSchedule(kube: Kube, cluster: Cluster, at: Date): Promise<void> {
-  const cron = yearlyCron(at);
-  const name = renewalScheduleName(cluster.metadata.name);
-  const existing = await kube.get<KubeObject & { spec?: { schedule?: string } }>({
-    apiVersion: "sources.knative.dev/v1",
-    kind: "PingSource",
+const ownSchedule = (cluster: Cluster, name: string) =>
+  ({
     namespace: cluster.metadata.namespace,
     name,
-  });
-  if (existing?.spec?.schedule === cron) return;
-  await keepSchedule(kube, {
-    namespace: cluster.metadata.namespace,
-    name,
-    cron,
     target: "render-cluster",
     work: { namespace: cluster.metadata.namespace, cluster: cluster.metadata.name },
-    owner: cluster,
-  });
-}
+    scope: { kind: "object", owner: cluster },
+  }) as const;
 
-/** Starts step-rollout's ticks so it notices the new revision; it drops them once at rest. */
-export async function pokeRollout(kube: Kube, cluster: Cluster): Promise<void> {
-  await keepSchedule(kube, {
-    namespace: cluster.metadata.namespace,
-    name: scheduleName(cluster.metadata.name),
-    cron: "*/10 * * * * *",
-    target: "step-rollout",
-    work: { namespace: cluster.metadata.namespace, cluster: cluster.metadata.name },
-    owner: cluster,
-  });
+/** The renewal tick, once a year at the minute the route certificate falls due. */
+export function renewalTick(cluster: Cluster, at: Date): ScheduleDecision {
+  return keepPolling(ownSchedule(cluster, renewalScheduleName(cluster.metadata.name)), { cron: yearlyCron(at) });
 }
 
 /**
- * Polls while rendering waits on something no event announces: a refused trust (a NatsOperatorTrust
- * or grant that appears or changes), or the old claim of a replaced server going away.
+ * The poll while rendering waits on something no event announces: a refused trust (a
+ * NatsOperatorTrust or grant that appears or changes), or the old claim of a replaced server going
+ * away; or no poll, once nothing is waited for.
  */
-export async function keepRenderPoll(
-  kube: Kube,
-  cluster: Cluster,
-  waitingFor: keyof typeof RENDER_POLL_CRON,
-): Promise<void> {
-  await keepSchedule(kube, {
-    namespace: cluster.metadata.namespace,
-    name: renderPollName(cluster.metadata.name),
-    cron: RENDER_POLL_CRON[waitingFor],
-    target: "render-cluster",
-    work: { namespace: cluster.metadata.namespace, cluster: cluster.metadata.name },
-    owner: cluster,
-  });
+export function renderPoll(cluster: Cluster, waitingFor: keyof typeof RENDER_POLL | "nothing"): ScheduleDecision {
+  const name = renderPollName(cluster.metadata.name);
+  if (waitingFor === "nothing") return stopPolling({ namespace: cluster.metadata.namespace, name });
+  return keepPolling(ownSchedule(cluster, name), RENDER_POLL[waitingFor]);
 }
 
-/** Drops the poll once nothing is waited for (a no-op answer when there is none). */
-export async function dropRenderPoll(kube: Kube, cluster: Cluster): Promise<void> {
-  await dropSchedule(kube, cluster.metadata.namespace, renderPollName(cluster.metadata.name));
+/** No tick of render-cluster's for a NatsCluster that is gone or going (its owner reference would end them later). */
+export function noRenderTicks(namespace: string, cluster: string): ScheduleDecision[] {
+  return [
+    stopPolling({ namespace, name: renderPollName(cluster) }),
+    stopPolling({ namespace, name: renewalScheduleName(cluster) }),
+  ];
 }

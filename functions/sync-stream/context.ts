@@ -25,8 +25,6 @@ export interface SyncDeps {
   log: Logger;
   now(): Date;
   recorder(): Promise<EventRecorder>;
-  /** Makes sure the namespace has its drift (or settle) schedule (once per process and namespace). */
-  ensureSchedule(namespace: string, check: "drift" | "settle"): Promise<void>;
 }
 
 /** Records an Event; a failure to record never fails the reconcile. */

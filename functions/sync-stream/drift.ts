@@ -1,11 +1,10 @@
 // The drift check: a PingSource per namespace holding JetStream objects
 // ticks every resync period; each tick re-checks every object there, and
-// the schedule is dropped once the namespace holds none.
-import { dropSchedule, keepSchedule } from "../../shared/eventing/schedule.ts";
+// the schedule is dropped once the namespace holds none. Reconciles declare
+// these schedules in their outcome; the runtime keeps or drops them.
 import type { Kube } from "../../shared/kube/client.ts";
-import { KubeRequestError } from "../../shared/kube/errors.ts";
 import type { KubeObject } from "../../shared/kube/object.ts";
-import type { Logger } from "../../shared/telemetry/logger.ts";
+import { keepPolling, type ScheduleDecision, stopPolling } from "../../shared/runtime/schedule.ts";
 import { resyncCron, settleCron } from "./context.ts";
 import { coreApiVersion } from "./kinds.ts";
 
@@ -34,44 +33,24 @@ export function tickOf(
   return namespace ? { check: work.check, namespace } : undefined;
 }
 
-/** Ensures each namespace's schedule once per process; a failure is retried on the next object. */
-export function scheduleKeeper(getKube: () => Promise<Kube>, log: Logger) {
-  // One write per namespace, schedule and process, shared by concurrent reconciles.
-  const kept = new Map<string, Promise<void>>();
-  return {
-    ensure(namespace: string, check: Check): Promise<void> {
-      const id = `${check}/${namespace}`;
-      let pending = kept.get(id);
-      if (!pending) {
-        const { name, cron } = schedules[check];
-        pending = (async () => {
-          await keepSchedule(await getKube(), {
-            namespace,
-            name,
-            cron,
-            target: "sync-stream",
-            work: workOf(check, namespace),
-          });
-        })().catch((error: unknown) => {
-          kept.delete(id);
-          log.warn({ err: error, namespace, check }, "cannot keep the schedule");
-        });
-        kept.set(id, pending);
-      }
-      return pending;
+/** A namespace's check ticking: its PingSource is shared by every object there, and owned by none. */
+export function keepCheck(namespace: string, check: Check): ScheduleDecision {
+  return keepPolling(
+    {
+      namespace,
+      name: schedules[check].name,
+      target: "sync-stream",
+      work: workOf(check, namespace),
+      scope: { kind: "namespace" },
     },
-    async drop(namespace: string, check: Check): Promise<void> {
-      kept.delete(`${check}/${namespace}`);
-      try {
-        await dropSchedule(await getKube(), namespace, schedules[check].name);
-      } catch (error) {
-        if (!(error instanceof KubeRequestError && error.isNotFound)) throw error;
-      }
-    },
-  };
+    { cron: schedules[check].cron },
+  );
 }
 
-export type ScheduleKeeper = ReturnType<typeof scheduleKeeper>;
+/** A namespace's check ended: only a check that saw the whole namespace says so. */
+export function stopCheck(namespace: string, check: Check): ScheduleDecision {
+  return stopPolling({ namespace, name: schedules[check].name });
+}
 
 export async function connectionsInNamespace(kube: Kube, namespace: string): Promise<KubeObject[]> {
   return kube.list<KubeObject>({ apiVersion: coreApiVersion, kind: "NatsConnection", namespace });

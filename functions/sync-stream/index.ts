@@ -4,10 +4,10 @@
 import { keyOf, type ObjectKey } from "../../shared/kube/object.ts";
 import { createConnectionPool } from "../../shared/nats/pool.ts";
 import type { FunctionContext, OperatorFunction } from "../../shared/runtime/function.ts";
-import { done, retry, skipped, type Outcome } from "../../shared/runtime/outcome.ts";
+import { done, retry, skipped, withSchedules, type Outcome } from "../../shared/runtime/outcome.ts";
 import type { SyncDeps } from "./context.ts";
 import { objectsInNamespace, referrersInto, usersOfConnection } from "./dependents.ts";
-import { connectionsInNamespace, inBatches, scheduleKeeper, tickOf, type ScheduleKeeper } from "./drift.ts";
+import { connectionsInNamespace, inBatches, stopCheck, tickOf } from "./drift.ts";
 import { coreApiVersion, isObjectKind, jetstreamApiVersion, objectKinds } from "./kinds.ts";
 import type { JetStreamObject } from "./placement.ts";
 import { reconcileConnection } from "./reconcile-connection.ts";
@@ -18,18 +18,14 @@ import { reconcileObject, type Trigger } from "./reconcile-object.ts";
 const parallelChecks = 8;
 
 const pool = createConnectionPool();
-let keeper: ScheduleKeeper | undefined;
 
 async function depsOf(context: FunctionContext): Promise<SyncDeps> {
-  keeper ??= scheduleKeeper(() => context.kube(), context.log);
-  const schedules = keeper;
   return {
     kube: await context.kube(),
     pool,
     log: context.log,
     now: () => context.now(),
     recorder: () => context.recorder(),
-    ensureSchedule: (namespace, check) => schedules.ensure(namespace, check),
   };
 }
 
@@ -50,13 +46,19 @@ async function recheck(deps: SyncDeps, keys: readonly ObjectKey[], trigger: Trig
 /**
  * The answer to an event whose handling re-checked dependents: its own, unless
  * a re-check needs another try, in which case the event is redelivered (with
- * the Broker's backoff) so the re-check runs again.
+ * the Broker's backoff) so the re-check runs again. Either way it carries the
+ * schedules the re-checks asked for.
  */
 function withRechecks(own: Outcome, outcomes: readonly Outcome[]): Outcome {
   const failed = outcomes.filter((o) => o.kind === "retry" || o.kind === "conflict");
-  if (failed.length === 0) return own;
-  return retry(`${failed.length} of ${outcomes.length} dependent objects need another try: ${summary(outcomes)}`);
+  const answer =
+    failed.length === 0
+      ? own
+      : retry(`${failed.length} of ${outcomes.length} dependent objects need another try: ${summary(outcomes)}`);
+  return withSchedules(answer, ...schedulesOf(outcomes));
 }
+
+const schedulesOf = (outcomes: readonly Outcome[]) => outcomes.map((o) => o.schedules ?? []);
 
 function summary(outcomes: readonly Outcome[]): string {
   const counts = new Map<string, number>();
@@ -75,8 +77,12 @@ async function settleCheck(deps: SyncDeps, namespace: string): Promise<Outcome> 
   const still = (await objectsWithStatus(deps, namespace))
     .filter((o) => unsettled.some((u) => u.metadata.uid === o.metadata.uid))
     .filter(isUnsettledStatus);
-  if (still.length === 0) await keeper?.drop(namespace, "settle");
-  return done(`settle check of ${namespace}: ${summary(outcomes)}; ${still.length} still unsettled`);
+  // Last, so that it wins over the re-checks: none of them is unsettled any more.
+  return withSchedules(
+    done(`settle check of ${namespace}: ${summary(outcomes)}; ${still.length} still unsettled`),
+    ...schedulesOf(outcomes),
+    still.length === 0 ? [stopCheck(namespace, "settle")] : [],
+  );
 }
 
 /** What the status shows: a move in flight, or a replicated group without a leader or with a member behind. */
@@ -98,9 +104,10 @@ async function objectsWithStatus(deps: SyncDeps, namespace: string): Promise<Jet
 async function driftCheck(deps: SyncDeps, namespace: string): Promise<Outcome> {
   const objects = await objectsInNamespace(deps.kube, namespace);
   if (objects.length === 0) {
-    await keeper?.drop(namespace, "drift");
-    await keeper?.drop(namespace, "settle");
-    return done(`namespace ${namespace} holds no JetStream objects; its schedules are dropped`);
+    return withSchedules(done(`namespace ${namespace} holds no JetStream objects; its schedules are dropped`), [
+      stopCheck(namespace, "drift"),
+      stopCheck(namespace, "settle"),
+    ]);
   }
   const connections = await connectionsInNamespace(deps.kube, namespace);
   for (const c of connections) {
@@ -112,7 +119,7 @@ async function driftCheck(deps: SyncDeps, namespace: string): Promise<Outcome> {
     });
   }
   const outcomes = await recheck(deps, objects, "tick");
-  return done(`drift check of ${namespace}: ${summary(outcomes)}`);
+  return withSchedules(done(`drift check of ${namespace}: ${summary(outcomes)}`), ...schedulesOf(outcomes));
 }
 
 export const syncStream: OperatorFunction = {

@@ -7,10 +7,11 @@ import { addFinalizer, hasFinalizer } from "../../shared/kube/finalizers.ts";
 import { keyOf, type KubeObject, type ObjectKey } from "../../shared/kube/object.ts";
 import { writeStatus } from "../../shared/kube/status.ts";
 import { JsApiError, NatsRequestError } from "../../shared/nats/jsapi.ts";
-import { conflict, done, retry, skipped, type Outcome } from "../../shared/runtime/outcome.ts";
+import { conflict, done, retry, skipped, withSchedules, type Outcome } from "../../shared/runtime/outcome.ts";
 import { createObject, deleteObject, isRefusal, updateObject } from "./act.ts";
 import { connectWith } from "./connection.ts";
 import { finalizer, fieldManager, freshForMs, note, resyncPeriodMs, type SyncDeps } from "./context.ts";
+import { keepCheck } from "./drift.ts";
 import { finalizeObject } from "./finalize.ts";
 import { isFirstSight, isOwnFinalizerWrite, takeUpFirstSight } from "./first-sight.ts";
 import { isSpecProblem, jetstreamApiVersion, type Target } from "./kinds.ts";
@@ -72,12 +73,14 @@ export async function reconcileObject(
     if (now.getTime() - last < freshForMs) return result(skipped("checked moments ago at this generation"));
   }
 
-  await deps.ensureSchedule(key.namespace, "drift");
+  // From here on the object lives in its namespace, whose drift check must tick.
+  const drift = [keepCheck(key.namespace, "drift")];
+  const live = (outcome: Outcome, becameReady = false) => result(withSchedules(outcome, drift), becameReady);
   if (!hasFinalizer(object, finalizer)) {
     // The finalizer write is itself an update event; that event does the work,
     // so one delivery chain (and one backoff) runs per change, not two.
     const added = await addFinalizer(deps.kube, object, finalizer);
-    if (trigger === "event") return result(done("finalizer added; the update it makes carries on"));
+    if (trigger === "event") return live(done("finalizer added; the update it makes carries on"));
     object = added;
   }
 
@@ -102,7 +105,7 @@ export async function reconcileObject(
     const sync = placement.result;
     // A consumer waiting for its stream is redelivered with backoff (then the next drift check);
     // a missing or refused connection waits for the connection's, or the grant's, own event.
-    return result(
+    return live(
       sync.kind === "streamWaiting"
         ? retry(sync.message)
         : done(`waiting: ${"message" in sync ? sync.message : sync.kind}`),
@@ -122,7 +125,7 @@ export async function reconcileObject(
     const written = await write(terminalOf("Rejected", target.problem));
     if (written.conflict) return result(written.conflict);
     await note(deps, object, "Warning", "Rejected", target.problem);
-    return result(done(`Terminal: ${target.problem}`));
+    return live(done(`Terminal: ${target.problem}`));
   }
 
   const connected = await connectWith(deps.kube, deps.pool, placement.connection);
@@ -134,7 +137,7 @@ export async function reconcileObject(
       noGrant: false,
     });
     if (written.conflict) return result(written.conflict);
-    return result(retry(connected.message));
+    return live(retry(connected.message));
   }
 
   // Events are recorded after the status write: the status is what a user (and kubectl wait) waits on.
@@ -148,16 +151,17 @@ export async function reconcileObject(
     if (written.conflict) return result(written.conflict);
     const becameReady = written.becameReady;
     await recordNotes();
-    if (sync.kind === "terminal") return result(done(`Terminal ${sync.reason}: ${sync.message}`));
-    if (sync.kind === "streamWaiting" || sync.kind === "failed") return result(retry(sync.message));
-    if (sync.kind === "synced" && sync.unsettled) await deps.ensureSchedule(key.namespace, "settle");
-    return result(done(sync.kind), becameReady);
+    if (sync.kind === "terminal") return live(done(`Terminal ${sync.reason}: ${sync.message}`));
+    if (sync.kind === "streamWaiting" || sync.kind === "failed") return live(retry(sync.message));
+    // A group without a leader, or with a member behind, is re-read until it settles.
+    const settle = sync.kind === "synced" && sync.unsettled ? [keepCheck(key.namespace, "settle")] : [];
+    return live(withSchedules(done(sync.kind), settle), becameReady);
   } catch (error) {
     if (error instanceof JsApiError || error instanceof NatsRequestError) {
       const written = await write({ kind: "failed", reason: "SyncFailed", message: error.message });
       if (written.conflict) return result(written.conflict);
       await recordNotes();
-      return result(retry(`${target.model.what}: ${error.message}`));
+      return live(retry(`${target.model.what}: ${error.message}`));
     }
     throw error;
   }

@@ -4,6 +4,8 @@ import { CloudEvent } from "cloudevents";
 /** The parts of a PingSource (sources.knative.dev/v1) that shape its events. */
 export interface PingSourceSpec {
   schedule?: string;
+  /** The zone the schedule is read in; the operator always writes UTC, which is all the local runner reads. */
+  timezone?: string;
   contentType?: string;
   data?: string;
   ceOverrides?: { extensions?: Record<string, string> };

@@ -1,42 +1,38 @@
+// The PingSource behind a schedule, and the two writes that keep or end it. Only the runtime's
+// schedule keeper (shared/runtime/schedule-keeper.ts) calls these: functions declare schedules in
+// their outcome instead (a lint rule keeps functions/ from importing this module).
 import type { Kube } from "../kube/client.ts";
 import { controllerReference, type KubeObject } from "../kube/object.ts";
+import type { PingSchedule, ScheduleId } from "../runtime/schedule.ts";
 import type { PingSourceSpec } from "./ping-event.ts";
 
-/** A recurring poke of one function, kept only while there is work to poll. */
-export interface Schedule {
-  namespace: string;
-  /** Deterministic, so concurrent deliveries converge on one PingSource. */
-  name: string;
-  /** Cron, optionally with a leading seconds field (`*\/10 * * * * *` every 10 s). */
-  cron: string;
-  /** The function the ticks are for; Triggers route on this `target` extension. */
-  target: string;
-  /** JSON the tick carries, naming the work. */
-  work: Record<string, unknown>;
-  /** Owner, so the schedule goes when the object it polls for goes. */
-  owner?: KubeObject;
-}
+export type PingSourceObject = KubeObject & { spec: PingSourceSpec & { sink: unknown } };
 
 const fieldManager = "nats-operator/schedule";
 
-/** The PingSource for a schedule, sinking into the operator's Broker. */
+export const pingSourceType = { apiVersion: "sources.knative.dev/v1", kind: "PingSource" } as const;
+
+/** The PingSource ticking `cron` (in UTC) for a schedule, sinking into the operator's Broker. */
 export function pingSourceFor(
-  schedule: Schedule,
+  schedule: PingSchedule,
+  cron: string,
   brokerNamespace = process.env.BROKER_NAMESPACE ?? "nats-operator",
-): KubeObject & { spec: PingSourceSpec & { sink: unknown } } {
+): PingSourceObject {
   return {
-    apiVersion: "sources.knative.dev/v1",
-    kind: "PingSource",
+    ...pingSourceType,
     metadata: {
       name: schedule.name,
       namespace: schedule.namespace,
       labels: { "app.kubernetes.io/managed-by": "nats-operator", "nats-operator.io/target": schedule.target },
-      ...(schedule.owner
-        ? { ownerReferences: [{ ...controllerReference(schedule.owner), blockOwnerDeletion: false }] }
+      ...(schedule.scope.kind === "object"
+        ? { ownerReferences: [{ ...controllerReference(schedule.scope.owner), blockOwnerDeletion: false }] }
         : {}),
     },
     spec: {
-      schedule: schedule.cron,
+      schedule: cron,
+      // The crons are computed in UTC (a certificate's due minute); without this, Knative would read
+      // them in the adapter's local zone.
+      timezone: "UTC",
       contentType: "application/json",
       data: JSON.stringify(schedule.work),
       ceOverrides: { extensions: { target: schedule.target } },
@@ -53,11 +49,11 @@ export function pingSourceFor(
 }
 
 /** Creates or updates the PingSource (server-side apply: repeating it changes nothing). */
-export async function keepSchedule(kube: Kube, schedule: Schedule): Promise<void> {
-  await kube.apply(pingSourceFor(schedule), fieldManager);
+export async function keepSchedule(kube: Kube, source: PingSourceObject): Promise<void> {
+  await kube.apply(source, fieldManager);
 }
 
-/** Removes the PingSource once the work is done, so an idle namespace gets no ticks. */
-export async function dropSchedule(kube: Kube, namespace: string, name: string): Promise<void> {
-  await kube.delete({ apiVersion: "sources.knative.dev/v1", kind: "PingSource", namespace, name });
+/** Removes the PingSource, so an idle namespace gets no ticks; false when there was none. */
+export async function dropSchedule(kube: Kube, schedule: ScheduleId): Promise<boolean> {
+  return kube.delete({ ...pingSourceType, namespace: schedule.namespace, name: schedule.name });
 }

@@ -6,6 +6,7 @@ import { isStatusEcho } from "./echo.ts";
 import { decodeEvent, type OperatorEvent } from "./event.ts";
 import { qualifiedKind, type FunctionContext, type OperatorFunction } from "./function.ts";
 import { conflict, malformed, refused, retry, skipped, type Outcome } from "./outcome.ts";
+import { createScheduleKeeper, type ScheduleKeeper } from "./schedule-keeper.ts";
 import { clearStalled, isPermanentRefusal, refusalMessage, reportRefusal, showsStalled } from "./refusal.ts";
 
 /** What dispatching needs from the process: shared clients, made on first use. */
@@ -16,10 +17,23 @@ export interface DispatchDeps {
   now?: () => Date;
 }
 
+// One schedule keeper per set of dependencies, i.e. per process: what it remembers of its own
+// applies is only good for the clients it wrote with.
+const keepers = new WeakMap<DispatchDeps, ScheduleKeeper>();
+function keeperOf(deps: DispatchDeps): ScheduleKeeper {
+  let keeper = keepers.get(deps);
+  if (!keeper) {
+    keeper = createScheduleKeeper(deps.kube, deps.log);
+    keepers.set(deps, keeper);
+  }
+  return keeper;
+}
+
 /**
  * Runs one function on one CloudEvent: decodes it, drops what the function
  * does not handle and the echoes of our own status writes without an API
- * call, and turns whatever the function throws into a retryable outcome.
+ * call, keeps or drops the PingSources its outcome's schedules ask for,
+ * and turns whatever the function throws into a retryable outcome.
  */
 export async function dispatch(fn: OperatorFunction, ce: CloudEvent<unknown>, deps: DispatchDeps): Promise<Outcome> {
   const decoded = decodeEvent(ce);
@@ -47,6 +61,8 @@ export async function dispatch(fn: OperatorFunction, ce: CloudEvent<unknown>, de
     };
     try {
       const outcome = await fn.handle(context, ce);
+      // On every kind of outcome: a conflict or retry that knows its poll says so as well.
+      if (outcome.schedules && outcome.schedules.length > 0) await keeperOf(deps).settle(outcome.schedules);
       if (event.source === "apiserver" && outcome.kind === "done" && showsStalled(event.snapshot)) {
         const cleared = await clearStalled(await deps.kube(), event.ref);
         if (cleared?.kind === "conflict") return conflict(cleared.error.message);

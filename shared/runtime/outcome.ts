@@ -1,9 +1,19 @@
+import { mergeSchedules, type ScheduleDecision } from "./schedule.ts";
+
 /**
  * What handling one event came to. The Broker retries 5xx, 404, 408, 409 and
  * 429 and dead-letters other 4xx, so each outcome maps to the status that
  * makes it retry exactly what should be retried.
  */
-export type Outcome =
+export type Outcome = OutcomeKind & {
+  /**
+   * The schedules the decision asks for, kept or dropped by the runtime after `handle` returns,
+   * whatever the kind: a conflict or a retry that knows its poll says it too. Unnamed ones are left.
+   */
+  readonly schedules?: readonly ScheduleDecision[];
+};
+
+type OutcomeKind =
   /** The desired state was acted on (or already held). */
   | { kind: "done"; summary?: string }
   /** Nothing to do: an echo of our own status write, an unhandled kind, an object gone. */
@@ -24,6 +34,12 @@ export const conflict = (message: string): Outcome => ({ kind: "conflict", messa
 export const retry = (message: string): Outcome => ({ kind: "retry", message });
 export const refused = (message: string): Outcome => ({ kind: "refused", message });
 export const malformed = (message: string): Outcome => ({ kind: "malformed", message });
+
+/** The outcome, with `schedules` added after those it already asks for (later words win). */
+export function withSchedules(outcome: Outcome, ...schedules: readonly (readonly ScheduleDecision[])[]): Outcome {
+  const merged = mergeSchedules(outcome.schedules, ...schedules);
+  return merged.length === 0 ? outcome : { ...outcome, schedules: merged };
+}
 
 export function httpStatusFor(outcome: Outcome): number {
   switch (outcome.kind) {

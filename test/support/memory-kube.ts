@@ -5,15 +5,32 @@ import type { KubeObject, ObjectKey } from "../../shared/kube/object.ts";
 const keyString = (k: { apiVersion: string; kind: string; namespace?: string; name: string }) =>
   `${k.apiVersion}/${k.kind}/${k.namespace ?? ""}/${k.name}`;
 
+export interface MemoryKubeOptions {
+  /**
+   * Plays the garbage collector and the end of deletion: an object whose deletion is pending goes
+   * once its last finalizer does, and what an object gone owned (by uid) goes with it.
+   */
+  collectGarbage?: boolean;
+}
+
 /**
  * An in-memory API server for unit tests: objects by key, resourceVersions
  * that move on every write and guard replaces, and a log of the writes made.
  * Label selectors of the form `k=v,k2=v2` are honoured.
  */
-export function memoryKube(seed: KubeObject[] = []) {
+export function memoryKube(seed: KubeObject[] = [], options: MemoryKubeOptions = {}) {
   const objects = new Map<string, KubeObject>();
   const writes: string[] = [];
   let version = 1;
+  const collect = (gone: KubeObject) => {
+    if (!options.collectGarbage || !gone.metadata.uid) return;
+    for (const [key, object] of objects) {
+      if (object.metadata.ownerReferences?.some((o) => o.uid === gone.metadata.uid)) {
+        objects.delete(key);
+        collect(object);
+      }
+    }
+  };
   const store = <T extends KubeObject>(object: T): T => {
     const stored = {
       ...object,
@@ -24,6 +41,10 @@ export function memoryKube(seed: KubeObject[] = []) {
       },
     };
     objects.set(keyString({ ...stored, ...stored.metadata }), stored);
+    if (options.collectGarbage && stored.metadata.deletionTimestamp && !stored.metadata.finalizers?.length) {
+      objects.delete(keyString({ ...stored, ...stored.metadata }));
+      collect(stored);
+    }
     return structuredClone(stored);
   };
   for (const object of seed) store(object);
@@ -123,6 +144,8 @@ export function memoryKube(seed: KubeObject[] = []) {
     },
     async delete(key: ObjectKey) {
       writes.push(`delete ${key.kind} ${key.name}`);
+      const gone = existing(key);
+      if (gone) collect(gone);
       return objects.delete(keyString(key));
     },
   };
