@@ -20,7 +20,7 @@ import { stringify } from "yaml";
 import { createKube } from "../shared/kube/client.ts";
 import type { KubeObject } from "../shared/kube/object.ts";
 import type { KubeTransport } from "../shared/kube/transport.ts";
-import { jsApiRequestCount } from "../shared/nats/jsapi.ts";
+import { jsApiRequestCount } from "../shared/nats/request.ts";
 import { ensureBinaries } from "../test/harness/binaries.ts";
 import { startDriver } from "../test/integration/jetstream/support/driver.ts";
 import { startEnvironment } from "../test/integration/support/environment.ts";

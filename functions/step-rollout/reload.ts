@@ -9,7 +9,8 @@ import { keyOf } from "../../shared/kube/object.ts";
 import { CONFIG_KEY, type PlannedServer } from "../cluster/index.ts";
 import { judgeReload, type ConfigApply } from "./config-apply.ts";
 import type { ConfigMap, StatefulSet } from "./observe.ts";
-import { ServerApiError, loadedConfig, reloadServer } from "./server-api.ts";
+import { NatsApiError } from "../../shared/nats/request.ts";
+import { loadedConfig, reloadServer } from "./server-api.ts";
 
 export type ReloadOutcome =
   { kind: "confirmed" } | { kind: "pending"; detail: string } | { kind: "failed"; reason: string };
@@ -111,7 +112,7 @@ export async function carryReload(
       try {
         outcome = await confirm(await connect(), target, server.serverId);
       } catch (error) {
-        if (error instanceof ServerApiError) {
+        if (error instanceof NatsApiError) {
           const reason = `reload failed: ${error.message}`;
           return (await giveUp(kube, server, reason)) ? { kind: "failed", reason } : changed;
         }

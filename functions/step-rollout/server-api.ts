@@ -1,9 +1,7 @@
-// Requests to one server over `$SYS.REQ.SERVER.<id>.*` as the system user: what config it has
-// loaded (VARZ) and reloading it (RELOAD).
+// What step-rollout asks one server over its `$SYS` server API: the config it has loaded (VARZ)
+// and to reload it (RELOAD). Errors are the shared NATS request family (shared/nats/request.ts).
 import type { NatsConnection } from "@nats-io/transport-node";
-
-/** Single-server requests wait this long for an answer. */
-export const SERVER_REQUEST_TIMEOUT_MS = 2000;
+import { serverRequest } from "../../shared/nats/request.ts";
 
 /** The part of a VARZ answer a reload is judged by. */
 export interface LoadedConfig {
@@ -15,36 +13,12 @@ export interface LoadedConfig {
   revision?: string;
 }
 
-/** The server answered with an error (a rejected reload). */
-export class ServerApiError extends Error {
-  override readonly name = "ServerApiError";
-}
-
-/** No answer came (timeout, no responders, connection down): ask again later. */
-export class ServerUnreachableError extends Error {
-  override readonly name = "ServerUnreachableError";
-}
-
-interface ServerApiResponse {
+interface VarzAnswer {
   data?: { config_digest?: string; config_load_time?: string; metadata?: Record<string, string> };
-  error?: { code?: number; description?: string };
-}
-
-async function request(nc: NatsConnection, subject: string): Promise<ServerApiResponse> {
-  let reply: ServerApiResponse;
-  try {
-    const msg = await nc.request(subject, "", { timeout: SERVER_REQUEST_TIMEOUT_MS });
-    reply = msg.json<ServerApiResponse>();
-  } catch (error) {
-    throw new ServerUnreachableError(`${subject}: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  if (reply.error)
-    throw new ServerApiError(reply.error.description ?? `${subject} answered with error ${String(reply.error.code)}`);
-  return reply;
 }
 
 export async function loadedConfig(nc: NatsConnection, serverId: string): Promise<LoadedConfig> {
-  const { data } = await request(nc, `$SYS.REQ.SERVER.${serverId}.VARZ`);
+  const { data } = await serverRequest<VarzAnswer>(nc, serverId, "VARZ");
   const revision = data?.metadata?.["config_revision"];
   return {
     ...(data?.config_digest ? { digest: data.config_digest } : {}),
@@ -53,7 +27,7 @@ export async function loadedConfig(nc: NatsConnection, serverId: string): Promis
   };
 }
 
-/** Asks the server to reload its config file; a rejection throws ServerApiError. */
+/** Asks the server to reload its config file; a rejection throws NatsApiError. */
 export async function reloadServer(nc: NatsConnection, serverId: string): Promise<void> {
-  await request(nc, `$SYS.REQ.SERVER.${serverId}.RELOAD`);
+  await serverRequest(nc, serverId, "RELOAD");
 }

@@ -4,7 +4,7 @@
 import type { NatsConnection } from "@nats-io/transport-node";
 import type { Kube } from "../../shared/kube/client.ts";
 import { readConnectionSettings, type ConnectionSettings } from "../../shared/nats/connection-settings.ts";
-import { JsApiError, jsRequest } from "../../shared/nats/jsapi.ts";
+import { NatsApiError, jsRequest } from "../../shared/nats/request.ts";
 import { connectWithInbox, createConnectionPool } from "../../shared/nats/pool.ts";
 import type { Cluster, ClusterPlan } from "../cluster/index.ts";
 import type { RemovalAction } from "./removal.ts";
@@ -50,7 +50,7 @@ export async function sendRemovalRequest(
   } catch (error) {
     if (
       action.kind !== "stepdown" &&
-      error instanceof JsApiError &&
+      error instanceof NatsApiError &&
       (error.errCode === NOT_A_MEMBER || error.errCode === MEMBER_CHANGE_IN_FLIGHT)
     )
       return;

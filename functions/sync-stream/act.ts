@@ -1,6 +1,6 @@
 // Writes to JetStream: create, update, delete.
 import type { NatsConnection } from "@nats-io/transport-node";
-import { ErrCodes, JsApiError, isNotFound, isPlacementError, jsRequest } from "../../shared/nats/jsapi.ts";
+import { ErrCodes, NatsApiError, isNotFound, isPlacementError, jsRequest } from "../../shared/nats/request.ts";
 import type { Wire } from "./fields.ts";
 import type { Target } from "./kinds.ts";
 import type { Observed } from "./observe.ts";
@@ -40,7 +40,7 @@ export async function deleteObject(nc: NatsConnection, target: Target): Promise<
  * (code 400, or 10052 which it reports as 500). Placement failures also come
  * as 400 but pass once peers or room return, so they are retried.
  */
-export function isRefusal(error: unknown): error is JsApiError {
-  if (!(error instanceof JsApiError) || isPlacementError(error)) return false;
+export function isRefusal(error: unknown): error is NatsApiError {
+  if (!(error instanceof NatsApiError) || isPlacementError(error)) return false;
   return error.code === 400 || error.errCode === ErrCodes.streamInvalidConfig;
 }

@@ -1,7 +1,7 @@
 // Deleting a resource: its deletionPolicy decides what happens on the server.
 import { KubeRequestError } from "../../shared/kube/errors.ts";
 import { hasFinalizer, removeFinalizer } from "../../shared/kube/finalizers.ts";
-import { JsApiError, NatsRequestError } from "../../shared/nats/jsapi.ts";
+import { NatsApiError, NatsRequestError } from "../../shared/nats/request.ts";
 import { done, retry, skipped, type Outcome } from "../../shared/runtime/outcome.ts";
 import { deleteObject } from "./act.ts";
 import { connectWith } from "./connection.ts";
@@ -49,7 +49,7 @@ export async function finalizeObject(deps: SyncDeps, object: JetStreamObject): P
       return release(`deleted ${target.model.what}`);
     }
   } catch (error) {
-    if (error instanceof JsApiError || error instanceof NatsRequestError)
+    if (error instanceof NatsApiError || error instanceof NatsRequestError)
       return retry(`cannot delete ${target.model.what}: ${error.message}`);
     throw error;
   }

@@ -1,6 +1,6 @@
 // Reads the server object a resource stands for.
 import type { NatsConnection } from "@nats-io/transport-node";
-import { ErrCodes, JsApiError, jsRequest } from "../../shared/nats/jsapi.ts";
+import { ErrCodes, NatsApiError, jsRequest } from "../../shared/nats/request.ts";
 import type { Wire } from "./fields.ts";
 import type { Target } from "./kinds.ts";
 
@@ -22,9 +22,9 @@ export async function observe(nc: NatsConnection, target: Target): Promise<Obser
     const info = await jsRequest(nc, infoSubject(target));
     return { found: true, observed: { config: (info.config ?? {}) as Wire, info } };
   } catch (error) {
-    if (error instanceof JsApiError && error.errCode === ErrCodes.streamNotFound)
+    if (error instanceof NatsApiError && error.errCode === ErrCodes.streamNotFound)
       return { found: false, streamMissing: true };
-    if (error instanceof JsApiError && error.errCode === ErrCodes.consumerNotFound)
+    if (error instanceof NatsApiError && error.errCode === ErrCodes.consumerNotFound)
       return { found: false, streamMissing: false };
     throw error;
   }

@@ -6,7 +6,7 @@ import { KubeRequestError } from "../../shared/kube/errors.ts";
 import { addFinalizer, hasFinalizer } from "../../shared/kube/finalizers.ts";
 import { keyOf, type KubeObject, type ObjectKey } from "../../shared/kube/object.ts";
 import { writeStatus } from "../../shared/kube/status.ts";
-import { JsApiError, NatsRequestError } from "../../shared/nats/jsapi.ts";
+import { NatsApiError, NatsRequestError } from "../../shared/nats/request.ts";
 import { conflict, done, retry, skipped, withSchedules, type Outcome } from "../../shared/runtime/outcome.ts";
 import { createObject, deleteObject, isRefusal, updateObject } from "./act.ts";
 import { connectWith } from "./connection.ts";
@@ -157,7 +157,7 @@ export async function reconcileObject(
     const settle = sync.kind === "synced" && sync.unsettled ? [keepCheck(key.namespace, "settle")] : [];
     return live(withSchedules(done(sync.kind), settle), becameReady);
   } catch (error) {
-    if (error instanceof JsApiError || error instanceof NatsRequestError) {
+    if (error instanceof NatsApiError || error instanceof NatsRequestError) {
       const written = await write({ kind: "failed", reason: "SyncFailed", message: error.message });
       if (written.conflict) return result(written.conflict);
       await recordNotes();

@@ -1,0 +1,101 @@
+// Request/reply on the NATS APIs the functions use, with one error family: the JetStream API
+// (`$JS.API.*`) and the server API (`$SYS.REQ.SERVER.<id>.*`, answered by one server, as the
+// system user). An answer carrying an error throws NatsApiError; no answer throws NatsRequestError.
+import type { NatsConnection } from "@nats-io/transport-node";
+
+/** JetStream API default request timeout. */
+export const jsApiTimeoutMs = 5_000;
+
+/** The API answered with an error (a JetStream refusal, a rejected reload). */
+export class NatsApiError extends Error {
+  override readonly name = "NatsApiError";
+  /** HTTP-style code (400, 404, 500, 503). */
+  readonly code: number;
+  /** JetStream error code (10059 stream not found, 10052 invalid config, …); 0 from the server API. */
+  readonly errCode: number;
+
+  constructor(code: number, errCode: number, description: string) {
+    super(description);
+    this.code = code;
+    this.errCode = errCode;
+  }
+}
+
+/** The request got no answer (timeout, no responders, closed connection): ask again later. */
+export class NatsRequestError extends Error {
+  override readonly name = "NatsRequestError";
+}
+
+export const ErrCodes = {
+  streamNotFound: 10059,
+  consumerNotFound: 10014,
+  streamInvalidConfig: 10052,
+  /** "no suitable peers for placement": a 400 that goes away when servers come back. */
+  noSuitablePeers: 10005,
+  /** "insufficient resources". */
+  insufficientResources: 10023,
+} as const;
+
+/** Refusals for want of peers or room: retried, whatever their HTTP-style code says. */
+export function isPlacementError(error: unknown): boolean {
+  return (
+    error instanceof NatsApiError &&
+    (error.errCode === ErrCodes.noSuitablePeers || error.errCode === ErrCodes.insufficientResources)
+  );
+}
+
+export function isNotFound(error: unknown): boolean {
+  return (
+    error instanceof NatsApiError &&
+    (error.errCode === ErrCodes.streamNotFound || error.errCode === ErrCodes.consumerNotFound)
+  );
+}
+
+let requests = 0;
+
+/** JetStream API requests made by this process (the benchmark reads it). */
+export function jsApiRequestCount(): number {
+  return requests;
+}
+
+/** Server API requests to one server wait this long for its answer. */
+export const serverApiTimeoutMs = 2_000;
+
+async function request<T>(nc: NatsConnection, subject: string, body: unknown, timeoutMs: number): Promise<T> {
+  let reply: Record<string, unknown>;
+  try {
+    const msg = await nc.request(subject, body === undefined ? "" : JSON.stringify(body), { timeout: timeoutMs });
+    reply = msg.json<Record<string, unknown>>();
+  } catch (error) {
+    throw new NatsRequestError(`${subject}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const failure = reply.error as { code?: number; err_code?: number; description?: string } | undefined;
+  if (failure)
+    throw new NatsApiError(
+      failure.code ?? 500,
+      failure.err_code ?? 0,
+      failure.description ?? `${subject} answered with error ${String(failure.code)}`,
+    );
+  return reply as T;
+}
+
+/** One request/reply on the `$JS.API` surface, answered as JSON or thrown as an error. */
+export function jsRequest<T = Record<string, unknown>>(
+  nc: NatsConnection,
+  subject: string,
+  body?: unknown,
+  timeoutMs = jsApiTimeoutMs,
+): Promise<T> {
+  requests++;
+  return request<T>(nc, `$JS.API.${subject}`, body, timeoutMs);
+}
+
+/** One request to one server's API, `$SYS.REQ.SERVER.<id>.<verb>` (VARZ, RELOAD, …), as the system user. */
+export function serverRequest<T = Record<string, unknown>>(
+  nc: NatsConnection,
+  serverId: string,
+  verb: string,
+  timeoutMs = serverApiTimeoutMs,
+): Promise<T> {
+  return request<T>(nc, `$SYS.REQ.SERVER.${serverId}.${verb}`, undefined, timeoutMs);
+}
