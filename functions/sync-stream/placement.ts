@@ -6,9 +6,9 @@ import type { SyncDeps } from "./context.ts";
 import type { Spec } from "./fields.ts";
 import { isAdmitted } from "../../shared/kube/reference-grants.ts";
 import { jetstreamApiVersion, type ObjectKind, type TargetResult } from "./kinds.ts";
-import { keyValueTarget, objectStoreTarget } from "./plan-bucket.ts";
-import { consumerTarget } from "./plan-consumer.ts";
-import { streamNameOf, streamTarget } from "./plan-stream.ts";
+import { keyValueTarget, objectStoreTarget } from "./bucket-target.ts";
+import { consumerTarget } from "./consumer-target.ts";
+import { streamNameOf, streamTarget } from "./stream-target.ts";
 import type { AdoptionPolicy } from "./plan.ts";
 import type { ObjectStatus, SyncResult } from "./status.ts";
 

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import type { Wire } from "./fields.ts";
 import { isSpecProblem, type Target } from "./kinds.ts";
 import { markerOriginKey, markerOwnerKey } from "./marker.ts";
-import { streamTarget } from "./plan-stream.ts";
+import { streamTarget } from "./stream-target.ts";
 import { planObject, type AdoptionPolicy, type PlanInput } from "./plan.ts";
 
 const fixture = (name: string): Wire =>

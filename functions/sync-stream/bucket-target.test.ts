@@ -2,7 +2,7 @@ import { describe, expect, it } from "@jest/globals";
 import { readFileSync } from "node:fs";
 import type { Wire } from "./fields.ts";
 import { isSpecProblem, type Target } from "./kinds.ts";
-import { keyValueTarget, objectStoreTarget } from "./plan-bucket.ts";
+import { keyValueTarget, objectStoreTarget } from "./bucket-target.ts";
 import { planObject, type AdoptionPolicy } from "./plan.ts";
 
 const fixture = (name: string): Wire =>

@@ -2,7 +2,7 @@ import { describe, expect, it } from "@jest/globals";
 import { readFileSync } from "node:fs";
 import type { Wire } from "./fields.ts";
 import { isSpecProblem, type Target } from "./kinds.ts";
-import { consumerTarget } from "./plan-consumer.ts";
+import { consumerTarget } from "./consumer-target.ts";
 import { planObject } from "./plan.ts";
 
 const fixture = (name: string): Wire =>
