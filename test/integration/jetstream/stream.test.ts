@@ -112,13 +112,16 @@ describe("story 1 step 3: a NatsConnection and a NatsStream on a three-server cl
   });
 
   it("keeps a drift schedule for the namespace while it holds JetStream objects", async () => {
-    const ping = await env.kube.get({
-      apiVersion: "sources.knative.dev/v1",
-      kind: "PingSource",
-      namespace: ns,
-      name: "sync-stream-drift",
-    });
-    expect(ping).toBeDefined();
+    // The runtime keeps it once the reconcile has answered, which may be just after Ready shows.
+    const ping = await eventually("the drift PingSource", () =>
+      env.kube.get({
+        apiVersion: "sources.knative.dev/v1",
+        kind: "PingSource",
+        namespace: ns,
+        name: "sync-stream-drift",
+      }),
+    );
+    expect(ping.metadata.name).toBe("sync-stream-drift");
   });
 
   it("shows published messages after the next check", async () => {
