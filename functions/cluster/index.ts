@@ -30,4 +30,4 @@ export { failureMessage, GENERIC_FAILURE_REASON, renderFailureReason, type Rende
 export { ROLLOUT_POLL, rolloutPoll } from "./schedules.ts";
 export { readCluster, resolveTarget } from "./target.ts";
 export { resolveTrust } from "./trust/trust.ts";
-export type { RefusedTrust } from "./trust/trust-validation.ts";
+export type { ReadyTrust, RefusedTrust } from "./trust/trust-validation.ts";

@@ -1,28 +1,44 @@
-// What render-cluster tells the user about a failed reconcile: a Warning event, and the failure
-// in an annotation step-rollout turns into `Progressing=False`. The reason is `ReconcileFailed`
-// unless the failure names a more specific one (a refused trust), kept in a second annotation.
-// Both are written only when the failure changes, so an unchanged world writes nothing. The
-// annotation is written guarded by the resourceVersion, so of concurrent deliveries that find
-// the same new failure, only one records the event.
+// Records a render failure on the NatsCluster (what it says: failure-annotations.ts). The
+// annotations are written guarded by the resourceVersion, so of concurrent deliveries that find the
+// same new failure, only one writes it and records its Warning event.
 import type { Kube } from "../../shared/kube/client.ts";
 import type { EventRecorder } from "../../shared/kube/events.ts";
 import { guarded } from "../../shared/kube/guarded.ts";
 import { keyOf } from "../../shared/kube/object.ts";
-import {
-  type Cluster,
-  failureMessage,
-  GENERIC_FAILURE_REASON,
-  readCluster,
-  type RenderFailure,
-} from "../cluster/index.ts";
-import { RENDER_FAILURE_ANNOTATION, RENDER_FAILURE_REASON_ANNOTATION } from "../../shared/api/constants/annotations.ts";
+import { type Cluster, readCluster, type RenderFailure } from "../cluster/index.ts";
+import { failureAnnotationChanges, failureEvent, namedFailure } from "./failure-annotations.ts";
 
 const ATTEMPTS = 5;
 
 /**
- * Records `failure` (undefined: the reconcile succeeded; a string: a `ReconcileFailed` message);
- * true when it wrote anything. On a write conflict it reads the NatsCluster again and looks once
- * more; a conflict that outlasts the attempts is thrown, so the delivery is retried.
+ * Makes the annotations record `failure` (undefined: none). Answers the NatsCluster as read when
+ * this delivery's write held (the failure's event regards it), or undefined when nothing was
+ * written. On a write conflict it reads the NatsCluster again and looks once more; a conflict that
+ * outlasts the attempts is thrown, so the delivery is retried.
+ */
+export async function recordFailure(
+  kube: Kube,
+  cluster: Cluster,
+  failure: RenderFailure | undefined,
+): Promise<Cluster | undefined> {
+  let current: Cluster | undefined = cluster;
+  for (let attempt = 1; current; attempt++) {
+    const changes = failureAnnotationChanges(current.metadata.annotations, failure);
+    if (!changes) return undefined;
+    const patch = { metadata: { resourceVersion: current.metadata.resourceVersion, annotations: changes } };
+    const key = keyOf(current);
+    const written = await guarded(() => kube.patch(key, patch, "merge"));
+    if (written.kind === "written") return current;
+    if (attempt >= ATTEMPTS) throw written.error;
+    current = await readCluster(kube, cluster.metadata.namespace, cluster.metadata.name);
+  }
+  return undefined;
+}
+
+/**
+ * Records `failure` (a string: a `ReconcileFailed` message) and, when this delivery wrote it, tells
+ * it in one Warning event; true when it wrote anything. Used where no decision was made: a delivery
+ * that failed.
  */
 export async function reportFailure(
   kube: Kube,
@@ -30,30 +46,12 @@ export async function reportFailure(
   cluster: Cluster,
   failure: RenderFailure | string | undefined,
 ): Promise<boolean> {
-  const named = typeof failure === "string" ? { reason: GENERIC_FAILURE_REASON, message: failure } : failure;
-  const message = named === undefined ? undefined : failureMessage(named.message);
-  const reason = named?.reason ?? GENERIC_FAILURE_REASON;
-  // The reason annotation is kept only for a specific reason, so a generic failure writes one key.
-  const reasonAnnotation = reason === GENERIC_FAILURE_REASON ? undefined : reason;
-  let current: Cluster | undefined = cluster;
-  for (let attempt = 1; current; attempt++) {
-    const annotations = current.metadata.annotations ?? {};
-    const reasonKept = annotations[RENDER_FAILURE_REASON_ANNOTATION] === reasonAnnotation;
-    if (annotations[RENDER_FAILURE_ANNOTATION] === message && reasonKept) return false;
-    const changes = {
-      [RENDER_FAILURE_ANNOTATION]: message ?? null,
-      ...(reasonKept ? {} : { [RENDER_FAILURE_REASON_ANNOTATION]: reasonAnnotation ?? null }),
-    };
-    const patch = { metadata: { resourceVersion: current.metadata.resourceVersion, annotations: changes } };
-    const key = keyOf(current);
-    const written = await guarded(() => kube.patch(key, patch, "merge"));
-    if (written.kind === "conflict") {
-      if (attempt >= ATTEMPTS) throw written.error;
-      current = await readCluster(kube, cluster.metadata.namespace, cluster.metadata.name);
-      continue;
-    }
-    if (message !== undefined) await (await recorder()).record(current, "Warning", reason, message);
-    return true;
+  const named = namedFailure(failure);
+  const regarding = await recordFailure(kube, cluster, named);
+  if (!regarding) return false;
+  if (named) {
+    const event = failureEvent(named);
+    await (await recorder()).record(regarding, event.type, event.reason, event.note);
   }
-  return false;
+  return true;
 }

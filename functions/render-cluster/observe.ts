@@ -1,7 +1,20 @@
-// What render-cluster reads besides the NatsCluster: the objects of the names it renders.
+// Everything one render-cluster delivery reads, and nothing else: the trust the NatsCluster runs
+// under, its route and client TLS Secrets, and the objects of the names it renders (with the
+// servers' data claims). What it all comes to is decided in decide.ts.
 import type { Kube } from "../../shared/kube/client.ts";
 import { keyOf, type KubeObject } from "../../shared/kube/object.ts";
-import { claimName, type ClusterPlan } from "../cluster/index.ts";
+import {
+  claimName,
+  clientTlsSecretName,
+  type Cluster,
+  type ClusterPlan,
+  operatorNamespace,
+  planCluster,
+  type ReadyTrust,
+  type RefusedTrust,
+  resolveTrust,
+} from "../cluster/index.ts";
+import { readRouteSecrets, type RouteSecrets, secretKey, type SecretObject } from "./tls/route-secrets.ts";
 
 export interface ServerObjects {
   statefulSet?: KubeObject;
@@ -9,14 +22,38 @@ export interface ServerObjects {
   claim?: KubeObject;
 }
 
-export interface RenderObservation {
+/** The objects of the rendered names: shared ones by `Kind/name`, a server's by server name. */
+export interface RenderedObjects {
   shared: Map<string, KubeObject | undefined>;
   servers: Map<string, ServerObjects>;
 }
 
-const sharedKey = (object: KubeObject): string => `${object.kind}/${object.metadata.name}`;
+/** A NatsCluster whose trust is refused: nothing else is read, since nothing is rendered. */
+export interface HeldCluster {
+  kind: "held";
+  cluster: Cluster;
+  refused: RefusedTrust;
+}
 
-export async function observeRendered(kube: Kube, plan: ClusterPlan, namespace: string): Promise<RenderObservation> {
+/** A NatsCluster to render, and everything its render is made of or written over. */
+export interface RenderableCluster {
+  kind: "render";
+  cluster: Cluster;
+  /** The trust `spec.auth` resolved to; absent without auth. */
+  trust?: ReadyTrust;
+  /** The namespace the operator runs in (admitted to the monitoring port). */
+  operatorNamespace?: string;
+  routes: RouteSecrets;
+  /** The client TLS Secret `spec.tls` names, when it exists. */
+  clientTls?: SecretObject;
+  rendered: RenderedObjects;
+}
+
+export type Observed = HeldCluster | RenderableCluster;
+
+export const sharedKey = (object: KubeObject): string => `${object.kind}/${object.metadata.name}`;
+
+async function readRendered(kube: Kube, plan: ClusterPlan, namespace: string): Promise<RenderedObjects> {
   const shared = new Map<string, KubeObject | undefined>();
   await Promise.all(plan.shared.map(async (object) => shared.set(sharedKey(object), await kube.get(keyOf(object)))));
   const servers = new Map<string, ServerObjects>();
@@ -42,4 +79,30 @@ export async function observeRendered(kube: Kube, plan: ClusterPlan, namespace: 
   return { shared, servers };
 }
 
-export { sharedKey };
+export async function observe(kube: Kube, cluster: Cluster): Promise<Observed> {
+  const trust = await resolveTrust(kube, cluster);
+  if (trust?.kind === "refused") return { kind: "held", cluster, refused: trust };
+  const namespace = operatorNamespace();
+  // Planned here only for the names of what is rendered, which the TLS data does not change; the
+  // render itself is planned in decide.ts, from the route Secrets as phase 1 leaves them.
+  const names = planCluster({
+    cluster,
+    ...(namespace ? { operatorNamespace: namespace } : {}),
+    ...(trust ? { trust } : {}),
+  });
+  const clientName = clientTlsSecretName(cluster);
+  const [routes, clientTls, rendered] = await Promise.all([
+    readRouteSecrets(kube, cluster),
+    clientName ? kube.get<SecretObject>(secretKey(cluster, clientName)) : Promise.resolve(undefined),
+    readRendered(kube, names, cluster.metadata.namespace),
+  ]);
+  return {
+    kind: "render",
+    cluster,
+    ...(trust ? { trust } : {}),
+    ...(namespace ? { operatorNamespace: namespace } : {}),
+    routes,
+    ...(clientTls ? { clientTls } : {}),
+    rendered,
+  };
+}

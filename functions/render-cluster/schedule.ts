@@ -2,8 +2,9 @@
 // certificate is due for renewal (a cron naming that minute of that day), and a poll while rendering
 // waits (a refused trust, a terminating claim). step-rollout's tick after a renewal is `rolloutPoll`
 // of the cluster domain.
+import { RENDER_FAILURE_REASON_ANNOTATION } from "../../shared/api/constants/annotations.ts";
 import { keepPolling, type Poll, type ScheduleDecision, stopPolling } from "../../shared/runtime/schedule.ts";
-import type { Cluster } from "../cluster/index.ts";
+import { type Cluster, rolloutPoll } from "../cluster/index.ts";
 
 export const renewalScheduleName = (cluster: string): string => `${cluster}-routes-renewal`;
 export const renderPollName = (cluster: string): string => `${cluster}-render-poll`;
@@ -53,4 +54,35 @@ export function noRenderTicks(namespace: string, cluster: string): ScheduleDecis
     stopPolling({ namespace, name: renderPollName(cluster) }),
     stopPolling({ namespace, name: renewalScheduleName(cluster) }),
   ];
+}
+
+/** What a render came to, as far as its schedules go. */
+export interface RenderWaits {
+  /** When the self-signed route certificate falls due. */
+  renewAt?: Date;
+  /** The route certificate was renewed in this delivery: a new revision to roll out. */
+  renewed: boolean;
+  /** A replaced server waits for its old claim to go. */
+  claimTerminating: boolean;
+}
+
+/** The schedules a render asks for (a held render asks for the trust poll alone). */
+export function renderSchedules(cluster: Cluster, waits: RenderWaits): ScheduleDecision[] {
+  const schedules: ScheduleDecision[] = [];
+  if (waits.renewAt) schedules.push(renewalTick(cluster, waits.renewAt));
+  // step-rollout at rest has no tick that would notice the renewed certificate's revision.
+  if (waits.renewed) schedules.push(rolloutPoll(cluster, true));
+  // A replaced server comes back once its old claim is gone.
+  if (waits.claimTerminating) schedules.push(renderPoll(cluster, "claim"));
+  // Otherwise a poll can exist only under auth, when auth went away while the trust was
+  // refused, or while a server is being replaced; elsewhere it is not named, which saves
+  // every render of a plain cluster a DELETE that would find nothing.
+  else if (
+    cluster.spec.auth ||
+    cluster.metadata.annotations?.[RENDER_FAILURE_REASON_ANNOTATION] !== undefined ||
+    cluster.status?.removals !== undefined
+  ) {
+    schedules.push(renderPoll(cluster, "nothing"));
+  }
+  return schedules;
 }

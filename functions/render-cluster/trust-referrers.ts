@@ -4,8 +4,10 @@
 import type { Kube } from "../../shared/kube/client.ts";
 import type { ObjectRef } from "../../shared/runtime/event.ts";
 import { qualifiedKind } from "../../shared/runtime/function.ts";
+import { done, type Outcome, skipped, withSchedules } from "../../shared/runtime/outcome.ts";
+import type { ScheduleDecision } from "../../shared/runtime/schedule.ts";
 import { KINDS } from "../../shared/api/kinds.ts";
-import { asCluster, type Cluster, CLUSTER_API_VERSION, CLUSTER_KIND } from "../cluster/index.ts";
+import { asCluster, type Cluster, CLUSTER_API_VERSION, CLUSTER_KIND, rolloutPoll } from "../cluster/index.ts";
 
 export const TRUST_KINDS = [KINDS.NatsOperatorTrust, KINDS.NatsAccountTrust].map((k) =>
   qualifiedKind(k.apiVersion, k.kind),
@@ -29,4 +31,30 @@ export async function clustersNaming(kube: Kube, trust: ObjectRef): Promise<Clus
   return all
     .map(asCluster)
     .filter((c): c is Cluster => c !== undefined && !c.metadata.deletionTimestamp && namesTrust(c, trust));
+}
+
+/**
+ * A trust changed: every NatsCluster naming it is rendered again (by `render`), and step-rollout is
+ * poked, since at rest it has no tick that would notice the new revision (C31 rolls it out).
+ */
+export async function renderReferrers(
+  kube: Kube,
+  trust: ObjectRef,
+  render: (cluster: Cluster) => Promise<Outcome>,
+): Promise<Outcome> {
+  const clusters = await clustersNaming(kube, trust);
+  if (clusters.length === 0) return skipped(`no NatsCluster names ${trust.kind} ${trust.namespace}/${trust.name}`);
+  const rendered: string[] = [];
+  const schedules: ScheduleDecision[][] = [];
+  for (const cluster of clusters) {
+    const outcome = await render(cluster);
+    schedules.push([...(outcome.schedules ?? []), rolloutPoll(cluster, true)]);
+    rendered.push(
+      `${cluster.metadata.namespace}/${cluster.metadata.name}: ${outcome.kind === "done" ? outcome.summary : outcome.kind}`,
+    );
+  }
+  return withSchedules(
+    done(`${trust.kind} ${trust.namespace}/${trust.name} changed; ${rendered.join("; ")}`),
+    ...schedules,
+  );
 }

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "@jest/globals";
 import { X509Certificate } from "node:crypto";
-import { ensureCa, issueLeaf, leafRenewalReason, routeDnsNames } from "./route-certificates.ts";
+import { caUsable, issueCa, issueLeaf, leafRenewalReason, routeDnsNames } from "./route-certificates.ts";
 
 const now = new Date("2026-12-01T00:00:00Z");
 const day = 24 * 3600 * 1000;
 
 describe("route certificates", () => {
-  const { ca } = ensureCa("demo", undefined, now);
+  const ca = issueCa("demo", now);
   const leaf = issueLeaf("demo", "nats-system", ca, now);
 
   it("issue a CA that Node reads as a CA", () => {
@@ -33,7 +33,12 @@ describe("route certificates", () => {
   });
 
   it("keep a valid stored CA", () => {
-    expect(ensureCa("demo", ca, now)).toEqual({ ca, issued: false });
+    expect(caUsable(ca, now)).toBe(true);
+  });
+
+  it("replace a CA that has expired or does not match its key", () => {
+    expect(caUsable(ca, new Date(now.getTime() + 11 * 365 * day))).toBe(false);
+    expect(caUsable({ ...ca, keyPem: issueCa("demo", now).keyPem }, now)).toBe(false);
   });
 
   it("keep the leaf while more than a third of its life remains", () => {
@@ -45,7 +50,7 @@ describe("route certificates", () => {
   });
 
   it("renew a leaf another CA issued", () => {
-    const other = ensureCa("demo", undefined, now).ca;
+    const other = issueCa("demo", now);
     expect(leafRenewalReason(other, leaf, now)).toMatch(/not issued by/);
   });
 });

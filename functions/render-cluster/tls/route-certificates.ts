@@ -24,29 +24,30 @@ export const routeDnsNames = (cluster: string, namespace: string) => [
   `*.${cluster}-headless.${namespace}.svc.cluster.local`,
 ];
 
-/** The CA to use: the stored one while it is readable, unexpired and matches its key; else a new one. */
-export function ensureCa(cluster: string, stored: RouteCa | undefined, now: Date): { ca: RouteCa; issued: boolean } {
-  if (stored) {
-    const certificate = readCertificate(stored.certificatePem);
-    try {
-      if (
-        certificate &&
-        new Date(certificate.validTo).getTime() > now.getTime() &&
-        certificate.checkPrivateKey(privateKeyOf(stored.keyPem))
-      ) {
-        return { ca: stored, issued: false };
-      }
-    } catch {
-      // An unreadable key: issue a new CA below.
-    }
+/** Whether a stored CA can go on signing: readable, unexpired, and matching its key. */
+export function caUsable(stored: RouteCa, now: Date): boolean {
+  const certificate = readCertificate(stored.certificatePem);
+  try {
+    return (
+      certificate !== undefined &&
+      new Date(certificate.validTo).getTime() > now.getTime() &&
+      certificate.checkPrivateKey(privateKeyOf(stored.keyPem))
+    );
+  } catch {
+    // An unreadable key: the CA cannot sign.
+    return false;
   }
+}
+
+/** A new self-signed CA for the cluster's routes, valid ten years (a fresh key each time). */
+export function issueCa(cluster: string, now: Date): RouteCa {
   const issued = issueCertificate({
     commonName: caCommonName(cluster),
     notBefore: new Date(now.getTime() - BACKDATE_MS),
     notAfter: new Date(now.getTime() + CA_VALIDITY_MS),
     isCa: true,
   });
-  return { ca: { certificatePem: issued.certificatePem, keyPem: issued.keyPem }, issued: true };
+  return { certificatePem: issued.certificatePem, keyPem: issued.keyPem };
 }
 
 /** Why the stored leaf must be re-issued, or undefined when it is still good. */

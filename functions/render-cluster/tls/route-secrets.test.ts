@@ -4,8 +4,10 @@ import type { Kube } from "../../../shared/kube/client.ts";
 import { KubeRequestError } from "../../../shared/kube/errors.ts";
 import type { KubeObject, ObjectKey } from "../../../shared/kube/object.ts";
 import { demoCluster } from "../../../test/fixtures/cluster/clusters.ts";
-import { routeTlsPlan } from "../../cluster/index.ts";
-import { ensureRouteTls, type SecretObject } from "./route-secrets.ts";
+import type { Cluster } from "../../cluster/index.ts";
+import { issueRouteTls } from "./issue-route-tls.ts";
+import { readRouteSecrets, type SecretObject } from "./route-secrets.ts";
+import { judgeRouteTls, routeTlsForRender } from "./route-tls.ts";
 
 /** Secrets in memory; `create` refuses an existing name like the API server, and every call yields first. */
 function secretStore(): Kube & { secrets: Map<string, SecretObject> } {
@@ -32,6 +34,14 @@ function secretStore(): Kube & { secrets: Map<string, SecretObject> } {
   return store as unknown as Kube & { secrets: Map<string, SecretObject> };
 }
 
+/** One delivery's route TLS phase: read the Secrets, judge them, issue what they lack, and judge again for the render. */
+async function routeTls(kube: Kube, cluster: Cluster, now: Date) {
+  const secrets = await readRouteSecrets(kube, cluster);
+  const order = judgeRouteTls(secrets, cluster, now);
+  const settled = order.kind === "issue" ? await issueRouteTls(kube, cluster, secrets, order, now, "test") : secrets;
+  return routeTlsForRender(settled, cluster, now);
+}
+
 const pem = (object: SecretObject | undefined, key: string) =>
   Buffer.from(object?.data?.[key] ?? "", "base64").toString("utf8");
 
@@ -40,9 +50,7 @@ describe("route TLS Secrets", () => {
     const kube = secretStore();
     const cluster = demoCluster();
     const now = new Date("2026-12-01T00:00:00Z");
-    const results = await Promise.all(
-      Array.from({ length: 5 }, () => ensureRouteTls(kube, cluster, routeTlsPlan(cluster), now, "test")),
-    );
+    const results = await Promise.all(Array.from({ length: 5 }, () => routeTls(kube, cluster, now)));
     expect(results.every((r) => r.kind === "ready")).toBe(true);
     const ca = new X509Certificate(pem(kube.secrets.get("demo-routes-ca"), "tls.crt"));
     const leafSecret = kube.secrets.get("demo-routes-tls");
@@ -60,8 +68,8 @@ describe("route TLS Secrets", () => {
     const kube = secretStore();
     const cluster = demoCluster();
     const now = new Date("2026-12-01T00:00:00Z");
-    const first = await ensureRouteTls(kube, cluster, routeTlsPlan(cluster), now, "test");
-    const again = await ensureRouteTls(kube, cluster, routeTlsPlan(cluster), new Date("2027-03-01T00:00:00Z"), "test");
+    const first = await routeTls(kube, cluster, now);
+    const again = await routeTls(kube, cluster, new Date("2027-03-01T00:00:00Z"));
     expect(again.kind === "ready" && first.kind === "ready" && again.data["tls.crt"] === first.data["tls.crt"]).toBe(
       true,
     );
@@ -69,10 +77,24 @@ describe("route TLS Secrets", () => {
     expect(again.kind === "ready" && again.renewAt?.toISOString().slice(0, 7)).toBe("2027-08");
   });
 
+  it("renew a leaf once a third of its life remains, under the same CA, and say it was renewed", async () => {
+    const kube = secretStore();
+    const cluster = demoCluster();
+    const first = await routeTls(kube, cluster, new Date("2026-12-01T00:00:00Z"));
+    const ca = pem(kube.secrets.get("demo-routes-ca"), "tls.crt");
+    const renewed = await routeTls(kube, cluster, new Date("2027-09-01T00:00:00Z"));
+    expect(renewed).toMatchObject({ kind: "ready", renewed: true });
+    expect(
+      renewed.kind === "ready" && first.kind === "ready" && renewed.data["tls.crt"] !== first.data["tls.crt"],
+    ).toBe(true);
+    expect(pem(kube.secrets.get("demo-routes-ca"), "tls.crt")).toBe(ca);
+    expect(pem(kube.secrets.get("demo-routes-tls"), "ca.crt")).toBe(ca);
+  });
+
   it("wait for a named Secret until it holds the certificate, key and CA", async () => {
     const kube = secretStore();
     const cluster = demoCluster({ routes: { tls: { secretRef: { name: "mine" } } } });
-    expect(await ensureRouteTls(kube, cluster, routeTlsPlan(cluster), new Date(), "test")).toMatchObject({
+    expect(await routeTls(kube, cluster, new Date())).toMatchObject({
       kind: "waiting",
     });
   });

@@ -1,0 +1,107 @@
+// The decision of one render-cluster delivery, from what observe.ts read and the time: pure, so
+// the same observation always gives the same decision. Route TLS is decided first, on its own
+// (decideRouteTls): the render's revision is made of the certificate the servers mount, so a
+// leaf issued or renewed in this delivery is written before the render is decided from it.
+import type { ScheduleDecision } from "../../shared/runtime/schedule.ts";
+import { clientTlsSecretName, type Cluster, planCluster, type RenderFailure } from "../cluster/index.ts";
+import { failureAnnotationChanges, failureEvent, namedFailure } from "./failure-annotations.ts";
+import type { HeldCluster, Observed, RenderableCluster } from "./observe.ts";
+import { renderPoll, renderSchedules } from "./schedule.ts";
+import { renderedStatus, type RenderedStatus } from "./status.ts";
+import { type IssueRouteTls, judgeRouteTls, routeTlsForRender } from "./tls/route-tls.ts";
+import { type RenderWrite, renderWrites } from "./writes.ts";
+
+/** A Kubernetes Event to record on the NatsCluster. */
+export interface ClusterEvent {
+  type: "Normal" | "Warning";
+  reason: string;
+  note: string;
+}
+
+/** How the render-failure annotations change: set to a failure, or cleared. */
+export type FailureChange = { kind: "set"; failure: RenderFailure } | { kind: "clear" };
+
+export interface Decision {
+  /** The rendered objects to write, in order. */
+  writes: RenderWrite[];
+  /** render-cluster's fields of the status; absent while held (nothing is rendered). */
+  status?: RenderedStatus;
+  /** Absent when the annotations already say what this render came to. Written last, so a failed write above stays recorded. */
+  failure?: FailureChange;
+  /** Recorded by the delivery whose failure write holds: concurrent deliveries tell a failure once. */
+  events: ClusterEvent[];
+  schedules: ScheduleDecision[];
+  summary: string;
+}
+
+/** Phase 1: the route TLS Secrets to issue or renew before the render, if any. None while held. */
+export function decideRouteTls(observed: Observed, now: Date): IssueRouteTls | undefined {
+  if (observed.kind === "held") return undefined;
+  const judged = judgeRouteTls(observed.routes, observed.cluster, now);
+  return judged.kind === "issue" ? judged : undefined;
+}
+
+/** The failure annotations' change and its event, when `failure` is not what they record. */
+function failureDecision(cluster: Cluster, failure: RenderFailure | undefined): Pick<Decision, "failure" | "events"> {
+  if (!failureAnnotationChanges(cluster.metadata.annotations, failure)) return { events: [] };
+  if (!failure) return { failure: { kind: "clear" }, events: [] };
+  return { failure: { kind: "set", failure }, events: [failureEvent(failure)] };
+}
+
+/**
+ * While the trust is refused, nothing is rendered: servers not yet created wait, existing ones
+ * keep their last render (C41, C42). The refusal is recorded as the render failure, with its
+ * own reason, and a poll looks for the trust again.
+ */
+function decideHold({ cluster, refused }: HeldCluster): Decision {
+  return {
+    writes: [],
+    ...failureDecision(cluster, { reason: refused.reason, message: refused.message }),
+    schedules: [renderPoll(cluster, "trust")],
+    summary: `held, ${refused.reason}: ${refused.message}`,
+  };
+}
+
+function decideRender(observed: RenderableCluster, now: Date): Decision {
+  const { cluster } = observed;
+  const routeTls = routeTlsForRender(observed.routes, cluster, now);
+  const clientData = observed.clientTls?.data;
+  const plan = planCluster({
+    cluster,
+    ...(routeTls.kind === "ready" ? { routeTlsData: routeTls.data } : {}),
+    ...(clientData ? { clientTlsData: clientData } : {}),
+    ...(observed.operatorNamespace ? { operatorNamespace: observed.operatorNamespace } : {}),
+    ...(observed.trust ? { trust: observed.trust } : {}),
+  });
+  const routesReady = routeTls.kind === "ready" || routeTls.kind === "off";
+  const clientReady = !clientTlsSecretName(cluster) || Boolean(clientData?.["tls.crt"]);
+  // Servers are created only once the Secrets they mount hold certificates.
+  const rendered = renderWrites(cluster, plan, observed.rendered, routesReady && clientReady);
+  const foreign = [...(routeTls.kind === "foreign" ? routeTls.objects : []), ...rendered.foreign];
+  const failure =
+    foreign.length > 0 ? `not controlled by this NatsCluster, left untouched: ${foreign.join(", ")}` : undefined;
+  const created = rendered.writes.flatMap((w) => (w.kind === "create" ? [w.server] : []));
+
+  const parts = [`revision ${plan.revision}`];
+  if (created.length > 0) parts.push(`creating ${created.join(", ")}`);
+  if (routeTls.kind === "waiting") parts.push(routeTls.message);
+  if (rendered.claimTerminating.length > 0)
+    parts.push(`waiting for the old claim of ${rendered.claimTerminating.join(", ")}`);
+  if (foreign.length > 0) parts.push(`foreign: ${foreign.join(", ")}`);
+  return {
+    writes: rendered.writes,
+    status: renderedStatus(plan.status),
+    ...failureDecision(cluster, namedFailure(failure)),
+    schedules: renderSchedules(cluster, {
+      ...(routeTls.kind === "ready" && routeTls.renewAt ? { renewAt: routeTls.renewAt } : {}),
+      renewed: routeTls.kind === "ready" && routeTls.renewed === true,
+      claimTerminating: rendered.claimTerminating.length > 0,
+    }),
+    summary: parts.join("; "),
+  };
+}
+
+/** What one delivery does for the NatsCluster observed (after phase 1), at `now`. */
+export function decide(observed: Observed, now: Date): Decision {
+  return observed.kind === "held" ? decideHold(observed) : decideRender(observed, now);
+}

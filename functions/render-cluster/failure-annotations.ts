@@ -1,0 +1,35 @@
+// What the render-failure annotations should say (pure). The failure is kept in
+// `render-failure`, which step-rollout turns into `Progressing=False`; its reason is
+// `ReconcileFailed` unless the failure names a more specific one (a refused trust), kept in
+// `render-failure-reason`. The message is cut to the 1 kB an Event note holds, so the annotation
+// and the Warning event say the same.
+import { RENDER_FAILURE_ANNOTATION, RENDER_FAILURE_REASON_ANNOTATION } from "../../shared/api/constants/annotations.ts";
+import { failureMessage, GENERIC_FAILURE_REASON, type RenderFailure } from "../cluster/index.ts";
+
+/** A failure named by its message alone reads as `ReconcileFailed`. */
+export const namedFailure = (failure: RenderFailure | string | undefined): RenderFailure | undefined =>
+  typeof failure === "string" ? { reason: GENERIC_FAILURE_REASON, message: failure } : failure;
+
+/**
+ * The annotation changes (a merge patch: null removes) that make `annotations` record `failure`
+ * (undefined: no failure); undefined when they already do, so an unchanged world writes nothing.
+ */
+export function failureAnnotationChanges(
+  annotations: Record<string, string> | undefined,
+  failure: RenderFailure | undefined,
+): Record<string, string | null> | undefined {
+  const message = failure === undefined ? undefined : failureMessage(failure.message);
+  const reason = failure?.reason ?? GENERIC_FAILURE_REASON;
+  // The reason annotation is kept only for a specific reason, so a generic failure writes one key.
+  const reasonAnnotation = reason === GENERIC_FAILURE_REASON ? undefined : reason;
+  const reasonKept = annotations?.[RENDER_FAILURE_REASON_ANNOTATION] === reasonAnnotation;
+  if (annotations?.[RENDER_FAILURE_ANNOTATION] === message && reasonKept) return undefined;
+  return {
+    [RENDER_FAILURE_ANNOTATION]: message ?? null,
+    ...(reasonKept ? {} : { [RENDER_FAILURE_REASON_ANNOTATION]: reasonAnnotation ?? null }),
+  };
+}
+
+/** The Warning event that tells a newly recorded failure, with the annotation's text. */
+export const failureEvent = (failure: RenderFailure) =>
+  ({ type: "Warning", reason: failure.reason, note: failureMessage(failure.message) }) as const;

@@ -1,0 +1,63 @@
+// Which rendered objects a delivery writes (pure): shared objects when they differ from the render,
+// a server's objects only when the server does not exist yet (existing servers change only
+// through step-rollout's steps), and nothing of a rendered name this NatsCluster does not control.
+import { RENDERED_ANNOTATIONS } from "../../shared/api/constants/annotations.ts";
+import { containsRendered } from "../../shared/kube/contains.ts";
+import type { KubeObject } from "../../shared/kube/object.ts";
+import { describeObject, isControlledBy } from "../../shared/kube/ownership.ts";
+import type { Cluster, ClusterPlan } from "../cluster/index.ts";
+import { type RenderedObjects, sharedKey } from "./observe.ts";
+
+export type RenderWrite =
+  /** A server-side apply under render-cluster's field manager. */
+  | { kind: "apply"; object: KubeObject }
+  /** A create that never applies over: a StatefulSet that appeared meanwhile belongs to the rollout. */
+  | { kind: "create"; object: KubeObject; server: string };
+
+export interface RenderWrites {
+  /** In the order they are made: shared objects, then each new server's ConfigMap and StatefulSet. */
+  writes: RenderWrite[];
+  /** Objects of a rendered name this NatsCluster does not control, left untouched. */
+  foreign: string[];
+  /** Servers held back because their old claim is still terminating. */
+  claimTerminating: string[];
+}
+
+export function renderWrites(
+  cluster: Cluster,
+  plan: ClusterPlan,
+  rendered: RenderedObjects,
+  createServers: boolean,
+): RenderWrites {
+  const result: RenderWrites = { writes: [], foreign: [], claimTerminating: [] };
+  for (const object of plan.shared) {
+    const existing = rendered.shared.get(sharedKey(object));
+    if (existing && !isControlledBy(existing, cluster)) result.foreign.push(describeObject(existing));
+    else if (!existing || !containsRendered(existing, object)) result.writes.push({ kind: "apply", object });
+  }
+  for (const server of plan.servers) {
+    const objects = rendered.servers.get(server.name) ?? {};
+    const foreign = [objects.statefulSet, objects.configMap].filter(
+      (o): o is KubeObject => o !== undefined && !isControlledBy(o, cluster),
+    );
+    if (foreign.length > 0) {
+      result.foreign.push(...foreign.map(describeObject));
+      continue;
+    }
+    if (objects.statefulSet) {
+      // A missing ConfigMap of a server already on this revision is simply put back.
+      const onTarget =
+        objects.statefulSet.metadata.annotations?.[RENDERED_ANNOTATIONS.configRevision] === plan.revision;
+      if (!objects.configMap && onTarget) result.writes.push({ kind: "apply", object: server.configMap });
+      continue;
+    }
+    if (!createServers) continue;
+    if (objects.claim?.metadata.deletionTimestamp) {
+      result.claimTerminating.push(server.name);
+      continue;
+    }
+    result.writes.push({ kind: "apply", object: server.configMap });
+    result.writes.push({ kind: "create", object: server.statefulSet, server: server.name });
+  }
+  return result;
+}
