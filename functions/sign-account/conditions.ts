@@ -17,7 +17,12 @@ export const ready = (message: string, reason = "Signed"): ConditionUpdate => ({
   message,
 });
 
-export const notReady = (refusal: Refusal): ConditionUpdate => ({ type: "Ready", status: "False", ...refusal });
+export const notReady = ({ reason, message }: Refusal): ConditionUpdate => ({
+  type: "Ready",
+  status: "False",
+  reason,
+  message,
+});
 
 export const referencesResolved = (): ConditionUpdate => ({
   type: "ReferencesResolved",

@@ -1,6 +1,7 @@
 // sign-account: keys, operator, account and user JWTs, creds Secrets, and the reference-form
 // NatsOperatorTrust. Each object is reconciled in the observe, decide, act shape, then the objects
 // that read it (dependents.ts), in the same delivery.
+import type { EventRecorder } from "../../shared/kube/events.ts";
 import type { OperatorFunction } from "../../shared/runtime/function.ts";
 import { conflict, done, retry, skipped, withSchedules, type Outcome } from "../../shared/runtime/outcome.ts";
 import type { ScheduleDecision } from "../../shared/runtime/schedule.ts";
@@ -28,7 +29,10 @@ export const signAccount: OperatorFunction = {
     const kube = await context.kube();
     const target = await resolveTarget(kube, context.event);
     if (target.kind === "none") return skipped(target.reason);
-    const recorder = await context.recorder();
+    // The recorder is made on the first Event only: most deliveries record none.
+    const recorder = {
+      record: async (...args: Parameters<EventRecorder["record"]>) => (await context.recorder()).record(...args),
+    };
     const now = context.now();
     const queue: Subject[] = [target.subject];
     const seen = new Set<string>();
@@ -36,6 +40,7 @@ export const signAccount: OperatorFunction = {
     const schedules: ScheduleDecision[] = [];
     const failed: string[] = [];
     let conflicted = false;
+    let acted = false;
     while (queue.length > 0 && seen.size < MOST_OBJECTS) {
       const subject = queue.shift() as Subject;
       const id = describeSubject(subject);
@@ -45,6 +50,7 @@ export const signAccount: OperatorFunction = {
         const result = await reconcile(kube, recorder, subject, now);
         summaries.push(result.summary);
         if (result.kind === "conflict") conflicted = true;
+        if (result.kind !== "gone") acted = true;
         if (result.kind === "done") schedules.push(...result.schedules);
       } catch (error) {
         // One object's failure does not keep the others from their reconcile; the event is retried.
@@ -59,7 +65,9 @@ export const signAccount: OperatorFunction = {
         ? retry(failed.join("; "))
         : conflicted
           ? conflict(summaries.join("; "))
-          : done(summaries.join("; "));
+          : acted
+            ? done(summaries.join("; "))
+            : skipped(summaries.join("; "));
     return withSchedules(outcome, schedules);
   },
 };
