@@ -46,7 +46,13 @@ export const noSystemConnection = (): ConditionUpdate => ({
   message: "no system connection is configured: the JWT is signed into status only, nothing is pushed to servers",
 });
 
-/** Merges the updates; a Warning Event when Ready turns False or changes its reason while False. */
+/** Reasons that only say something is on its way: no Warning for them. */
+const WAITING = new Set(["Pending"]);
+
+/**
+ * Merges the updates; a Warning Event when Ready turns False or changes its reason while False,
+ * unless it only waits for another object to catch up.
+ */
 export function nextConditions(
   previous: readonly Condition[] | undefined,
   updates: readonly ConditionUpdate[],
@@ -56,7 +62,10 @@ export function nextConditions(
   const before = previous?.find((c) => c.type === "Ready");
   const after = conditions.find((c) => c.type === "Ready");
   const events: AuthEvent[] =
-    after && after.status === "False" && (before?.status !== "False" || before.reason !== after.reason)
+    after &&
+    after.status === "False" &&
+    !WAITING.has(after.reason) &&
+    (before?.status !== "False" || before.reason !== after.reason)
       ? [{ type: "Warning", reason: after.reason, note: after.message }]
       : [];
   return { conditions, events };
