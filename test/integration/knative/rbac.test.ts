@@ -83,6 +83,11 @@ describe("least-privilege RBAC per function", () => {
     ["nats-operator-sync-stream", "patch", "jetstream.nats-operator.io", "natsstreams", "status"],
     ["nats-operator-sync-stream", "get", "", "secrets", ""],
     ["nats-operator-sync-stream", "create", "sources.knative.dev", "pingsources", ""],
+    ["nats-operator-sign-account", "create", "", "secrets", ""],
+    ["nats-operator-sign-account", "update", "auth.nats-operator.io", "natsaccounts", "status"],
+    ["nats-operator-sign-account", "update", "nats-operator.io", "natsoperatortrusts", "status"],
+    ["nats-operator-sign-account", "list", "nats-operator.io", "natsreferencegrants", ""],
+    ["nats-operator-sign-account", "create", "sources.knative.dev", "pingsources", ""],
   ])("lets %s %s %s/%s %s", async (account, verb, group, resource, subresource) => {
     expect(await allowed(account, verb, group, resource, subresource)).toBe(true);
   });
@@ -96,6 +101,10 @@ describe("least-privilege RBAC per function", () => {
     ["nats-operator-step-rollout", "patch", "nats-operator.io", "natsreferencegrants"],
     ["nats-operator-step-rollout", "create", "", "secrets"],
     ["nats-operator-balance", "get", "", "secrets"],
+    ["nats-operator-sign-account", "delete", "", "secrets"],
+    ["nats-operator-sign-account", "list", "", "secrets"],
+    ["nats-operator-sign-account", "update", "auth.nats-operator.io", "natsaccounts"],
+    ["nats-operator-sign-account", "update", "nats-operator.io", "natsoperatortrusts"],
   ])("refuses %s %s %s/%s", async (account, verb, group, resource) => {
     expect(await allowed(account, verb, group, resource)).toBe(false);
   });

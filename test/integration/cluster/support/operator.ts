@@ -32,7 +32,14 @@ export interface RunningOperator {
   stop(): Promise<void>;
 }
 
-export async function startOperator(transport: KubeTransport): Promise<RunningOperator> {
+export interface OperatorOptions {
+  /** Functions beside render-cluster and step-rollout (sign-account, say). */
+  extraFunctions?: OperatorFunction[];
+  /** Kinds watched beside NatsClusters, StatefulSets and the trusts (the auth kinds, Secrets). */
+  extraKinds?: string[];
+}
+
+export async function startOperator(transport: KubeTransport, options: OperatorOptions = {}): Promise<RunningOperator> {
   const lines: string[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -45,9 +52,16 @@ export async function startOperator(transport: KubeTransport): Promise<RunningOp
   const functions = new Map<string, OperatorFunction>([
     [renderCluster.name, renderCluster],
     [stepRollout.name, stepRollout],
+    ...(options.extraFunctions ?? []).map((fn): [string, OperatorFunction] => [fn.name, fn]),
   ]);
   const routes = await loadTriggerRoutes();
-  const watched = new Set(["NatsCluster", "StatefulSet", "NatsOperatorTrust", "NatsAccountTrust"]);
+  const watched = new Set([
+    "NatsCluster",
+    "StatefulSet",
+    "NatsOperatorTrust",
+    "NatsAccountTrust",
+    ...(options.extraKinds ?? []),
+  ]);
   const resources = (await loadWatchedResources()).filter((r) => watched.has(r.kind));
   const deps = processDeps(log, async () => createKube(transport));
   const abort = new AbortController();

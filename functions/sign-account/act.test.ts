@@ -1,0 +1,143 @@
+import { describe, expect, it } from "@jest/globals";
+import { decode, parseCreds, type ClaimsData } from "@nats-io/jwt";
+import type { KubeObject } from "../../shared/kube/object.ts";
+import {
+  accountObject,
+  operatorObject,
+  operatorTrustObject,
+  systemAccountObject,
+  userObject,
+} from "../../test/fixtures/auth/objects.ts";
+import { authWorld } from "../../test/support/auth-world.ts";
+
+const AUTH = "auth.nats-operator.io/v1beta1";
+type WithStatus = KubeObject & {
+  status?: Record<string, unknown> & { conditions?: { type: string; reason: string }[] };
+};
+type Secret = KubeObject & { data?: Record<string, string> };
+
+const CHAIN = [
+  ["NatsSystemAccount", "sys"],
+  ["NatsOperator", "main"],
+  ["NatsOperatorTrust", "main"],
+  ["NatsAccount", "app"],
+  ["NatsUser", "alice"],
+  ["NatsUser", "sys-user"],
+] as const;
+
+/** The whole chain, reconciled in the order its events would come. */
+async function signedChain(extra: KubeObject[] = []) {
+  const world = authWorld([
+    operatorObject(),
+    systemAccountObject(),
+    accountObject("app", { limits: { connections: 10, jetstream: { diskStorage: "1Gi" } } }),
+    userObject("alice", { permissions: { publish: { allow: ["orders.>"] } } }),
+    userObject("sys-user", { accountRef: { kind: "NatsSystemAccount", name: "sys" }, preset: "cluster-controller" }),
+    operatorTrustObject(),
+    ...extra,
+  ]);
+  // Twice: what an object reads from another signed later is picked up on the second round.
+  for (let round = 0; round < 2; round++)
+    for (const [kind, name] of CHAIN) expect((await world.run(kind, name)).kind).toBe("done");
+  return world;
+}
+
+const seedsIn = async (world: ReturnType<typeof authWorld>) => {
+  const secrets = await world.kube.list<Secret>({ apiVersion: "v1", kind: "Secret", namespace: "auth" });
+  const seeds: string[] = [];
+  for (const s of secrets)
+    for (const value of Object.values(s.data ?? {})) {
+      const text = Buffer.from(value, "base64").toString("utf8");
+      seeds.push(...(text.match(/(?<![A-Z2-7])S[OAU][A-Z2-7]{56}(?![A-Z2-7])/g) ?? []));
+    }
+  return seeds;
+};
+
+describe("sign-account acting on its decisions", () => {
+  it("generates keys into annotated Secrets without owner references and records them in status", async () => {
+    const world = await signedChain();
+    const identity = await world.get<Secret>("v1", "Secret", "main-operator-identity");
+    expect(identity?.metadata.annotations).toEqual({ "auth.nats-operator.io/generated-for": "operator/main" });
+    expect(identity?.metadata.ownerReferences).toBeUndefined();
+    expect(identity?.metadata.labels).toEqual({ "app.kubernetes.io/managed-by": "nats-operator" });
+    expect(await world.get("v1", "Secret", "app-account-signing-1")).toBeDefined();
+    expect(await world.get("v1", "Secret", "sys-systemaccount-identity")).toBeDefined();
+    const operator = await world.get<WithStatus>(AUTH, "NatsOperator", "main");
+    expect(operator?.status?.["seedSecrets"]).toEqual({
+      identity: "main-operator-identity",
+      signing: ["main-operator-signing-1"],
+    });
+    expect(operator?.status?.["publicKey"]).toMatch(/^O/);
+  });
+
+  it("signs the account with the operator's signing key, never its identity, expiring after jwtTTL", async () => {
+    const world = await signedChain();
+    const operator = await world.get<WithStatus>(AUTH, "NatsOperator", "main");
+    const account = await world.get<WithStatus>(AUTH, "NatsAccount", "app");
+    const claims = decode<Record<string, unknown>>(String(account?.status?.["jwt"]));
+    const signing = operator?.status?.["signingKeys"] as string[];
+    expect(claims.iss).toBe(signing[0]);
+    expect(claims.iss).not.toBe(operator?.status?.["publicKey"]);
+    expect(claims.sub).toBe(account?.status?.["publicKey"]);
+    expect((claims.exp ?? 0) - claims.iat).toBe(48 * 3600);
+    expect(claims.nats["limits"]).toMatchObject({ conn: 10, subs: -1, disk_storage: 1024 ** 3, mem_storage: -1 });
+    const op = decode<Record<string, unknown>>(String(operator?.status?.["jwt"]));
+    expect(op.iss).toBe(op.sub);
+    expect(op.nats["system_account"]).toBe((operator?.status?.["systemAccount"] as { publicKey: string }).publicKey);
+    expect(op.exp).toBeUndefined();
+  });
+
+  it("writes a creds file the nats CLI reads, owned by the user, with the preset's permissions", async () => {
+    const world = await signedChain();
+    const secret = await world.get<Secret>("v1", "Secret", "sys-user-creds");
+    expect(secret?.metadata.ownerReferences?.[0]).toMatchObject({
+      kind: "NatsUser",
+      name: "sys-user",
+      controller: true,
+    });
+    const creds = await parseCreds(Buffer.from(secret?.data?.["user.creds"] ?? "", "base64"));
+    const system = await world.get<WithStatus>(AUTH, "NatsSystemAccount", "sys");
+    expect(creds.aid).toBe(system?.status?.["publicKey"]);
+    expect(creds.uc.nats.sub).toEqual({ allow: ["_INBOX.cluster-controller.>"] });
+    expect(creds.uc.nats.pub?.allow).toContain("$SYS.REQ.SERVER.*.RELOAD");
+    const user = await world.get<WithStatus>(AUTH, "NatsUser", "sys-user");
+    expect(user?.status?.["publicKey"]).toBe(creds.uc.sub);
+  });
+
+  it("mirrors the operator's and system account's JWTs into the reference-form trust", async () => {
+    const world = await signedChain();
+    const operator = await world.get<WithStatus>(AUTH, "NatsOperator", "main");
+    const trust = await world.get<WithStatus>("nats-operator.io/v1beta1", "NatsOperatorTrust", "main");
+    expect(trust?.status?.["operatorJWT"]).toBe(operator?.status?.["jwt"]);
+    expect(trust?.status?.["systemAccountJWT"]).toBe((operator?.status?.["systemAccount"] as { jwt: string }).jwt);
+    expect(trust?.status?.conditions?.find((c) => c.type === "Ready")?.reason).toBe("Mirrored");
+  });
+
+  it("re-signs nothing and writes nothing when a reconcile finds everything as signed", async () => {
+    const world = await signedChain();
+    const before = world.kube.writes.length;
+    for (const [kind, name] of CHAIN) await world.run(kind, name);
+    expect(world.kube.writes.slice(before)).toEqual([]);
+  });
+
+  it("never shows a seed in a status or an Event", async () => {
+    const world = await signedChain([
+      accountObject("broken", { keys: { identity: { secretKeyRef: { name: "x", key: "seed" } } } }),
+    ]);
+    await world.run("NatsAccount", "broken");
+    const seeds = await seedsIn(world);
+    expect(seeds.length).toBeGreaterThanOrEqual(8);
+    const shown = JSON.stringify([
+      world.events,
+      ...(await Promise.all(
+        (["NatsOperator", "NatsSystemAccount", "NatsAccount", "NatsUser"] as const).map((kind) =>
+          world.kube.list({ apiVersion: AUTH, kind }),
+        ),
+      )),
+    ]);
+    for (const seed of seeds) expect(shown).not.toContain(seed);
+    expect(shown).not.toMatch(/(?<![A-Z2-7])S[OAU][A-Z2-7]{56}(?![A-Z2-7])/);
+  });
+});
+
+export type { ClaimsData };

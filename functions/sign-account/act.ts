@@ -1,0 +1,128 @@
+// Carrying out a decision: seed Secrets created (and then nothing else: the object is observed
+// again with its keys), JWTs signed, the whole status written guarded by the resourceVersion read
+// (the claim), then the creds Secret and the Events. Of concurrent deliveries one gets past the
+// claim; the others answer conflict.
+import { createAccount, createOperator, createUser, type KeyPair } from "@nats-io/jwt";
+import { GENERATED_FOR_ANNOTATION } from "../../shared/api/constants/annotations.ts";
+import { FIELD_MANAGERS } from "../../shared/api/constants/field-managers.ts";
+import type { Kube } from "../../shared/kube/client.ts";
+import type { EventRecorder } from "../../shared/kube/events.ts";
+import { guarded } from "../../shared/kube/guarded.ts";
+import { controllerReference, type KubeObject } from "../../shared/kube/object.ts";
+import { writeStatus } from "../../shared/kube/status.ts";
+import { formatCreds } from "./creds.ts";
+import type { CredsWrite, Decision, SignStep } from "./decision.ts";
+import { jwtHash } from "./jwt-hash.ts";
+import type { SeedToGenerate } from "./key-verdict.ts";
+import type { Keyring } from "./keyring.ts";
+import { SEED_KEY, WATCHED_SECRET_LABELS, generatedFor } from "./seed-secrets.ts";
+import { signJwt } from "./sign.ts";
+
+export const FIELD_MANAGER = FIELD_MANAGERS.signAccount;
+
+export type Acted =
+  | { kind: "done" }
+  /** Seeds were generated: observe again to sign with them. */
+  | { kind: "generated" }
+  | { kind: "conflict" };
+
+const base64 = (text: string) => Buffer.from(text, "utf8").toString("base64");
+
+/** Creates one generated seed Secret; a Secret made meanwhile by another delivery is a conflict. */
+async function generateSeed(kube: Kube, namespace: string, owner: string, seed: SeedToGenerate) {
+  const pair = seed.role === "operator" ? createOperator() : createAccount();
+  const secret = {
+    apiVersion: "v1",
+    kind: "Secret",
+    type: "Opaque",
+    metadata: {
+      name: seed.secret,
+      namespace,
+      labels: { ...WATCHED_SECRET_LABELS },
+      // No owner reference: the keys outlive the object, so applying it again takes the same keys.
+      annotations: { [GENERATED_FOR_ANNOTATION]: generatedFor(seed.role, owner) },
+    },
+    data: { [SEED_KEY]: base64(new TextDecoder().decode(pair.getSeed())) },
+  };
+  return guarded(() => kube.create(secret as KubeObject));
+}
+
+/** The user's key pair for a creds write: the one its Secret holds, or a new one. */
+function userPair(keyring: Keyring, creds: CredsWrite): KeyPair {
+  if (creds.userKey.kind === "held") return keyring.pair(creds.userKey.publicKey);
+  const pair = createUser();
+  keyring.keep(pair);
+  return pair;
+}
+
+async function writeCreds(kube: Kube, decision: Decision, creds: CredsWrite, jwt: string, pair: KeyPair) {
+  const owner = decision.object;
+  const secret = {
+    apiVersion: "v1",
+    kind: "Secret",
+    type: "Opaque",
+    metadata: {
+      name: creds.secret,
+      namespace: owner.metadata.namespace,
+      labels: { ...WATCHED_SECRET_LABELS },
+      ownerReferences: [controllerReference(owner)],
+      ...(creds.resourceVersion ? { resourceVersion: creds.resourceVersion } : {}),
+    },
+    data: { [creds.key]: base64(formatCreds(jwt, pair)) },
+  } as KubeObject;
+  return guarded(() => (creds.resourceVersion ? kube.replace(secret) : kube.create(secret)));
+}
+
+/** Puts each signed JWT where its step says; returns the creds JWT, if any. */
+async function signAll(
+  keyring: Keyring,
+  decision: Decision,
+  pair: KeyPair | undefined,
+): Promise<{ status: Record<string, unknown>; credsJwt?: string }> {
+  const status: Record<string, unknown> = structuredClone(decision.status);
+  let credsJwt: string | undefined;
+  for (const step of decision.sign) {
+    const request: SignStep["request"] =
+      step.into === "creds" && pair
+        ? { ...step.request, claims: { ...step.request.claims, sub: pair.getPublicKey() } }
+        : step.request;
+    const jwt = await signJwt(keyring, request);
+    if (step.into === "creds") {
+      credsJwt = jwt;
+      status["publicKey"] = request.claims.sub;
+    } else if (step.into === "systemAccount.jwt") {
+      status["systemAccount"] = { ...(status["systemAccount"] as object), jwt };
+    } else {
+      status["jwt"] = jwt;
+      if (decision.kind === "NatsAccount") status["jwtHash"] = jwtHash(jwt);
+    }
+  }
+  return { status, ...(credsJwt ? { credsJwt } : {}) };
+}
+
+export async function act(kube: Kube, recorder: EventRecorder, keyring: Keyring, decision: Decision): Promise<Acted> {
+  const object = decision.object;
+  if (decision.generate.length > 0) {
+    for (const seed of decision.generate) {
+      const made = await generateSeed(kube, object.metadata.namespace, object.metadata.name, seed);
+      if (made.kind === "conflict") return { kind: "conflict" };
+    }
+    await recorder.record(
+      object,
+      "Normal",
+      "KeysGenerated",
+      `generated seeds into Secret ${decision.generate.map((s) => s.secret).join(", ")}`,
+    );
+    return { kind: "generated" };
+  }
+  const pair = decision.creds ? userPair(keyring, decision.creds) : undefined;
+  const { status, credsJwt } = await signAll(keyring, decision, pair);
+  const written = await writeStatus(kube, object, status, FIELD_MANAGER, { whole: true });
+  if (written.kind === "conflict") return { kind: "conflict" };
+  if (decision.creds && credsJwt && pair) {
+    const creds = await writeCreds(kube, decision, decision.creds, credsJwt, pair);
+    if (creds.kind === "conflict") return { kind: "conflict" };
+  }
+  for (const event of decision.events) await recorder.record(object, event.type, event.reason, event.note);
+  return { kind: "done" };
+}

@@ -1,0 +1,92 @@
+// The conditions every auth object shows, and the Warning Event that tells a refusal once, when
+// Ready turns to it, rather than on every delivery.
+import type { Condition, ConditionUpdate } from "../../shared/kube/conditions.ts";
+import { setConditions } from "../../shared/kube/conditions.ts";
+import type { AuthEvent } from "./decision.ts";
+
+/** Why an object is not Ready: a condition reason and a message naming the object. */
+export interface Refusal {
+  reason: string;
+  message: string;
+}
+
+export const ready = (message: string, reason = "Signed"): ConditionUpdate => ({
+  type: "Ready",
+  status: "True",
+  reason,
+  message,
+});
+
+export const notReady = ({ reason, message }: Refusal): ConditionUpdate => ({
+  type: "Ready",
+  status: "False",
+  reason,
+  message,
+});
+
+export const referencesResolved = (): ConditionUpdate => ({
+  type: "ReferencesResolved",
+  status: "True",
+  reason: "Resolved",
+  message: "every reference resolves",
+});
+
+export const referencesUnresolved = (reason: string, message: string): ConditionUpdate => ({
+  type: "ReferencesResolved",
+  status: "False",
+  reason,
+  message,
+});
+
+/** Nothing is pushed to servers yet: no system connection is configured. */
+export const noSystemConnection = (): ConditionUpdate => ({
+  type: "Distributed",
+  status: "False",
+  reason: "NoSystemConnection",
+  message: "no system connection is configured: the JWT is signed into status only, nothing is pushed to servers",
+});
+
+/** Reasons that only say something is on its way: no Warning for them. */
+const WAITING = new Set(["Pending"]);
+
+/**
+ * Merges the updates; a Warning Event when Ready turns False or changes its reason while False,
+ * unless it only waits for another object to catch up.
+ */
+export function nextConditions(
+  previous: readonly Condition[] | undefined,
+  updates: readonly ConditionUpdate[],
+  now: Date,
+): { conditions: Condition[]; events: AuthEvent[] } {
+  const conditions = setConditions(previous, updates, now);
+  const before = previous?.find((c) => c.type === "Ready");
+  const after = conditions.find((c) => c.type === "Ready");
+  const events: AuthEvent[] =
+    after &&
+    after.status === "False" &&
+    !WAITING.has(after.reason) &&
+    (before?.status !== "False" || before.reason !== after.reason)
+      ? [{ type: "Warning", reason: after.reason, note: after.message }]
+      : [];
+  return { conditions, events };
+}
+
+/**
+ * `status` with the conditions updated, and observedGeneration moved to `generation` only when
+ * Ready is True: it stays at the last generation reconciled in full.
+ */
+export function settle<S extends { conditions?: Condition[]; observedGeneration?: number }>(
+  previous: S,
+  status: S,
+  updates: readonly ConditionUpdate[],
+  generation: number | undefined,
+  now: Date,
+): { status: S; events: AuthEvent[] } {
+  const { conditions, events } = nextConditions(previous.conditions, updates, now);
+  const done = updates.some((u) => u.type === "Ready" && u.status === "True");
+  const observedGeneration = done ? generation : previous.observedGeneration;
+  return {
+    status: { ...status, ...(observedGeneration !== undefined ? { observedGeneration } : {}), conditions },
+    events,
+  };
+}

@@ -1,0 +1,145 @@
+// A NatsAccount's decision (pure): admission to its operator, its keys, the key's uniqueness under
+// that operator, and its JWT signed by the operator's active signing key (never its identity),
+// expiring after jwtTTL and renewed at half of it.
+import type { NatsAccountStatus } from "../../shared/api/auth/nats-account.ts";
+import type { ConditionUpdate } from "../../shared/kube/conditions.ts";
+import { jwtLimits } from "./account-limits.ts";
+import { accountClaims } from "./claims.ts";
+import {
+  noSystemConnection,
+  notReady,
+  ready,
+  referencesResolved,
+  referencesUnresolved,
+  settle,
+  type Refusal,
+} from "./conditions.ts";
+import type { AccountDecision, SignStep } from "./decision.ts";
+import { jwtHash } from "./jwt-hash.ts";
+import { judgeKeys } from "./key-verdict.ts";
+import { namespaceOf, type NatsAccount } from "./objects.ts";
+import type { AccountObserved } from "./observe.ts";
+import { renewalTick } from "./renewal.ts";
+import { planJwt } from "./signing.ts";
+import { jwtTtlSeconds } from "./ttl.ts";
+
+/** Older first: the older of two objects claiming one key keeps it. */
+const older = (a: NatsAccount, b: NatsAccount): boolean => {
+  const at = a.metadata.creationTimestamp ?? "";
+  const bt = b.metadata.creationTimestamp ?? "";
+  return at !== bt
+    ? at < bt
+    : `${a.metadata.namespace}/${a.metadata.name}` < `${b.metadata.namespace}/${b.metadata.name}`;
+};
+
+/** Who else holds `key` under the operator: an older NatsAccount, or the system account. */
+function keyHolder(observed: AccountObserved, key: string): string | undefined {
+  if (key === observed.systemAccountKey) return "the operator's system account";
+  const holder = observed.siblings.find((s) => s.status?.publicKey === key && older(s, observed.object));
+  return holder ? `NatsAccount ${holder.metadata.namespace}/${holder.metadata.name}` : undefined;
+}
+
+export function decideAccount(observed: AccountObserved, now: Date): AccountDecision {
+  const account = observed.object;
+  const what = `NatsAccount ${account.metadata.namespace}/${account.metadata.name}`;
+  const previous = account.status ?? {};
+  const ref = account.spec.operatorRef;
+  const operatorNamespace = namespaceOf(ref, account);
+  const operatorName = `NatsOperator ${operatorNamespace}/${ref.name}`;
+  const base = { kind: "NatsAccount" as const, object: account, sign: [] as SignStep[] };
+  const finish = (
+    status: NatsAccountStatus,
+    updates: ConditionUpdate[],
+    summary: string,
+    extra: { sign?: SignStep[]; renewAt?: Date } = {},
+  ): AccountDecision => ({
+    ...base,
+    generate: [],
+    ...settle(previous, status, [...updates, noSystemConnection()], account.metadata.generation, now),
+    sign: extra.sign ?? [],
+    schedules: [renewalTick(account, extra.renewAt)],
+    summary: `${what}: ${summary}`,
+  });
+  const refuse = (status: NatsAccountStatus, refusal: Refusal, unresolved?: ConditionUpdate) =>
+    finish(status, [notReady(refusal), unresolved ?? referencesResolved()], `${refusal.reason}: ${refusal.message}`);
+
+  if (!observed.admitted) {
+    // Refused before its key is recorded: no publicKey, no JWT.
+    const { publicKey: _key, jwt: _jwt, jwtHash: _hash, ...unkeyed } = previous;
+    const message =
+      `no NatsReferenceGrant in namespace ${operatorNamespace} admits NatsAccount ${account.metadata.namespace}/` +
+      `${account.metadata.name} to NatsOperator ${ref.name}`;
+    return refuse(unkeyed, { reason: "ReferenceNotPermitted", message }, referencesUnresolved("NoGrant", message));
+  }
+  const offlineKey = account.spec.publicKey;
+  const verdict =
+    offlineKey !== undefined && !offlineKey.startsWith("A")
+      ? ({
+          kind: "refused",
+          reason: "InvalidKeys",
+          message: `${what}: spec.publicKey ${offlineKey} is not an account key`,
+        } as const)
+      : judgeKeys(what, "account", observed.keys, previous.publicKey, offlineKey);
+  if (verdict.kind === "generate")
+    return {
+      ...base,
+      generate: verdict.seeds,
+      status: previous,
+      events: [],
+      schedules: [],
+      summary: `${what}: generating ${verdict.seeds.map((s) => s.secret).join(", ")}`,
+    };
+  if (verdict.kind === "refused") return refuse(previous, verdict);
+
+  const holder = keyHolder(observed, verdict.identity);
+  if (holder) {
+    const { publicKey: _key, jwt: _jwt, jwtHash: _hash, ...unkeyed } = previous;
+    return refuse(unkeyed, {
+      reason: "PublicKeyInUse",
+      message: `account key ${verdict.identity} is already held by ${holder}; ${what} is not signed`,
+    });
+  }
+  const keyed: NatsAccountStatus = { ...previous, publicKey: verdict.identity };
+  const operator = observed.operator;
+  if (!operator) {
+    const message = `${operatorName} does not exist`;
+    return refuse(keyed, { reason: "ReferenceNotFound", message }, referencesUnresolved("ReferenceNotFound", message));
+  }
+  const signer = judgeKeys(
+    operatorName,
+    "operator",
+    operator.keys,
+    operator.object.status?.publicKey,
+    operator.object.status?.publicKey,
+  );
+  if (signer.kind !== "ready")
+    return refuse(keyed, { reason: "Pending", message: `waiting for ${operatorName} to have a usable signing key` });
+  const ttl = jwtTtlSeconds(account.spec.jwtTTL);
+  if (ttl === undefined)
+    return refuse(keyed, { reason: "InvalidJWT", message: `${what}: jwtTTL ${account.spec.jwtTTL} is not a duration` });
+  const limits = jwtLimits(account.spec.limits);
+  if (!limits.ok) return refuse(keyed, { reason: "InvalidJWT", message: `${what}: ${limits.message}` });
+
+  const plan = planJwt(
+    previous.jwt,
+    {
+      claims: accountClaims(
+        account.metadata.name,
+        verdict.identity,
+        verdict.signing.map((s) => s.publicKey),
+        limits.limits,
+      ),
+      signer: signer.active,
+      ttlSeconds: ttl,
+    },
+    "jwt",
+    now,
+  );
+  const status: NatsAccountStatus = plan.keep ? { ...keyed, jwt: plan.keep, jwtHash: jwtHash(plan.keep) } : keyed;
+  return finish(
+    status,
+    [ready(`signed by ${operatorName} with signing key ${signer.active}`), referencesResolved()],
+    plan.step ? `signing (${plan.why ?? "new"})` : "signed, unchanged",
+    { ...(plan.step ? { sign: [plan.step] } : {}), ...(plan.renewAt ? { renewAt: plan.renewAt } : {}) },
+  );
+}

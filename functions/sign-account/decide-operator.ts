@@ -1,0 +1,159 @@
+// A NatsOperator's decision (pure): its keys, its operator JWT (self-signed by the identity, or
+// the one given offline) and its system account's JWT (signed by its active signing key).
+import { isOperator } from "@nats-io/jwt";
+import type { NatsOperatorStatus } from "../../shared/api/auth/nats-operator.ts";
+import type { ConditionUpdate } from "../../shared/kube/conditions.ts";
+import { operatorClaims, systemAccountClaims } from "./claims.ts";
+import { readJWT } from "./compare.ts";
+import { notReady, ready, referencesResolved, referencesUnresolved, type Refusal, settle } from "./conditions.ts";
+import type { OperatorDecision, SignStep } from "./decision.ts";
+import { judgeKeys, type KeyVerdict } from "./key-verdict.ts";
+import { describeSubject, namespaceOf } from "./objects.ts";
+import type { OperatorObserved } from "./observe.ts";
+import { planJwt } from "./signing.ts";
+
+const describe = (o: { kind: string; metadata: { namespace: string; name: string } }) =>
+  describeSubject({ kind: o.kind as "NatsOperator", namespace: o.metadata.namespace, name: o.metadata.name });
+
+/** The offline operator JWT's subject, or why it cannot be used. */
+function offlineJwt(
+  what: string,
+  jwt: string,
+): { identity: string; signing: string[]; system?: string } | { reason: "InvalidJWT"; message: string } {
+  const claims = readJWT(jwt);
+  if (!claims || !isOperator(claims))
+    return { reason: "InvalidJWT", message: `${what}: spec.jwt is not a verifiable operator JWT` };
+  if (claims.iss !== claims.sub)
+    return { reason: "InvalidJWT", message: `${what}: spec.jwt is not self-signed by operator ${claims.sub}` };
+  const listed = (claims.nats["signing_keys"] ?? []) as unknown[];
+  const signing = listed.filter((k): k is string => typeof k === "string");
+  const system = typeof claims.nats["system_account"] === "string" ? claims.nats["system_account"] : undefined;
+  return { identity: claims.sub, signing, ...(system ? { system } : {}) };
+}
+
+/** Why the system account cannot be signed yet, or its identity and signing keys. */
+function systemAccountKeys(observed: OperatorObserved): { identity: string; signing: string[] } | Refusal {
+  const operator = observed.object;
+  const ref = operator.spec.systemAccountRef;
+  const name = `NatsSystemAccount ${namespaceOf(ref, operator)}/${ref.name}`;
+  const system = observed.systemAccount;
+  if (!system) return { reason: "ReferenceNotFound", message: `${name} does not exist` };
+  const back = system.object.spec.operatorRef;
+  if (back.name !== operator.metadata.name || namespaceOf(back, system.object) !== operator.metadata.namespace)
+    return { reason: "OperatorMismatch", message: `${name} names NatsOperator ${back.name}, not this one` };
+  const recorded = system.object.status?.publicKey;
+  if (!recorded) return { reason: "Pending", message: `waiting for ${name} to record its keys` };
+  const verdict = judgeKeys(name, "systemaccount", system.keys, recorded, system.object.spec.publicKey);
+  if (verdict.kind !== "ready" || verdict.identity !== recorded)
+    return { reason: "Pending", message: `waiting for ${name} to have usable keys` };
+  return { identity: verdict.identity, signing: verdict.signing.map((s) => s.publicKey) };
+}
+
+const isRefusal = (x: object): x is Refusal => "reason" in x;
+
+export function decideOperator(observed: OperatorObserved, now: Date): OperatorDecision {
+  const operator = observed.object;
+  const what = describe(operator);
+  const previous = operator.status ?? {};
+  const offline = operator.spec.jwt ? offlineJwt(what, operator.spec.jwt) : undefined;
+  const verdict: KeyVerdict =
+    offline && isRefusal(offline)
+      ? { kind: "refused", ...offline }
+      : judgeKeys(what, "operator", observed.keys, previous.publicKey, offline?.identity);
+  const base = { kind: "NatsOperator" as const, object: operator, sign: [], schedules: [] };
+  if (verdict.kind === "generate")
+    return {
+      ...base,
+      generate: verdict.seeds,
+      status: previous,
+      events: [],
+      summary: `generating ${verdict.seeds.map((s) => s.secret).join(", ")}`,
+    };
+
+  const finish = (
+    status: NatsOperatorStatus,
+    updates: ConditionUpdate[],
+    sign: SignStep[],
+    summary: string,
+  ): OperatorDecision => {
+    const settled = settle(previous, status, updates, operator.metadata.generation, now);
+    return { ...base, generate: [], ...settled, sign, summary };
+  };
+  if (verdict.kind === "refused")
+    return finish(previous, [notReady(verdict)], [], `${what}: ${verdict.reason}: ${verdict.message}`);
+
+  const generated = [observed.keys.identity, ...observed.keys.signing].filter((s) => s?.generated);
+  const keyed: NatsOperatorStatus = {
+    ...previous,
+    publicKey: verdict.identity,
+    signingKeys: verdict.signing.map((s) => s.publicKey),
+    ...(generated.length > 0
+      ? {
+          seedSecrets: {
+            ...(observed.keys.identity?.generated ? { identity: observed.keys.identity.secret } : {}),
+            signing: observed.keys.signing.filter((s) => s.generated).map((s) => s.secret),
+          },
+        }
+      : {}),
+  };
+  const system = systemAccountKeys(observed);
+  if (isRefusal(system)) {
+    const unresolved =
+      system.reason === "ReferenceNotFound" ? [referencesUnresolved("ReferenceNotFound", system.message)] : [];
+    return finish(keyed, [notReady(system), ...unresolved], [], `${what}: ${system.reason}: ${system.message}`);
+  }
+  if (offline && !isRefusal(offline)) {
+    const unlisted = verdict.signing.filter((s) => !s.retiring && !offline.signing.includes(s.publicKey));
+    const refusal =
+      offline.system !== system.identity
+        ? `spec.jwt names system account ${offline.system ?? "(none)"}, not ${system.identity}`
+        : unlisted.length > 0
+          ? `spec.jwt does not list signing key ${unlisted.map((s) => s.publicKey).join(", ")}`
+          : undefined;
+    if (refusal)
+      return finish(keyed, [notReady({ reason: "InvalidJWT", message: `${what}: ${refusal}` })], [], refusal);
+  }
+
+  const systemName = observed.systemAccount?.object.metadata.name ?? "";
+  const operatorJwt = offline
+    ? { keep: operator.spec.jwt }
+    : planJwt(
+        previous.jwt,
+        {
+          claims: operatorClaims(
+            operator.metadata.name,
+            verdict.identity,
+            system.identity,
+            verdict.signing.map((s) => s.publicKey),
+          ),
+          signer: verdict.identity,
+          ttlSeconds: 0,
+        },
+        "jwt",
+        now,
+      );
+  // System account JWTs never expire: literal copies in trusts would go stale.
+  const systemJwt = planJwt(
+    previous.systemAccount?.jwt,
+    { claims: systemAccountClaims(systemName, system.identity, system.signing), signer: verdict.active, ttlSeconds: 0 },
+    "systemAccount.jwt",
+    now,
+  );
+  const status: NatsOperatorStatus = {
+    ...keyed,
+    ...(operatorJwt.keep ? { jwt: operatorJwt.keep } : {}),
+    systemAccount: {
+      ...previous.systemAccount,
+      name: systemName,
+      publicKey: system.identity,
+      ...(systemJwt.keep ? { jwt: systemJwt.keep } : {}),
+    },
+  };
+  const sign = [operatorJwt.step, systemJwt.step].filter((s): s is SignStep => s !== undefined);
+  return finish(
+    status,
+    [ready(`operator ${verdict.identity} and system account ${systemName} are signed`), referencesResolved()],
+    sign,
+    sign.length > 0 ? `${what}: signing ${sign.map((s) => s.into).join(" and ")}` : `${what}: signed, unchanged`,
+  );
+}

@@ -1,0 +1,124 @@
+// A NatsUser's decision (pure): its account, its key (held in its creds Secret, generated, or its
+// own publicKey), and its JWT signed by the account's active signing key into the creds Secret or,
+// for a user with publicKey, into status.jwt.
+import type { NatsUserStatus } from "../../shared/api/auth/nats-user.ts";
+import type { ConditionUpdate } from "../../shared/kube/conditions.ts";
+import { userClaims } from "./claims.ts";
+import {
+  noSystemConnection,
+  notReady,
+  ready,
+  referencesResolved,
+  referencesUnresolved,
+  settle,
+  type Refusal,
+} from "./conditions.ts";
+import type { CredsWrite, SignStep, UserDecision } from "./decision.ts";
+import { judgeKeys } from "./key-verdict.ts";
+import { namespaceOf, roleOf, type NatsUser } from "./objects.ts";
+import { credsSecretOf, type UserObserved } from "./observe.ts";
+import { planJwt } from "./signing.ts";
+
+const older = (a: NatsUser, b: NatsUser): boolean =>
+  (a.metadata.creationTimestamp ?? "") < (b.metadata.creationTimestamp ?? "") ||
+  ((a.metadata.creationTimestamp ?? "") === (b.metadata.creationTimestamp ?? "") && a.metadata.name < b.metadata.name);
+
+export function decideUser(observed: UserObserved, now: Date): UserDecision {
+  const user = observed.object;
+  const what = `NatsUser ${user.metadata.namespace}/${user.metadata.name}`;
+  const previous = user.status ?? {};
+  const ref = user.spec.accountRef;
+  const accountNamespace = namespaceOf(ref, user);
+  const accountName = `${ref.kind} ${accountNamespace}/${ref.name}`;
+  const finish = (
+    status: NatsUserStatus,
+    updates: ConditionUpdate[],
+    summary: string,
+    extra: { sign?: SignStep[]; creds?: CredsWrite } = {},
+  ): UserDecision => ({
+    kind: "NatsUser",
+    object: user,
+    generate: [],
+    ...settle(previous, status, [...updates, noSystemConnection()], user.metadata.generation, now),
+    sign: extra.sign ?? [],
+    ...(extra.creds ? { creds: extra.creds } : {}),
+    schedules: [],
+    summary: `${what}: ${summary}`,
+  });
+  const refuse = (refusal: Refusal, unresolved?: ConditionUpdate) =>
+    finish(previous, [notReady(refusal), unresolved ?? referencesResolved()], `${refusal.reason}: ${refusal.message}`);
+
+  if (!observed.admitted) {
+    const message =
+      `no NatsReferenceGrant in namespace ${accountNamespace} admits NatsUser from namespace ` +
+      `${user.metadata.namespace} to ${ref.kind} ${ref.name}`;
+    return refuse({ reason: "ReferenceNotPermitted", message }, referencesUnresolved("NoGrant", message));
+  }
+  const account = observed.account;
+  if (!account) {
+    const message = `${accountName} does not exist`;
+    return refuse({ reason: "ReferenceNotFound", message }, referencesUnresolved("ReferenceNotFound", message));
+  }
+  const accountReady = account.object.status?.conditions?.find((c) => c.type === "Ready");
+  if (accountReady?.reason === "ReferenceNotPermitted")
+    return refuse({ reason: "AccountNotAdmitted", message: `${accountName} is not admitted to its NatsOperator` });
+  const recorded = account.object.status?.publicKey;
+  const keys = judgeKeys(
+    accountName,
+    roleOf(account.object.kind),
+    account.keys,
+    recorded,
+    account.object.spec.publicKey,
+  );
+  if (!recorded || keys.kind !== "ready" || keys.identity !== recorded)
+    return refuse({ reason: "Pending", message: `waiting for ${accountName} to record its keys` });
+
+  const credsSecret = credsSecretOf(user);
+  if (observed.creds.kind === "foreign")
+    return refuse({
+      reason: "SecretConflict",
+      message: `Secret ${credsSecret.name} exists and is not owned by ${what}; it is never overwritten`,
+    });
+
+  const ownKey = user.spec.publicKey;
+  if (ownKey !== undefined) {
+    if (!ownKey.startsWith("U"))
+      return refuse({ reason: "InvalidKeys", message: `${what}: spec.publicKey ${ownKey} is not a user key` });
+    const holder = observed.siblings.find((s) => s.status?.publicKey === ownKey && older(s, user));
+    if (holder)
+      return refuse({
+        reason: "PublicKeyInUse",
+        message: `user key ${ownKey} is already held by NatsUser ${holder.metadata.namespace}/${holder.metadata.name}`,
+      });
+  }
+  const held = observed.creds.kind === "held" ? observed.creds : undefined;
+  const userKey = ownKey ?? held?.publicKey;
+  // A generated key is not known yet: act makes it and fills in the subject.
+  const request = {
+    claims: userClaims(user.metadata.name, userKey ?? "", keys.identity, user.spec),
+    signer: keys.active,
+    ttlSeconds: 0,
+  };
+  const readyNow = [ready(`signed by ${accountName} with signing key ${keys.active}`), referencesResolved()];
+  if (ownKey !== undefined) {
+    const plan = planJwt(previous.jwt, request, "jwt", now);
+    const status = { ...previous, publicKey: ownKey, ...(plan.keep ? { jwt: plan.keep } : {}) };
+    return finish(status, readyNow, plan.step ? "signing status.jwt" : "signed, unchanged", {
+      ...(plan.step ? { sign: [plan.step] } : {}),
+    });
+  }
+  const { jwt: _jwt, ...withoutJwt } = previous;
+  const plan = userKey ? planJwt(held?.jwt, request, "creds", now) : { step: { request, into: "creds" as const } };
+  const status = { ...withoutJwt, ...(userKey ? { publicKey: userKey } : {}) };
+  if (!plan.step) return finish(status, readyNow, "signed, unchanged");
+  const version = observed.creds.kind !== "none" ? observed.creds.resourceVersion : undefined;
+  return finish(status, readyNow, `writing Secret ${credsSecret.name}`, {
+    sign: [plan.step],
+    creds: {
+      secret: credsSecret.name,
+      key: credsSecret.key,
+      userKey: userKey ? { kind: "held", publicKey: userKey } : { kind: "generate" },
+      ...(version ? { resourceVersion: version } : {}),
+    },
+  });
+}

@@ -1,0 +1,51 @@
+// What one reconcile of an auth object decides: plain data, acted on by act.ts.
+import type { ScheduleDecision } from "../../shared/runtime/schedule.ts";
+import type { SignRequest } from "./claims.ts";
+import type { SeedToGenerate } from "./key-verdict.ts";
+import type { NatsAccount, NatsOperator, NatsOperatorTrust, NatsSystemAccount, NatsUser } from "./objects.ts";
+
+export interface AuthEvent {
+  type: "Normal" | "Warning";
+  reason: string;
+  note: string;
+}
+
+/** Where a signed JWT goes: the status field, or the user's creds Secret. */
+export type SignTarget = "jwt" | "systemAccount.jwt" | "creds";
+
+export interface SignStep {
+  request: SignRequest;
+  into: SignTarget;
+}
+
+/** The creds Secret of a user to (re)write, with the JWT the `creds` sign step makes. */
+export interface CredsWrite {
+  secret: string;
+  key: string;
+  /** The user's key: the seed already in the Secret, or one act generates (the claims' sub is then filled in by act). */
+  userKey: { kind: "held"; publicKey: string } | { kind: "generate" };
+  /** The Secret as read, when it exists: its write is guarded by this resourceVersion. */
+  resourceVersion?: string;
+}
+
+interface DecisionOf<K extends string, T extends { status?: unknown }> {
+  kind: K;
+  object: T;
+  /** Seed Secrets to create; when any, nothing else happens and the object is observed again. */
+  generate: SeedToGenerate[];
+  /** The whole status to write, guarded by the resourceVersion read (the claim of everything below). */
+  status: NonNullable<T["status"]>;
+  sign: SignStep[];
+  creds?: CredsWrite;
+  events: AuthEvent[];
+  schedules: ScheduleDecision[];
+  summary: string;
+}
+
+export type OperatorDecision = DecisionOf<"NatsOperator", NatsOperator>;
+export type SystemAccountDecision = DecisionOf<"NatsSystemAccount", NatsSystemAccount>;
+export type AccountDecision = DecisionOf<"NatsAccount", NatsAccount>;
+export type UserDecision = DecisionOf<"NatsUser", NatsUser>;
+export type TrustDecision = DecisionOf<"NatsOperatorTrust", NatsOperatorTrust>;
+
+export type Decision = OperatorDecision | SystemAccountDecision | AccountDecision | UserDecision | TrustDecision;

@@ -1,0 +1,78 @@
+// What depends on an object just reconciled, reconciled after it in the same delivery: an echo of
+// a status write is dropped by the runtime, so a change reaches the objects that read it only
+// this way. An operator's JWTs go to its trusts and its key signs its accounts; a system account's
+// key goes into its operator's JWTs; an account's keys sign its users.
+import { KINDS } from "../../shared/api/kinds.ts";
+import type { Kube } from "../../shared/kube/client.ts";
+import {
+  namespaceOf,
+  type NatsAccount,
+  type NatsOperator,
+  type NatsOperatorTrust,
+  type NatsSystemAccount,
+  type NatsUser,
+  type Subject,
+} from "./objects.ts";
+
+const refersTo = (
+  ref: { name: string; namespace?: string } | undefined,
+  from: NatsUser | NatsAccount | NatsOperatorTrust,
+  to: Subject,
+) => ref !== undefined && ref.name === to.name && namespaceOf(ref, from) === to.namespace;
+
+const asSubject = (kind: Subject["kind"], o: { metadata: { namespace: string; name: string } }): Subject => ({
+  kind,
+  namespace: o.metadata.namespace,
+  name: o.metadata.name,
+});
+
+export async function dependentsOf(kube: Kube, subject: Subject): Promise<Subject[]> {
+  switch (subject.kind) {
+    case "NatsOperator": {
+      const [trusts, accounts] = await Promise.all([
+        kube.list<NatsOperatorTrust>({ apiVersion: KINDS.NatsOperatorTrust.apiVersion, kind: "NatsOperatorTrust" }),
+        kube.list<NatsAccount>({ apiVersion: KINDS.NatsAccount.apiVersion, kind: "NatsAccount" }),
+      ]);
+      const operator = await kube.get<NatsOperator>({
+        apiVersion: KINDS.NatsOperator.apiVersion,
+        kind: "NatsOperator",
+        namespace: subject.namespace,
+        name: subject.name,
+      });
+      const systemRef = operator?.spec.systemAccountRef;
+      return [
+        ...(operator && systemRef
+          ? [
+              asSubject("NatsSystemAccount", {
+                metadata: { namespace: namespaceOf(systemRef, operator), name: systemRef.name },
+              }),
+            ]
+          : []),
+        ...trusts.filter((t) => refersTo(t.spec.operatorRef, t, subject)).map((t) => asSubject("NatsOperatorTrust", t)),
+        ...accounts.filter((a) => refersTo(a.spec.operatorRef, a, subject)).map((a) => asSubject("NatsAccount", a)),
+      ];
+    }
+    case "NatsSystemAccount":
+    case "NatsAccount": {
+      const users = await kube.list<NatsUser>({ apiVersion: KINDS.NatsUser.apiVersion, kind: "NatsUser" });
+      const own = users
+        .filter((u) => u.spec.accountRef.kind === subject.kind && refersTo(u.spec.accountRef, u, subject))
+        .map((u) => asSubject("NatsUser", u));
+      if (subject.kind === "NatsAccount") return own;
+      const system = await kube.get<NatsSystemAccount>({
+        apiVersion: KINDS.NatsSystemAccount.apiVersion,
+        kind: "NatsSystemAccount",
+        namespace: subject.namespace,
+        name: subject.name,
+      });
+      const ref = system?.spec.operatorRef;
+      const operator: Subject[] = ref
+        ? [{ kind: "NatsOperator", namespace: ref.namespace ?? subject.namespace, name: ref.name }]
+        : [];
+      return [...operator, ...own];
+    }
+    case "NatsUser":
+    case "NatsOperatorTrust":
+      return [];
+  }
+}

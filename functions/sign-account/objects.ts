@@ -1,0 +1,68 @@
+// The objects sign-account reconciles, typed from the API schemas, and how they are addressed.
+import type { NatsAccount as AccountResource } from "../../shared/api/auth/nats-account.ts";
+import type { NatsOperator as OperatorResource } from "../../shared/api/auth/nats-operator.ts";
+import type { NatsSystemAccount as SystemAccountResource } from "../../shared/api/auth/nats-system-account.ts";
+import type { NatsUser as UserResource } from "../../shared/api/auth/nats-user.ts";
+import type { NatsOperatorTrust as OperatorTrustResource } from "../../shared/api/core/nats-operator-trust.ts";
+import { KINDS } from "../../shared/api/kinds.ts";
+import type { KubeObject, ObjectKey, ObjectMeta } from "../../shared/kube/object.ts";
+
+/** An object as read from the API server: its name and namespace are always set. */
+type Read<T extends { metadata: unknown }> = Omit<T, "metadata"> &
+  KubeObject & { metadata: ObjectMeta & { name: string; namespace: string } };
+
+export type NatsOperator = Read<OperatorResource>;
+export type NatsSystemAccount = Read<SystemAccountResource>;
+export type NatsAccount = Read<AccountResource>;
+export type NatsUser = Read<UserResource>;
+export type NatsOperatorTrust = Read<OperatorTrustResource>;
+
+/** The kinds one reconcile is about. */
+export const SUBJECT_KINDS = [
+  "NatsOperator",
+  "NatsSystemAccount",
+  "NatsAccount",
+  "NatsUser",
+  "NatsOperatorTrust",
+] as const;
+export type SubjectKind = (typeof SUBJECT_KINDS)[number];
+
+export const isSubjectKind = (kind: string): kind is SubjectKind => (SUBJECT_KINDS as readonly string[]).includes(kind);
+
+/** One object to reconcile. */
+export interface Subject {
+  kind: SubjectKind;
+  namespace: string;
+  name: string;
+}
+
+export const keyOfSubject = (subject: Subject): ObjectKey => ({
+  apiVersion: KINDS[subject.kind].apiVersion,
+  kind: subject.kind,
+  namespace: subject.namespace,
+  name: subject.name,
+});
+
+export const describeSubject = (subject: Subject): string => `${subject.kind} ${subject.namespace}/${subject.name}`;
+
+/** Objects that hold an identity and signing keys. */
+export type KeyHolder = NatsOperator | NatsSystemAccount | NatsAccount;
+
+/** How seed Secrets of a key holder are named: `<name>-<role>-identity`. */
+export type KeyRole = "operator" | "systemaccount" | "account";
+
+export const roleOf = (kind: KeyHolder["kind"]): KeyRole =>
+  kind === "NatsOperator" ? "operator" : kind === "NatsSystemAccount" ? "systemaccount" : "account";
+
+/** The nkey prefix of a role's public keys: O for operators, A for accounts. */
+export const prefixOf = (role: KeyRole): "O" | "A" => (role === "operator" ? "O" : "A");
+
+/** A reference's namespace, defaulting to the referring object's. */
+export const namespaceOf = (ref: { namespace?: string }, from: { metadata: { namespace?: string } }): string =>
+  ref.namespace ?? from.metadata.namespace ?? "";
+
+/** Narrows an object read from the API server; undefined when it lacks a name or namespace. */
+export function asRead<T extends KubeObject>(object: KubeObject | undefined): T | undefined {
+  if (!object?.metadata.name || !object.metadata.namespace) return undefined;
+  return object as T;
+}

@@ -1,0 +1,218 @@
+// Everything one reconcile of an auth object needs, read and nothing else: the object, the objects
+// it refers to, and the seed Secrets, whose seeds go into the keyring (observed holds public keys).
+import { KINDS } from "../../shared/api/kinds.ts";
+import { DEFAULT_CREDENTIALS_KEY } from "../../shared/api/common/references.ts";
+import type { Kube } from "../../shared/kube/client.ts";
+import type { KubeObject } from "../../shared/kube/object.ts";
+import { isAdmitted } from "../../shared/kube/reference-grants.ts";
+import { parseCreds } from "./creds.ts";
+import { Keyring } from "./keyring.ts";
+import {
+  asRead,
+  keyOfSubject,
+  namespaceOf,
+  type NatsAccount,
+  type NatsOperator,
+  type NatsOperatorTrust,
+  type NatsSystemAccount,
+  type NatsUser,
+  type Subject,
+} from "./objects.ts";
+import { readKeys, type KeysReading, type Secret } from "./read-keys.ts";
+
+export interface OperatorObserved {
+  kind: "NatsOperator";
+  object: NatsOperator;
+  keys: KeysReading;
+  /** The NatsSystemAccount spec.systemAccountRef names, and its keys. */
+  systemAccount?: { object: NatsSystemAccount; keys: KeysReading };
+}
+
+export interface SystemAccountObserved {
+  kind: "NatsSystemAccount";
+  object: NatsSystemAccount;
+  keys: KeysReading;
+  operator?: NatsOperator;
+}
+
+export interface AccountObserved {
+  kind: "NatsAccount";
+  object: NatsAccount;
+  keys: KeysReading;
+  /** Whether the operator's namespace admits the account (same namespace, or a grant). */
+  admitted: boolean;
+  operator?: { object: NatsOperator; keys: KeysReading };
+  /** The system account key of the operator, as the operator or its system account records it. */
+  systemAccountKey?: string;
+  /** The other NatsAccounts under the same operator. */
+  siblings: NatsAccount[];
+}
+
+/** A user's creds Secret as found. */
+export type CredsReading =
+  | { kind: "none" }
+  | { kind: "foreign" }
+  | { kind: "unreadable"; resourceVersion?: string }
+  | { kind: "held"; publicKey: string; jwt: string; resourceVersion?: string };
+
+export interface UserObserved {
+  kind: "NatsUser";
+  object: NatsUser;
+  admitted: boolean;
+  account?: { object: NatsAccount | NatsSystemAccount; keys: KeysReading };
+  creds: CredsReading;
+  /** The other NatsUsers of the same account. */
+  siblings: NatsUser[];
+}
+
+export interface TrustObserved {
+  kind: "NatsOperatorTrust";
+  object: NatsOperatorTrust;
+  admitted: boolean;
+  operator?: NatsOperator;
+}
+
+export type Observed = OperatorObserved | SystemAccountObserved | AccountObserved | UserObserved | TrustObserved;
+
+const read = async <T extends KubeObject>(kube: Kube, kind: keyof typeof KINDS, namespace: string, name: string) =>
+  asRead<T>(await kube.get({ apiVersion: KINDS[kind].apiVersion, kind, namespace, name }));
+
+const admits = (kube: Kube, from: KubeObject, toKind: keyof typeof KINDS, namespace: string, name: string) =>
+  isAdmitted(
+    kube,
+    { group: KINDS[from.kind as keyof typeof KINDS].group, kind: from.kind, namespace: from.metadata.namespace ?? "" },
+    { group: KINDS[toKind].group, kind: toKind, namespace, name },
+  );
+
+export const credsSecretOf = (user: NatsUser): { name: string; key: string } => ({
+  name: user.spec.credentials?.secretKeyRef.name ?? `${user.metadata.name}-creds`,
+  key: user.spec.credentials?.secretKeyRef.key ?? DEFAULT_CREDENTIALS_KEY,
+});
+
+async function observeOperator(kube: Kube, object: NatsOperator, keyring: Keyring): Promise<OperatorObserved> {
+  const ref = object.spec.systemAccountRef;
+  const [keys, system] = await Promise.all([
+    readKeys(kube, object, keyring),
+    read<NatsSystemAccount>(kube, "NatsSystemAccount", namespaceOf(ref, object), ref.name),
+  ]);
+  // Only public keys of the system account are used: its seeds stay with its own reconcile.
+  const systemAccount = system ? { object: system, keys: await readKeys(kube, system, new Keyring()) } : undefined;
+  return { kind: "NatsOperator", object, keys, ...(systemAccount ? { systemAccount } : {}) };
+}
+
+async function observeSystemAccount(
+  kube: Kube,
+  object: NatsSystemAccount,
+  keyring: Keyring,
+): Promise<SystemAccountObserved> {
+  const ref = object.spec.operatorRef;
+  const [keys, operator] = await Promise.all([
+    readKeys(kube, object, keyring),
+    read<NatsOperator>(kube, "NatsOperator", namespaceOf(ref, object), ref.name),
+  ]);
+  return { kind: "NatsSystemAccount", object, keys, ...(operator ? { operator } : {}) };
+}
+
+const sameOperator = (a: NatsAccount, namespace: string, name: string) =>
+  a.spec.operatorRef.name === name && namespaceOf(a.spec.operatorRef, a) === namespace;
+
+async function observeAccount(kube: Kube, object: NatsAccount, keyring: Keyring): Promise<AccountObserved> {
+  const ref = object.spec.operatorRef;
+  const namespace = namespaceOf(ref, object);
+  const admitted = await admits(kube, object, "NatsOperator", namespace, ref.name);
+  if (!admitted) return { kind: "NatsAccount", object, keys: { signing: [] }, admitted, siblings: [] };
+  const [keys, operator, all] = await Promise.all([
+    readKeys(kube, object, keyring),
+    read<NatsOperator>(kube, "NatsOperator", namespace, ref.name),
+    kube.list<NatsAccount>({ apiVersion: KINDS.NatsAccount.apiVersion, kind: "NatsAccount" }),
+  ]);
+  const siblings = all.filter((a) => sameOperator(a, namespace, ref.name) && a.metadata.uid !== object.metadata.uid);
+  if (!operator) return { kind: "NatsAccount", object, keys, admitted, siblings };
+  const systemRef = operator.spec.systemAccountRef;
+  const [operatorKeys, system] = await Promise.all([
+    readKeys(kube, operator, keyring),
+    read<NatsSystemAccount>(kube, "NatsSystemAccount", namespaceOf(systemRef, operator), systemRef.name),
+  ]);
+  const systemAccountKey = operator.status?.systemAccount?.publicKey ?? system?.status?.publicKey;
+  return {
+    kind: "NatsAccount",
+    object,
+    keys,
+    admitted,
+    operator: { object: operator, keys: operatorKeys },
+    ...(systemAccountKey ? { systemAccountKey } : {}),
+    siblings,
+  };
+}
+
+async function readCreds(kube: Kube, user: NatsUser, keyring: Keyring): Promise<CredsReading> {
+  const where = credsSecretOf(user);
+  const secret = await kube.get<Secret>({
+    apiVersion: "v1",
+    kind: "Secret",
+    namespace: user.metadata.namespace,
+    name: where.name,
+  });
+  if (!secret) return { kind: "none" };
+  const owned = secret.metadata.ownerReferences?.some((o) => o.controller === true && o.uid === user.metadata.uid);
+  if (!owned) return { kind: "foreign" };
+  const version = secret.metadata.resourceVersion ? { resourceVersion: secret.metadata.resourceVersion } : {};
+  const data = secret.data?.[where.key];
+  const parsed = data ? parseCreds(Buffer.from(data, "base64").toString("utf8")) : undefined;
+  const seed = parsed ? keyring.add(parsed.seed, "U") : undefined;
+  if (!parsed || !seed?.ok) return { kind: "unreadable", ...version };
+  return { kind: "held", publicKey: seed.publicKey, jwt: parsed.jwt, ...version };
+}
+
+async function observeUser(kube: Kube, object: NatsUser, keyring: Keyring): Promise<UserObserved> {
+  const ref = object.spec.accountRef;
+  const namespace = namespaceOf(ref, object);
+  const admitted = await admits(kube, object, ref.kind, namespace, ref.name);
+  const creds = object.spec.publicKey ? { kind: "none" as const } : await readCreds(kube, object, keyring);
+  if (!admitted) return { kind: "NatsUser", object, admitted, creds, siblings: [] };
+  const [account, users] = await Promise.all([
+    read<NatsAccount | NatsSystemAccount>(kube, ref.kind, namespace, ref.name),
+    kube.list<NatsUser>({ apiVersion: KINDS.NatsUser.apiVersion, kind: "NatsUser" }),
+  ]);
+  const siblings = users.filter(
+    (u) =>
+      u.metadata.uid !== object.metadata.uid &&
+      u.spec.accountRef.kind === ref.kind &&
+      u.spec.accountRef.name === ref.name &&
+      namespaceOf(u.spec.accountRef, u) === namespace,
+  );
+  if (!account) return { kind: "NatsUser", object, admitted, creds, siblings };
+  const keys = await readKeys(kube, account, keyring);
+  return { kind: "NatsUser", object, admitted, account: { object: account, keys }, creds, siblings };
+}
+
+async function observeTrust(kube: Kube, object: NatsOperatorTrust): Promise<TrustObserved> {
+  const ref = object.spec.operatorRef;
+  if (!ref) return { kind: "NatsOperatorTrust", object, admitted: true };
+  const namespace = namespaceOf(ref, object);
+  const admitted = await admits(kube, object, "NatsOperator", namespace, ref.name);
+  const operator = admitted ? await read<NatsOperator>(kube, "NatsOperator", namespace, ref.name) : undefined;
+  return { kind: "NatsOperatorTrust", object, admitted, ...(operator ? { operator } : {}) };
+}
+
+/** Reads the subject and what it refers to; undefined when the subject is gone. */
+export async function observe(
+  kube: Kube,
+  subject: Subject,
+): Promise<{ observed: Observed; keyring: Keyring } | undefined> {
+  const object = asRead<KubeObject>(await kube.get(keyOfSubject(subject)));
+  if (!object) return undefined;
+  const keyring = new Keyring();
+  switch (subject.kind) {
+    case "NatsOperator":
+      return { observed: await observeOperator(kube, object as NatsOperator, keyring), keyring };
+    case "NatsSystemAccount":
+      return { observed: await observeSystemAccount(kube, object as NatsSystemAccount, keyring), keyring };
+    case "NatsAccount":
+      return { observed: await observeAccount(kube, object as NatsAccount, keyring), keyring };
+    case "NatsUser":
+      return { observed: await observeUser(kube, object as NatsUser, keyring), keyring };
+    case "NatsOperatorTrust":
+      return { observed: await observeTrust(kube, object as NatsOperatorTrust), keyring };
+  }
+}
