@@ -83,6 +83,10 @@ describe("least-privilege RBAC per function", () => {
     ["nats-operator-sync-stream", "patch", "jetstream.nats-operator.io", "natsstreams", "status"],
     ["nats-operator-sync-stream", "get", "", "secrets", ""],
     ["nats-operator-sync-stream", "create", "sources.knative.dev", "pingsources", ""],
+    ["nats-operator-balance", "patch", "jetstream.nats-operator.io", "natssystembalancers", "status"],
+    ["nats-operator-balance", "get", "nats-operator.io", "natsconnections", ""],
+    ["nats-operator-balance", "get", "", "secrets", ""],
+    ["nats-operator-balance", "create", "sources.knative.dev", "pingsources", ""],
   ])("lets %s %s %s/%s %s", async (account, verb, group, resource, subresource) => {
     expect(await allowed(account, verb, group, resource, subresource)).toBe(true);
   });
@@ -95,7 +99,10 @@ describe("least-privilege RBAC per function", () => {
     ["nats-operator-render-cluster", "update", "nats-operator.io", "natsoperatortrusts"],
     ["nats-operator-step-rollout", "patch", "nats-operator.io", "natsreferencegrants"],
     ["nats-operator-step-rollout", "create", "", "secrets"],
-    ["nats-operator-balance", "get", "", "secrets"],
+    ["nats-operator-balance", "list", "", "secrets"],
+    ["nats-operator-balance", "create", "", "secrets"],
+    ["nats-operator-balance", "patch", "jetstream.nats-operator.io", "natssystembalancers"],
+    ["nats-operator-balance", "patch", "jetstream.nats-operator.io", "natsstreams"],
   ])("refuses %s %s %s/%s", async (account, verb, group, resource) => {
     expect(await allowed(account, verb, group, resource)).toBe(false);
   });
