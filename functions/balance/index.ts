@@ -1,13 +1,71 @@
-import { pendingFunction } from "../pending.ts";
+// balance: evens JetStream leaders across the servers of a NATS cluster (NatsSystemBalancer).
+// Each pass observes (observe.ts, reads only), decides (decide.ts, pure) and acts (act.ts: the
+// guarded status write that claims the pass, then at most one leader move).
+import type { Kube } from "../../shared/kube/client.ts";
+import { createConnectionPool } from "../../shared/nats/pool.ts";
+import { NatsApiError } from "../../shared/nats/request.ts";
+import type { OperatorFunction } from "../../shared/runtime/function.ts";
+import { conflict, done, skipped, withSchedules } from "../../shared/runtime/outcome.ts";
+import { act, type MoveSender } from "./act.ts";
+import { type NatsSystemBalancer, SYSTEM_BALANCER } from "./balancer.ts";
+import { decide } from "./decide.ts";
+import { connectionOf, observe } from "./observe.ts";
+import { balancerPoll, noPoll } from "./schedule.ts";
+import { requestStepdown } from "./stepdown.ts";
+import { targetOf } from "./target.ts";
 
-/** Balances JetStream placement across servers and evacuates clusters. */
-export const balance = pendingFunction(
-  "balance",
-  [
+const pool = createConnectionPool(undefined, "nats-operator/balance");
+
+/** Requests the move on the balancer's pooled connection; says why it failed, if it did. */
+const sendWith =
+  (kube: Kube, balancer: NatsSystemBalancer): MoveSender =>
+  async (move) => {
+    const connected = await connectionOf(kube, pool, balancer);
+    if (!connected.ok) return `the ${move.target.stream} move was not requested: ${connected.message}`;
+    try {
+      await requestStepdown(connected.nc, move.target, move.to, move.ownAccount);
+      return undefined;
+    } catch (error) {
+      const why = error instanceof NatsApiError ? `the server refused it: ${error.message}` : String(error);
+      return `leader of ${move.target.consumer ? `consumer ${move.target.stream}/${move.target.consumer}` : `stream ${move.target.stream}`} was not moved from ${move.from} to ${move.to}: ${why}`;
+    }
+  };
+
+export const balance: OperatorFunction = {
+  name: "balance",
+  kinds: [
     "NatsBalancer.jetstream.nats-operator.io",
     "NatsSystemBalancer.jetstream.nats-operator.io",
     "NatsClusterEvacuation.jetstream.nats-operator.io",
   ],
-  true,
-);
+  handlesPings: true,
+  async handle(context) {
+    const target = targetOf(context.event);
+    if (target.kind === "none") return skipped(target.reason);
+    if (target.kind !== "NatsSystemBalancer") return skipped(`${target.kind} is not reconciled by this version`);
+    const kube = await context.kube();
+    const stop = [noPoll(target.namespace, target.name)];
+    const balancer = await kube.get<NatsSystemBalancer>({
+      apiVersion: SYSTEM_BALANCER.apiVersion,
+      kind: SYSTEM_BALANCER.kind,
+      namespace: target.namespace,
+      name: target.name,
+    });
+    if (!balancer) return withSchedules(skipped(`NatsSystemBalancer ${target.namespace}/${target.name} is gone`), stop);
+    if (balancer.metadata.deletionTimestamp) return withSchedules(skipped("NatsSystemBalancer is being deleted"), stop);
+
+    const observed = await observe(kube, pool, balancer);
+    const decision = decide(observed, context.now());
+    const acted = await act(kube, await context.recorder(), balancer, decision, sendWith(kube, balancer));
+    const schedules = [balancerPoll(balancer, decision.poll)];
+    if (acted.kind === "conflict")
+      return withSchedules(
+        conflict("the balancer changed while deciding; the pass is left to the delivery that claimed it"),
+        schedules,
+      );
+    return withSchedules(done(acted.refused ?? decision.summary), schedules);
+  },
+  shutdown: () => pool.closeAll(),
+};
+
 export const handle = balance.handle;

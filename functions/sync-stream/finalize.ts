@@ -4,7 +4,7 @@ import { hasFinalizer, removeFinalizer } from "../../shared/kube/finalizers.ts";
 import { NatsApiError, NatsRequestError } from "../../shared/nats/request.ts";
 import { done, retry, skipped, type Outcome } from "../../shared/runtime/outcome.ts";
 import { deleteObject } from "./act.ts";
-import { connectWith } from "./connection.ts";
+import { connectWith } from "../../shared/nats/connection.ts";
 import { finalizer, note, type SyncDeps } from "./context.ts";
 import { isSpecProblem } from "./kinds.ts";
 import { readMarker } from "./marker.ts";

@@ -1,7 +1,7 @@
 // Where a resource's server object lives: its connection, and for consumers the stream.
 import type { KubeObject } from "../../shared/kube/object.ts";
 import { findCondition } from "../../shared/kube/conditions.ts";
-import { resolveConnection, type NatsConnectionObject, type Reference } from "./connection.ts";
+import { resolveConnection, type NatsConnectionObject, type Reference } from "../../shared/nats/connection.ts";
 import type { SyncDeps } from "./context.ts";
 import type { Spec } from "./fields.ts";
 import { isAdmitted } from "../../shared/kube/reference-grants.ts";

@@ -5,7 +5,7 @@ import type { ObjectKey } from "../../shared/kube/object.ts";
 import { writeStatus } from "../../shared/kube/status.ts";
 import { redactUrl } from "../../shared/nats/connection-settings.ts";
 import { done, retry, skipped, type Outcome } from "../../shared/runtime/outcome.ts";
-import { connectWith, forgetConnection, poolKey, type NatsConnectionObject } from "./connection.ts";
+import { connectWith, forgetConnection, poolKey, type NatsConnectionObject } from "../../shared/nats/connection.ts";
 import { fieldManager, type SyncDeps } from "./context.ts";
 
 type ConnectionObject = NatsConnectionObject & { status?: { observedGeneration?: number; conditions?: Condition[] } };

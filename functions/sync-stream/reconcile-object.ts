@@ -9,7 +9,7 @@ import { writeStatus } from "../../shared/kube/status.ts";
 import { NatsApiError, NatsRequestError } from "../../shared/nats/request.ts";
 import { conflict, done, retry, skipped, withSchedules, type Outcome } from "../../shared/runtime/outcome.ts";
 import { createObject, deleteObject, isRefusal, updateObject } from "./act.ts";
-import { connectWith } from "./connection.ts";
+import { connectWith } from "../../shared/nats/connection.ts";
 import { finalizer, fieldManager, freshForMs, note, resyncPeriodMs, type SyncDeps } from "./context.ts";
 import { keepCheck } from "./drift.ts";
 import { finalizeObject } from "./finalize.ts";

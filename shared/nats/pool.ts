@@ -22,7 +22,10 @@ export const connectWithInbox =
       ...(settings.ca ? { tls: { ca: settings.ca } } : {}),
     });
 
-export const connectTo: Connector = connectWithInbox("_INBOX.jetstream-controller");
+/** The inbox prefix of the JetStream controller's connections (sync-stream, balance): the preset's subscribe permission. */
+export const JETSTREAM_CONTROLLER_INBOX = "_INBOX.jetstream-controller";
+
+export const connectTo: Connector = connectWithInbox(JETSTREAM_CONTROLLER_INBOX);
 
 interface Entry {
   fingerprint: string;

@@ -1,7 +1,7 @@
 // Request/reply on the NATS APIs the functions use, with one error family: the JetStream API
 // (`$JS.API.*`) and the server API (`$SYS.REQ.SERVER.<id>.*`, answered by one server, as the
 // system user). An answer carrying an error throws NatsApiError; no answer throws NatsRequestError.
-import type { NatsConnection } from "@nats-io/transport-node";
+import { createInbox, type NatsConnection } from "@nats-io/transport-node";
 
 /** JetStream API default request timeout. */
 export const jsApiTimeoutMs = 5_000;
@@ -98,4 +98,51 @@ export function serverRequest<T = Record<string, unknown>>(
   timeoutMs = serverApiTimeoutMs,
 ): Promise<T> {
   return request<T>(nc, `$SYS.REQ.SERVER.${serverId}.${verb}`, undefined, timeoutMs);
+}
+
+/** One request to a system subject answered by one responder (`$SYS.REQ.USER.INFO`, an imported stepdown). */
+export function systemRequest<T = Record<string, unknown>>(
+  nc: NatsConnection,
+  subject: string,
+  body?: unknown,
+  timeoutMs = serverApiTimeoutMs,
+): Promise<T> {
+  return request<T>(nc, subject, body, timeoutMs);
+}
+
+/** How long a `$SYS.REQ.SERVER.PING.*` request gathers answers at most. */
+export const pingWaitMs = 2_000;
+
+/**
+ * A request every server answers (`$SYS.REQ.SERVER.PING.STATSZ`, `.JSZ`): the replies gathered
+ * until `complete` says every expected server answered, or `timeoutMs` passes. Replies come to an
+ * inbox under `inboxPrefix`, the only inbox the controller's permissions let it read. Replies that
+ * are not JSON objects are dropped; what a reply means is the caller's to judge.
+ */
+export async function gatherReplies<T extends object>(
+  nc: NatsConnection,
+  subject: string,
+  body: unknown,
+  options: { inboxPrefix: string; complete: (replies: readonly T[]) => boolean; timeoutMs?: number },
+): Promise<T[]> {
+  const replies: T[] = [];
+  const inbox = createInbox(options.inboxPrefix);
+  const sub = nc.subscribe(inbox);
+  const timer = setTimeout(() => sub.unsubscribe(), options.timeoutMs ?? pingWaitMs);
+  try {
+    nc.publish(subject, JSON.stringify(body ?? {}), { reply: inbox });
+    for await (const msg of sub) {
+      try {
+        const reply = msg.json<unknown>();
+        if (reply && typeof reply === "object" && !Array.isArray(reply)) replies.push(reply as T);
+      } catch {
+        // not JSON: not an answer we can read
+      }
+      if (options.complete(replies)) break;
+    }
+  } finally {
+    clearTimeout(timer);
+    sub.unsubscribe();
+  }
+  return replies;
 }

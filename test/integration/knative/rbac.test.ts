@@ -88,6 +88,10 @@ describe("least-privilege RBAC per function", () => {
     ["nats-operator-sign-account", "update", "nats-operator.io", "natsoperatortrusts", "status"],
     ["nats-operator-sign-account", "list", "nats-operator.io", "natsreferencegrants", ""],
     ["nats-operator-sign-account", "create", "sources.knative.dev", "pingsources", ""],
+    ["nats-operator-balance", "patch", "jetstream.nats-operator.io", "natssystembalancers", "status"],
+    ["nats-operator-balance", "get", "nats-operator.io", "natsconnections", ""],
+    ["nats-operator-balance", "get", "", "secrets", ""],
+    ["nats-operator-balance", "create", "sources.knative.dev", "pingsources", ""],
   ])("lets %s %s %s/%s %s", async (account, verb, group, resource, subresource) => {
     expect(await allowed(account, verb, group, resource, subresource)).toBe(true);
   });
@@ -100,11 +104,14 @@ describe("least-privilege RBAC per function", () => {
     ["nats-operator-render-cluster", "update", "nats-operator.io", "natsoperatortrusts"],
     ["nats-operator-step-rollout", "patch", "nats-operator.io", "natsreferencegrants"],
     ["nats-operator-step-rollout", "create", "", "secrets"],
-    ["nats-operator-balance", "get", "", "secrets"],
     ["nats-operator-sign-account", "delete", "", "secrets"],
     ["nats-operator-sign-account", "list", "", "secrets"],
     ["nats-operator-sign-account", "update", "auth.nats-operator.io", "natsaccounts"],
     ["nats-operator-sign-account", "update", "nats-operator.io", "natsoperatortrusts"],
+    ["nats-operator-balance", "list", "", "secrets"],
+    ["nats-operator-balance", "create", "", "secrets"],
+    ["nats-operator-balance", "patch", "jetstream.nats-operator.io", "natssystembalancers"],
+    ["nats-operator-balance", "patch", "jetstream.nats-operator.io", "natsstreams"],
   ])("refuses %s %s %s/%s", async (account, verb, group, resource) => {
     expect(await allowed(account, verb, group, resource)).toBe(false);
   });

@@ -3,7 +3,7 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { connect, type NatsConnection } from "@nats-io/transport-node";
+import { connect, type ConnectionOptions, type NatsConnection } from "@nats-io/transport-node";
 import { ensureBinaries } from "../../../harness/binaries.ts";
 import { freePorts } from "../../../harness/ports.ts";
 import { spawnDetached, stopPid } from "../../../harness/processes.ts";
@@ -17,7 +17,24 @@ export interface NatsCluster {
   stop(): Promise<void>;
 }
 
-export async function startNatsCluster(options: { servers?: number; name?: string } = {}): Promise<NatsCluster> {
+/** One server of a cluster started here, stopped and started again by the test. */
+export interface ServerControl {
+  /** Stops server `i` (its data stays), as a crash or a node going away would. */
+  stopServer(i: number): Promise<void>;
+  /** Starts server `i` again on its old config and data. */
+  startServer(i: number): void;
+}
+
+export interface NatsClusterOptions {
+  servers?: number;
+  name?: string;
+  /** Config lines every server carries besides its own (accounts, `system_account`, …). */
+  config?: string[];
+  /** How the test's own client connects (a user of an account, say). */
+  clientOptions?: Partial<ConnectionOptions>;
+}
+
+export async function startNatsCluster(options: NatsClusterOptions = {}): Promise<NatsCluster & ServerControl> {
   const count = options.servers ?? 3;
   const clusterName = options.name ?? "js";
   const bins = await ensureBinaries(() => undefined);
@@ -38,17 +55,27 @@ export async function startNatsCluster(options: { servers?: number; name?: strin
             `cluster { name: ${clusterName}, listen: 127.0.0.1:${routePorts[i]}, routes: [${routes.map((r) => `"${r}"`).join(", ")}] }`,
           ]
         : []),
+      ...(options.config ?? []),
     ].join("\n");
     const file = join(dir, `${names[i]}.conf`);
     await writeFile(file, `${config}\n`);
     pids.push(spawnDetached(bins.natsServer, ["-c", file], { logFile: join(dir, `${names[i]}.log`) }));
   }
   const urls = clientPorts.map((p) => `nats://127.0.0.1:${p}`);
-  const cluster: NatsCluster = {
+  const cluster: NatsCluster & ServerControl = {
     urls,
     names,
     dir,
-    client: () => connect({ servers: urls, timeout: 5_000 }),
+    client: () => connect({ servers: urls, timeout: 5_000, ...options.clientOptions }),
+    async stopServer(i) {
+      await stopPid(pids[i] as number, { expect: "nats-server" });
+    },
+    startServer(i) {
+      const name = names[i] as string;
+      pids[i] = spawnDetached(bins.natsServer, ["-c", join(dir, `${name}.conf`)], {
+        logFile: join(dir, `${name}.log`),
+      });
+    },
     async stop() {
       await Promise.all(pids.map((pid) => stopPid(pid, { expect: "nats-server" }).catch(() => undefined)));
       await rm(dir, { recursive: true, force: true });

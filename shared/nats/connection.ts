@@ -1,11 +1,12 @@
-// From a connectionRef to a live NATS connection, or the reason there is none.
+// From a connectionRef to a live NATS connection, or the reason there is none: shared by the
+// functions that reach NATS through a NatsConnection (sync-stream, balance).
 import type { NatsConnection } from "@nats-io/transport-node";
-import type { Kube } from "../../shared/kube/client.ts";
-import type { KubeObject } from "../../shared/kube/object.ts";
-import { readConnectionSettings, type ConnectionSpec } from "../../shared/nats/connection-settings.ts";
-import type { ConnectionPool } from "../../shared/nats/pool.ts";
-import { isAdmitted, type Referrer } from "../../shared/kube/reference-grants.ts";
-import { coreApiVersion } from "./kinds.ts";
+import type { Kube } from "../kube/client.ts";
+import type { KubeObject } from "../kube/object.ts";
+import { readConnectionSettings, type ConnectionSpec } from "./connection-settings.ts";
+import type { ConnectionPool } from "./pool.ts";
+import { isAdmitted, type Referrer } from "../kube/reference-grants.ts";
+import { KINDS } from "../api/kinds.ts";
 
 export type NatsConnectionObject = KubeObject & { spec: ConnectionSpec };
 
@@ -38,7 +39,12 @@ async function readConnection(
     const connection = await hit.connection;
     if (connection) return connection;
   }
-  const read = kube.get<NatsConnectionObject>({ apiVersion: coreApiVersion, kind: "NatsConnection", namespace, name });
+  const read = kube.get<NatsConnectionObject>({
+    apiVersion: KINDS.NatsConnection.apiVersion,
+    kind: "NatsConnection",
+    namespace,
+    name,
+  });
   if (recentlyRead.size > 1000) recentlyRead.clear();
   // A failed read is no answer to share: later readers read again.
   recentlyRead.set(cacheKey, { at: Date.now(), connection: read.catch(() => undefined) });

@@ -1,0 +1,67 @@
+// Everything one pass decides on, read and nothing else: the balancer, the other system balancers
+// (which NATS cluster is whose), and the NATS cluster its connection reaches. What it means is
+// decide.ts's to say.
+import type { NatsConnection } from "@nats-io/transport-node";
+import type { Kube } from "../../shared/kube/client.ts";
+import { connectWith, resolveConnection } from "../../shared/nats/connection.ts";
+import type { ConnectionPool } from "../../shared/nats/pool.ts";
+import { leaderMovesOn, type NatsSystemBalancer, SYSTEM_BALANCER } from "./balancer.ts";
+import type { Reach } from "./capabilities.ts";
+import { probeReach, readCluster } from "./read-cluster.ts";
+import type { Snapshot } from "./snapshot.ts";
+
+/** What the balancer's connection showed of its NATS cluster, or why it showed nothing. */
+export type NatsView =
+  | {
+      kind: "read";
+      snapshot: Snapshot;
+      /** The connection's own account (the system account). */
+      ownAccount?: string;
+      /** Which accounts holding groups in scope can be stepped down; absent when leader moves are off. */
+      reach?: Reach;
+    }
+  | { kind: "unavailable"; reason: string; message: string };
+
+export interface Observed {
+  balancer: NatsSystemBalancer;
+  /** Every other NatsSystemBalancer, in any namespace. */
+  others: NatsSystemBalancer[];
+  nats: NatsView;
+}
+
+/** The balancer's connection, or why there is none (the connection reasons of the catalogue). */
+export async function connectionOf(
+  kube: Kube,
+  pool: ConnectionPool,
+  balancer: NatsSystemBalancer,
+): Promise<{ ok: true; nc: NatsConnection } | { ok: false; reason: string; message: string }> {
+  const referrer = {
+    group: SYSTEM_BALANCER.group,
+    kind: SYSTEM_BALANCER.kind,
+    namespace: balancer.metadata.namespace ?? "",
+  };
+  const resolved = await resolveConnection(kube, referrer, balancer.spec.connectionRef);
+  if (!resolved.ok) return resolved;
+  return connectWith(kube, pool, resolved.connection);
+}
+
+export async function observe(kube: Kube, pool: ConnectionPool, balancer: NatsSystemBalancer): Promise<Observed> {
+  const [all, connected] = await Promise.all([
+    kube.list<NatsSystemBalancer>({ apiVersion: SYSTEM_BALANCER.apiVersion, kind: SYSTEM_BALANCER.kind }),
+    connectionOf(kube, pool, balancer),
+  ]);
+  const others = all.filter((b) => b.metadata.uid !== balancer.metadata.uid);
+  if (!connected.ok)
+    return { balancer, others, nats: { kind: "unavailable", reason: connected.reason, message: connected.message } };
+  const reading = await readCluster(connected.nc);
+  if (!reading.ok)
+    return { balancer, others, nats: { kind: "unavailable", reason: reading.reason, message: reading.message } };
+  const { snapshot, ownAccount } = reading;
+  const accounts = [...new Set(snapshot.groups.map((g) => g.account))];
+  const reach = leaderMovesOn(balancer) ? await probeReach(connected.nc, accounts, ownAccount) : undefined;
+  return {
+    balancer,
+    others,
+    nats: { kind: "read", snapshot, ...(ownAccount ? { ownAccount } : {}), ...(reach ? { reach } : {}) },
+  };
+}

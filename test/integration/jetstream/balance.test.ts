@@ -1,0 +1,189 @@
+// Story 7 on real servers: a three-server JetStream cluster whose nine R3 streams are all led by
+// one server. A NatsSystemBalancer on a system-account connection evens the leaders one move at a
+// time, records each move, and holds while a server is down.
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { Writable } from "node:stream";
+import type { NatsConnection } from "@nats-io/transport-node";
+import { balance } from "../../../functions/balance/index.ts";
+import type { NatsSystemBalancer } from "../../../functions/balance/balancer.ts";
+import { pingEvent } from "../../../shared/eventing/ping-event.ts";
+import { createEventRecorder } from "../../../shared/kube/events.ts";
+import type { KubeObject } from "../../../shared/kube/object.ts";
+import { dispatch, type DispatchDeps } from "../../../shared/runtime/dispatch.ts";
+import type { Outcome } from "../../../shared/runtime/outcome.ts";
+import { createLogger } from "../../../shared/telemetry/logger.ts";
+import { startEnvironment, type Environment } from "../support/environment.ts";
+import { js, startNatsCluster, type NatsCluster, type ServerControl } from "./support/nats-cluster.ts";
+import { CORE, create, eventually, JS, resource } from "./support/objects.ts";
+
+// An application account exporting the stepdown services (the jetstream-stepdown preset) and a
+// system account importing them under `acc.APP.`; a client without credentials is the system user.
+const ACCOUNTS = [
+  "accounts {",
+  "  APP {",
+  "    jetstream: enabled",
+  "    users: [{ user: app, password: app }]",
+  '    exports: [{ service: "$JS.API.STREAM.LEADER.STEPDOWN.*" }, { service: "$JS.API.CONSUMER.LEADER.STEPDOWN.*.*" }]',
+  "  }",
+  "  SYS {",
+  "    users: [{ user: sys, password: sys }]",
+  "    imports: [",
+  '      { service: { account: APP, subject: "$JS.API.STREAM.LEADER.STEPDOWN.*" }, to: "acc.APP.$JS.API.STREAM.LEADER.STEPDOWN.*" }',
+  '      { service: { account: APP, subject: "$JS.API.CONSUMER.LEADER.STEPDOWN.*.*" }, to: "acc.APP.$JS.API.CONSUMER.LEADER.STEPDOWN.*.*" }',
+  "    ]",
+  "  }",
+  "}",
+  "system_account: SYS",
+  "no_auth_user: sys",
+];
+const STREAMS = Array.from({ length: 9 }, (_, i) => `ORDERS${i + 1}`);
+
+let env: Environment;
+let nats: NatsCluster & ServerControl;
+let client: NatsConnection;
+let ns: string;
+let deps: DispatchDeps;
+
+type StreamInfo = { cluster?: { leader?: string; replicas?: { name: string; current: boolean }[] } };
+const leaderOf = async (stream: string) =>
+  (await js<StreamInfo>(client, `STREAM.INFO.${stream}`)).cluster?.leader ?? "";
+
+/** Stream leaders per server, as the servers say (not as the balancer says). */
+async function leadersPerServer(): Promise<Map<string, number>> {
+  const counts = new Map(nats.names.map((n) => [n, 0]));
+  for (const stream of STREAMS) {
+    const leader = await leaderOf(stream);
+    counts.set(leader, (counts.get(leader) ?? 0) + 1);
+  }
+  return counts;
+}
+const skewOf = (counts: Map<string, number>) => Math.max(...counts.values()) - Math.min(...counts.values());
+
+/** Hands every stream's leadership to `server`, as an operator stepping leaders down by hand would. */
+async function leadAllFrom(server: string): Promise<void> {
+  for (const stream of STREAMS) {
+    await eventually(`${stream} led by ${server}`, async () => {
+      if ((await leaderOf(stream)) === server) return true;
+      await js(client, `STREAM.LEADER.STEPDOWN.${stream}`, { placement: { preferred: server } });
+      await new Promise((r) => setTimeout(r, 300));
+      return (await leaderOf(stream)) === server ? true : undefined;
+    });
+  }
+}
+
+/** One pass, delivered as the balancer's PingSource would deliver its tick. */
+function pass(): Promise<Outcome> {
+  const ce = pingEvent(ns, "even-system-balance", {
+    data: JSON.stringify({ kind: "NatsSystemBalancer", namespace: ns, name: "even" }),
+    ceOverrides: { extensions: { target: "balance" } },
+  });
+  return dispatch(balance, ce, deps);
+}
+
+const balancer = async () =>
+  (await env.kube.get<NatsSystemBalancer>({
+    apiVersion: JS,
+    kind: "NatsSystemBalancer",
+    namespace: ns,
+    name: "even",
+  })) as NatsSystemBalancer;
+const holding = (b: NatsSystemBalancer) => b.status?.conditions?.find((c) => c.type === "Holding");
+
+async function events(reason: string): Promise<string[]> {
+  const list = await env.kube.list<KubeObject & { reason?: string; note?: string }>({
+    apiVersion: "events.k8s.io/v1",
+    kind: "Event",
+    namespace: ns,
+  });
+  return list.filter((e) => e.reason === reason).map((e) => e.note ?? "");
+}
+
+beforeAll(async () => {
+  env = await startEnvironment();
+  nats = await startNatsCluster({ servers: 3, config: ACCOUNTS, clientOptions: { user: "app", pass: "app" } });
+  client = await nats.client();
+  for (const name of STREAMS)
+    await js(client, `STREAM.CREATE.${name}`, { name, subjects: [`${name.toLowerCase()}.>`], num_replicas: 3 });
+  await leadAllFrom("js-0");
+  ns = await env.namespace("balance");
+  deps = {
+    log: createLogger({ level: "warn", destination: new Writable({ write: (_c, _e, cb) => cb() }) }),
+    kube: async () => env.kube,
+    recorder: async (name) => createEventRecorder(env.kube, `nats-operator.io/${name}`, "test"),
+  };
+  await create(env.kube, resource(CORE, "NatsConnection", ns, "system", { servers: nats.urls }));
+  await create(
+    env.kube,
+    resource(JS, "NatsSystemBalancer", ns, "even", { connectionRef: { name: "system" }, interval: "1s" }),
+  );
+}, 240_000);
+
+afterAll(async () => {
+  await balance.shutdown?.();
+  await client?.close();
+  await nats?.stop();
+  await env?.stop();
+}, 60_000);
+
+describe("story 7: a NatsSystemBalancer evens stream leaders", () => {
+  it("brings leader skew from 9 to at most 1, one move at a time, recording each move", async () => {
+    expect(skewOf(await leadersPerServer())).toBe(9);
+    const seenPending: number[] = [];
+    const lastMoves = new Set<string>();
+    for (let i = 0; i < 60; i++) {
+      // Two deliveries of one tick at once: the status claim lets only one of them move.
+      await Promise.all([pass(), pass()]);
+      const b = await balancer();
+      seenPending.push(b.status?.pending?.length ?? 0);
+      if (b.status?.lastMove?.time) lastMoves.add(JSON.stringify(b.status.lastMove));
+      if ((b.status?.skew?.leaders ?? 9) <= 1 && (b.status?.pending ?? []).length === 0) break;
+      await new Promise((r) => setTimeout(r, 700));
+    }
+    const b = await balancer();
+    expect(b.status?.skew?.leaders).toBeLessThanOrEqual(1);
+    expect(skewOf(await leadersPerServer())).toBeLessThanOrEqual(1);
+    expect(Math.max(...seenPending)).toBe(1);
+    expect(b.status?.lastMove).toMatchObject({ kind: "Leader", account: "APP", from: "js-0" });
+    expect(b.status?.capabilities).toEqual({ placement: false, leader: "Full" });
+    expect(b.status?.conditions?.find((c) => c.type === "Ready")).toMatchObject({
+      status: "True",
+      reason: "Balancing",
+    });
+    // Six moves take 9/0/0 to 3/3/3; every move was started once and seen done.
+    const started = await events("MoveStarted");
+    expect(started.length).toBe(lastMoves.size);
+    expect(started.length).toBeGreaterThanOrEqual(6);
+    expect(started[0]).toMatch(/^moving the leader of stream ORDERS\d in account APP from js-0 to js-\d$/);
+    expect((await events("MoveDone")).length).toBe(started.length);
+  }, 180_000);
+
+  it("holds while a server is down, and resumes once it is back", async () => {
+    await nats.stopServer(2);
+    const moves = (await events("MoveStarted")).length;
+    const held = await eventually(
+      "Holding=True while js-2 is down",
+      async () => {
+        await pass();
+        const b = await balancer();
+        return holding(b)?.status === "True" ? b : undefined;
+      },
+      90_000,
+    );
+    expect(holding(held)?.reason).toBe("Unsettled");
+    expect(holding(held)?.message).toContain("js-2");
+    for (let i = 0; i < 3; i++) await pass();
+    expect((await events("MoveStarted")).length).toBe(moves);
+
+    nats.startServer(2);
+    const resumed = await eventually(
+      "Holding=False once js-2 is back",
+      async () => {
+        await pass();
+        const b = await balancer();
+        return holding(b)?.status === "False" ? b : undefined;
+      },
+      120_000,
+    );
+    expect(holding(resumed)?.reason).toBe("Settled");
+  }, 240_000);
+});
