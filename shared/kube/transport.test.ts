@@ -5,6 +5,7 @@ import https from "node:https";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { KubeRequestError } from "./errors.ts";
 import { createTransport, sameMaterial } from "./transport.ts";
 
 // A self-signed certificate for 127.0.0.1 (EC P-256, valid until 2125): the server's, its own CA,
@@ -85,10 +86,12 @@ function kubeconfigFor(server: Server): string {
 }
 
 const servers: Server[] = [];
-const saved = { KUBECONFIG: process.env.KUBECONFIG };
+const saved = { KUBECONFIG: process.env.KUBECONFIG, DISABLE_HTTP2: process.env.DISABLE_HTTP2 };
 afterEach(async () => {
   if (saved.KUBECONFIG === undefined) delete process.env.KUBECONFIG;
   else process.env.KUBECONFIG = saved.KUBECONFIG;
+  if (saved.DISABLE_HTTP2 === undefined) delete process.env.DISABLE_HTTP2;
+  else process.env.DISABLE_HTTP2 = saved.DISABLE_HTTP2;
   for (const server of servers.splice(0)) {
     (server as { closeAllConnections?: () => void }).closeAllConnections?.();
     await new Promise((resolve) => server.close(resolve));
@@ -104,8 +107,40 @@ async function transportTo(protocol: "h2" | "http/1.1", env: Record<string, stri
 }
 
 describe("the API server transport", () => {
-  it("reuses its sockets", async () => {
+  it("multiplexes a burst of requests over one HTTP/2 connection, with the client certificate", async () => {
+    const { server, transport } = await transportTo("h2");
+    const answers = (await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        transport.request("PATCH", `/apis/x/v1/things/t${i}`, { body: { i }, query: { fieldManager: "m" } }),
+      ),
+    )) as { method: string; url: string; version: string; body: string }[];
+    expect(server.connections).toBe(1);
+    expect(server.clientCerts).toBe(1);
+    expect(answers[7]).toEqual({
+      method: "PATCH",
+      url: "/apis/x/v1/things/t7?fieldManager=m",
+      version: "2.0",
+      body: '{"i":7}',
+    });
+  });
+
+  it("turns an HTTP/2 error answer into a KubeRequestError", async () => {
+    const { transport } = await transportTo("h2");
+    const error = await transport.request("GET", "/missing/thing").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(KubeRequestError);
+    expect(error).toMatchObject({ code: 404, reason: "NotFound", message: "not there" });
+  });
+
+  it("falls back to HTTP/1.1 where the server does not speak HTTP/2, and reuses its sockets", async () => {
     const { server, transport } = await transportTo("http/1.1");
+    for (let i = 0; i < 5; i++) {
+      expect(await transport.request("GET", "/api/v1/namespaces/default")).toMatchObject({ version: "1.1" });
+    }
+    expect(server.connections).toBe(1);
+  });
+
+  it("keeps to HTTP/1.1 with DISABLE_HTTP2, one socket for sequential requests", async () => {
+    const { server, transport } = await transportTo("h2", { DISABLE_HTTP2: "1" });
     for (let i = 0; i < 5; i++) {
       expect(await transport.request("GET", "/api/v1/namespaces/default")).toMatchObject({ version: "1.1" });
     }
