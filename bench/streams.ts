@@ -20,7 +20,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import diagnostics from "node:diagnostics_channel";
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { stringify } from "yaml";
@@ -80,6 +80,24 @@ function counting(transport: KubeTransport): {
     byKind,
     traced,
   };
+}
+
+/** CPU time (user + system, ms) of this process's child processes by name: the API server, etcd, nats-server. */
+function childCpuMs(): Record<string, number> {
+  const ticks = 100; // USER_HZ
+  const out: Record<string, number> = {};
+  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(fields[1]) !== process.pid) continue;
+      out[name] = (out[name] ?? 0) + ((Number(fields[11]) + Number(fields[12])) * 1000) / ticks;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
 }
 
 /** BENCH_TRACE: where the time after the apply goes (request phases, latency, concurrency, sockets, CPU). */
@@ -235,6 +253,7 @@ async function main(): Promise<void> {
     const loopDelay = monitorEventLoopDelay({ resolution: 10 });
     loopDelay.enable();
     const cpuBefore = process.cpuUsage();
+    const serversBefore = childCpuMs();
     const started = performance.now();
     // Not spawnSync: sync-stream runs in this process, and a blocked event loop would hold every
     // event back until the apply ended (NACK, in a process of its own, reconciles during it).
@@ -249,6 +268,7 @@ async function main(): Promise<void> {
     }
     const allReadyMs = performance.now() - started;
     const cpu = process.cpuUsage(cpuBefore);
+    const serversAfter = childCpuMs();
     loopDelay.disable();
     diagnostics.unsubscribe("net.client.socket", onSocket);
     if (process.env.BENCH_TRACE) {
@@ -259,6 +279,9 @@ async function main(): Promise<void> {
           newSockets: sockets,
           cpuUserMs: Math.round(cpu.user / 1000),
           cpuSystemMs: Math.round(cpu.system / 1000),
+          serverCpuMs: Object.fromEntries(
+            Object.entries(serversAfter).map(([name, ms]) => [name, ms - (serversBefore[name] ?? 0)]),
+          ),
           loopDelayP50Ms: Math.round(loopDelay.percentile(50) / 1e6),
           loopDelayP99Ms: Math.round(loopDelay.percentile(99) / 1e6),
           loopDelayMaxMs: Math.round(loopDelay.max / 1e6),
