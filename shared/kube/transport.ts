@@ -2,6 +2,7 @@ import https from "node:https";
 import tls from "node:tls";
 import http from "node:http";
 import { KubeRequestError } from "./errors.ts";
+import { http2Sessions, type Http2Sessions, type Http2Tls } from "./http2-session.ts";
 
 /** A connection to one API server: where it is and how to authenticate. */
 export interface KubeTransport {
@@ -59,11 +60,15 @@ export async function createTransport(): Promise<KubeTransport> {
         `cannot use the Kubernetes API server ${cluster.server} (is KUBECONFIG set?): ${why}`,
       );
     }
-    return { server, tls: withSharedContext(tls) };
+    // The client library sets a new Agent of its own on every call: a socket per request, never
+    // reused (a TLS handshake each, and the idle socket left open). Ours is kept.
+    return { server, tls: withSharedContext({ ...tls, agent }) };
   };
+  // HTTP/2 over TLS unless DISABLE_HTTP2 is set (client-go's switch); watches stay on HTTP/1.1.
+  const h2 = server.protocol === "https:" && !process.env.DISABLE_HTTP2 ? http2Sessions(server.origin) : undefined;
   return {
     server: cluster.server,
-    request: async (method, path, options = {}) => parseBody(await send(await endpoint(), method, path, options)),
+    request: async (method, path, options = {}) => parseBody(await send(await endpoint(), h2, method, path, options)),
     watch: async (path, onEvent, signal) => stream(await endpoint(), path, onEvent, signal),
   };
 }
@@ -74,16 +79,30 @@ let shared: { ca: unknown; cert: unknown; key: unknown; context: tls.SecureConte
  * One TLS context for every connection while the credentials stay the same. Given the raw CA,
  * certificate and key, Node builds a context per new socket: a burst of 500 reconciles opening
  * 500 sockets spent over a second of CPU on that alone in the 500-stream benchmark.
+ *
+ * Compared by content: the client library reads the credentials afresh for every request (new
+ * Buffers from the kubeconfig's data or files, so rotated files are picked up), and a context
+ * costs 4–9 ms of CPU to build on the 2-core machine, so comparing by identity built one per
+ * request.
  */
 function withSharedContext(
   options: https.RequestOptions,
 ): https.RequestOptions & { secureContext?: tls.SecureContext } {
   const { ca, cert, key, ...rest } = options;
   if (ca === undefined && cert === undefined && key === undefined) return options;
-  if (!shared || shared.ca !== ca || shared.cert !== cert || shared.key !== key) {
+  if (!shared || !sameMaterial(shared.ca, ca) || !sameMaterial(shared.cert, cert) || !sameMaterial(shared.key, key)) {
     shared = { ca, cert, key, context: tls.createSecureContext({ ca, cert, key }) };
   }
   return { ...rest, secureContext: shared.context };
+}
+
+/** Whether two TLS options (a string, a Buffer, or a list of them) hold the same bytes. */
+export function sameMaterial(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => sameMaterial(x, b[i]));
+  const bytes = (x: unknown) => (typeof x === "string" ? Buffer.from(x) : Buffer.isBuffer(x) ? x : undefined);
+  const [x, y] = [bytes(a), bytes(b)];
+  return x !== undefined && y !== undefined && x.equals(y);
 }
 
 function urlOf(server: URL, path: string, query: RequestOptions["query"] = {}): URL {
@@ -94,13 +113,36 @@ function urlOf(server: URL, path: string, query: RequestOptions["query"] = {}): 
   return url;
 }
 
-function send(endpoint: Endpoint, method: string, path: string, options: RequestOptions): Promise<string> {
+async function send(
+  endpoint: Endpoint,
+  h2: Http2Sessions | undefined,
+  method: string,
+  path: string,
+  options: RequestOptions,
+): Promise<string> {
   const url = urlOf(endpoint.server, path, options.query);
   const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
   const headers: Record<string, string> = { accept: "application/json" };
   if (payload !== undefined) {
     headers["content-type"] = options.contentType ?? "application/json";
     headers["content-length"] = String(Buffer.byteLength(payload));
+  }
+  const answer =
+    h2 &&
+    (await h2.send(
+      http2Tls(endpoint.tls),
+      method,
+      url,
+      {
+        ...http2Headers(endpoint.tls),
+        ...headers,
+      },
+      payload,
+      requestTimeoutMs,
+    ));
+  if (answer) {
+    if (answer.code >= 200 && answer.code < 300) return answer.text;
+    throw statusError(answer.code, answer.text, `${method} ${url.pathname}`);
   }
   const client = url.protocol === "https:" ? https : http;
   return new Promise((resolve, reject) => {
@@ -123,6 +165,22 @@ function send(endpoint: Endpoint, method: string, path: string, options: Request
     req.on("error", (error) => reject(new KubeRequestError(0, "NetworkError", error.message)));
     req.end(payload);
   });
+}
+
+/** The TLS settings of the shared HTTP/2 connection (the CA and client certificate are in the context). */
+function http2Tls(options: https.RequestOptions & { secureContext?: tls.SecureContext }): Http2Tls {
+  const { secureContext, rejectUnauthorized, servername } = options;
+  return { secureContext, rejectUnauthorized, servername };
+}
+
+/** The client library's headers (a bearer token, impersonation) and basic auth, as HTTP/2 headers. */
+function http2Headers(options: https.RequestOptions): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(options.headers ?? {})) {
+    if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : String(value);
+  }
+  if (options.auth) headers["authorization"] = `Basic ${Buffer.from(options.auth).toString("base64")}`;
+  return headers;
 }
 
 function stream(
