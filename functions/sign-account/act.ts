@@ -17,6 +17,8 @@ import type { SeedToGenerate } from "./key-verdict.ts";
 import type { Keyring } from "./keyring.ts";
 import { SEED_KEY, WATCHED_SECRET_LABELS, generatedFor } from "./seed-secrets.ts";
 import { signJwt } from "./sign.ts";
+import type { PushOutcome } from "./distribution.ts";
+import { pushJwt, type SystemLink } from "./system-connection.ts";
 
 export const FIELD_MANAGER = FIELD_MANAGERS.signAccount;
 
@@ -24,6 +26,8 @@ export type Acted =
   | { kind: "done" }
   /** Seeds were generated: observe again to sign with them. */
   | { kind: "generated" }
+  /** The JWT was pushed: observe again to see which servers hold it. */
+  | { kind: "pushed"; outcome: PushOutcome }
   | { kind: "conflict" };
 
 const base64 = (text: string) => Buffer.from(text, "utf8").toString("base64");
@@ -100,7 +104,36 @@ async function signAll(
   return { status, ...(credsJwt ? { credsJwt } : {}) };
 }
 
-export async function act(kube: Kube, recorder: EventRecorder, keyring: Keyring, decision: Decision): Promise<Acted> {
+/** Pushes the JWT just written to status, after the claim; a Normal Event for an acknowledged push. */
+async function push(
+  recorder: EventRecorder,
+  decision: Decision,
+  status: Record<string, unknown>,
+  system: SystemLink | undefined,
+  now: Date,
+): Promise<Acted> {
+  const jwt = status["jwt"];
+  if (!decision.push || system?.kind !== "up" || typeof jwt !== "string") return { kind: "done" };
+  const servers = (status["distribution"] as { servers?: number } | undefined)?.servers ?? 0;
+  const outcome = await pushJwt(system.nc, jwt, servers, now);
+  if (outcome.acknowledged > 0)
+    await recorder.record(
+      decision.object,
+      "Normal",
+      "JWTPushed",
+      `pushed JWT ${jwtHash(jwt).slice(0, 12)}: ${outcome.acknowledged} of ${servers} servers acknowledged`,
+    );
+  return { kind: "pushed", outcome };
+}
+
+export async function act(
+  kube: Kube,
+  recorder: EventRecorder,
+  keyring: Keyring,
+  decision: Decision,
+  system?: SystemLink,
+  now: Date = new Date(),
+): Promise<Acted> {
   const object = decision.object;
   if (decision.generate.length > 0) {
     for (const seed of decision.generate) {
@@ -124,5 +157,5 @@ export async function act(kube: Kube, recorder: EventRecorder, keyring: Keyring,
     if (creds.kind === "conflict") return { kind: "conflict" };
   }
   for (const event of decision.events) await recorder.record(object, event.type, event.reason, event.note);
-  return { kind: "done" };
+  return push(recorder, decision, status, system, now);
 }

@@ -5,16 +5,9 @@ import type { NatsAccountStatus } from "../../shared/api/auth/nats-account.ts";
 import type { ConditionUpdate } from "../../shared/kube/conditions.ts";
 import { jwtLimits } from "./account-limits.ts";
 import { accountClaims } from "./claims.ts";
-import {
-  noSystemConnection,
-  notReady,
-  ready,
-  referencesResolved,
-  referencesUnresolved,
-  settle,
-  type Refusal,
-} from "./conditions.ts";
+import { notReady, ready, referencesResolved, referencesUnresolved, settle, type Refusal } from "./conditions.ts";
 import type { AccountDecision, SignStep } from "./decision.ts";
+import { decideDistribution, distributionPoll } from "./distribution.ts";
 import { jwtHash } from "./jwt-hash.ts";
 import { judgeKeys } from "./key-verdict.ts";
 import { namespaceOf, type NatsAccount } from "./objects.ts";
@@ -52,14 +45,30 @@ export function decideAccount(observed: AccountObserved, now: Date): AccountDeci
     updates: ConditionUpdate[],
     summary: string,
     extra: { sign?: SignStep[]; renewAt?: Date } = {},
-  ): AccountDecision => ({
-    ...base,
-    generate: [],
-    ...settle(previous, status, [...updates, noSystemConnection()], account.metadata.generation, now),
-    sign: extra.sign ?? [],
-    schedules: [renewalTick(account, extra.renewAt)],
-    summary: `${what}: ${summary}`,
-  });
+  ): AccountDecision => {
+    const sign = extra.sign ?? [];
+    const signed = updates.some((u) => u.type === "Ready" && u.status === "True");
+    const reach = decideDistribution(observed.distribution, status.jwt, sign.length > 0, previous.distribution, signed);
+    // Once every server holds the JWT, Ready says so rather than only that it is signed.
+    const conditions =
+      reach.condition.status === "True"
+        ? updates.map((u) => (u.type === "Ready" && u.status === "True" ? { ...u, reason: "Distributed" } : u))
+        : updates;
+    const withDistribution = reach.distribution ? { ...status, distribution: reach.distribution } : status;
+    return {
+      ...base,
+      generate: [],
+      ...settle(previous, withDistribution, [...conditions, reach.condition], account.metadata.generation, now),
+      sign,
+      ...(reach.push ? { push: true } : {}),
+      // Without a system connection there is no poll to keep or end.
+      schedules: [
+        renewalTick(account, extra.renewAt),
+        ...(observed.distribution.kind === "off" ? [] : [distributionPoll(account, reach.settled || !signed)]),
+      ],
+      summary: `${what}: ${summary}${reach.push ? ", pushing" : ""}; ${reach.condition.message}`,
+    };
+  };
   const refuse = (status: NatsAccountStatus, refusal: Refusal, unresolved?: ConditionUpdate) =>
     finish(status, [notReady(refusal), unresolved ?? referencesResolved()], `${refusal.reason}: ${refusal.message}`);
 

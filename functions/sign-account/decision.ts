@@ -38,6 +38,8 @@ interface DecisionOf<K extends string, T extends { status?: unknown }> {
   sign: SignStep[];
   creds?: CredsWrite;
   events: AuthEvent[];
+  /** Push the JWT status holds to every server once the status write held (an account, with a system connection). */
+  push?: boolean;
   schedules: ScheduleDecision[];
   summary: string;
 }

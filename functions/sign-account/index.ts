@@ -8,6 +8,7 @@ import type { ScheduleDecision } from "../../shared/runtime/schedule.ts";
 import { dependentsOf } from "./dependents.ts";
 import { describeSubject, type Subject } from "./objects.ts";
 import { reconcile } from "./reconcile.ts";
+import { closeSystemConnections } from "./system-connection.ts";
 import { resolveTarget } from "./target.ts";
 
 /** A bound on one delivery's fan-out; the rest is reached by the objects' own events. */
@@ -70,6 +71,7 @@ export const signAccount: OperatorFunction = {
             : skipped(summaries.join("; "));
     return withSchedules(outcome, schedules);
   },
+  shutdown: () => closeSystemConnections(),
 };
 
 export const handle = signAccount.handle;

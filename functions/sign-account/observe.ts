@@ -19,6 +19,8 @@ import {
   type Subject,
 } from "./objects.ts";
 import { readKeys, type KeysReading, type Secret } from "./read-keys.ts";
+import type { DistributionReading, PushOutcome } from "./distribution.ts";
+import { openSystemConnection, readDistribution, type SystemLink } from "./system-connection.ts";
 
 export interface OperatorObserved {
   kind: "NatsOperator";
@@ -46,6 +48,8 @@ export interface AccountObserved {
   systemAccountKey?: string;
   /** The other NatsAccounts under the same operator. */
   siblings: NatsAccount[];
+  /** What the servers hold of the account's JWT, through the system connection. */
+  distribution: DistributionReading;
 }
 
 /** A user's creds Secret as found. */
@@ -116,18 +120,33 @@ async function observeSystemAccount(
 const sameOperator = (a: NatsAccount, namespace: string, name: string) =>
   a.spec.operatorRef.name === name && namespaceOf(a.spec.operatorRef, a) === namespace;
 
-async function observeAccount(kube: Kube, object: NatsAccount, keyring: Keyring): Promise<AccountObserved> {
+async function observeAccount(
+  kube: Kube,
+  object: NatsAccount,
+  keyring: Keyring,
+  link: SystemLink,
+  lastPush: PushOutcome | undefined,
+): Promise<AccountObserved> {
   const ref = object.spec.operatorRef;
   const namespace = namespaceOf(ref, object);
   const admitted = await admits(kube, object, "NatsOperator", namespace, ref.name);
-  if (!admitted) return { kind: "NatsAccount", object, keys: { signing: [] }, admitted, siblings: [] };
-  const [keys, operator, all] = await Promise.all([
+  if (!admitted)
+    return {
+      kind: "NatsAccount",
+      object,
+      keys: { signing: [] },
+      admitted,
+      siblings: [],
+      distribution: { kind: "off" },
+    };
+  const [keys, operator, all, distribution] = await Promise.all([
     readKeys(kube, object, keyring),
     read<NatsOperator>(kube, "NatsOperator", namespace, ref.name),
     kube.list<NatsAccount>({ apiVersion: KINDS.NatsAccount.apiVersion, kind: "NatsAccount" }),
+    readDistribution(link, object.status?.publicKey, lastPush),
   ]);
   const siblings = all.filter((a) => sameOperator(a, namespace, ref.name) && a.metadata.uid !== object.metadata.uid);
-  if (!operator) return { kind: "NatsAccount", object, keys, admitted, siblings };
+  if (!operator) return { kind: "NatsAccount", object, keys, admitted, siblings, distribution };
   const systemRef = operator.spec.systemAccountRef;
   const [operatorKeys, system] = await Promise.all([
     readKeys(kube, operator, keyring),
@@ -142,6 +161,7 @@ async function observeAccount(kube: Kube, object: NatsAccount, keyring: Keyring)
     operator: { object: operator, keys: operatorKeys },
     ...(systemAccountKey ? { systemAccountKey } : {}),
     siblings,
+    distribution,
   };
 }
 
@@ -195,11 +215,18 @@ async function observeTrust(kube: Kube, object: NatsOperatorTrust): Promise<Trus
   return { kind: "NatsOperatorTrust", object, admitted, ...(operator ? { operator } : {}) };
 }
 
-/** Reads the subject and what it refers to; undefined when the subject is gone. */
-export async function observe(
-  kube: Kube,
-  subject: Subject,
-): Promise<{ observed: Observed; keyring: Keyring } | undefined> {
+/** What one read hands to act beside the plain data: the seeds, and the system connection to push on. */
+export interface Read {
+  observed: Observed;
+  keyring: Keyring;
+  system?: SystemLink;
+}
+
+/**
+ * Reads the subject and what it refers to; undefined when the subject is gone. `lastPush` is a push
+ * made earlier in the same delivery, so the decision after it knows it was acknowledged.
+ */
+export async function observe(kube: Kube, subject: Subject, lastPush?: PushOutcome): Promise<Read | undefined> {
   const object = asRead<KubeObject>(await kube.get(keyOfSubject(subject)));
   if (!object) return undefined;
   const keyring = new Keyring();
@@ -208,8 +235,11 @@ export async function observe(
       return { observed: await observeOperator(kube, object as NatsOperator, keyring), keyring };
     case "NatsSystemAccount":
       return { observed: await observeSystemAccount(kube, object as NatsSystemAccount, keyring), keyring };
-    case "NatsAccount":
-      return { observed: await observeAccount(kube, object as NatsAccount, keyring), keyring };
+    case "NatsAccount": {
+      const system = await openSystemConnection(kube);
+      const observed = await observeAccount(kube, object as NatsAccount, keyring, system, lastPush);
+      return { observed, keyring, system };
+    }
     case "NatsUser":
       return { observed: await observeUser(kube, object as NatsUser, keyring), keyring };
     case "NatsOperatorTrust":

@@ -1,11 +1,13 @@
 // One object's reconcile: observe, decide, act; once more after seeds were generated, so a new
-// object is keyed and signed in one delivery.
+// object is keyed and signed in one delivery, and once more after a push, so the decision after it
+// sees which servers now hold the JWT (and records an acknowledged push's time).
 import type { Kube } from "../../shared/kube/client.ts";
 import type { EventRecorder } from "../../shared/kube/events.ts";
 import type { ScheduleDecision } from "../../shared/runtime/schedule.ts";
 import { act } from "./act.ts";
 import { decide } from "./decide.ts";
 import { describeSubject, type Subject } from "./objects.ts";
+import type { PushOutcome } from "./distribution.ts";
 import { observe } from "./observe.ts";
 
 export type Reconciled =
@@ -13,17 +15,22 @@ export type Reconciled =
   | { kind: "gone"; summary: string }
   | { kind: "conflict"; summary: string };
 
-/** Generating takes one pass, signing the next: two passes and a spare. */
-const PASSES = 3;
+/** Generating takes one pass, signing and pushing the next, confirming the push a third: and a spare. */
+const PASSES = 4;
 
 export async function reconcile(kube: Kube, recorder: EventRecorder, subject: Subject, now: Date): Promise<Reconciled> {
+  let lastPush: PushOutcome | undefined;
   for (let pass = 0; pass < PASSES; pass++) {
-    const read = await observe(kube, subject);
+    const read = await observe(kube, subject, lastPush);
     if (!read) return { kind: "gone", summary: `${describeSubject(subject)} is gone` };
     const decision = decide(read.observed, now);
-    const acted = await act(kube, recorder, read.keyring, decision);
+    const acted = await act(kube, recorder, read.keyring, decision, read.system, now);
     if (acted.kind === "conflict") return { kind: "conflict", summary: `${decision.summary} (lost to another write)` };
-    if (acted.kind === "done") return { kind: "done", summary: decision.summary, schedules: decision.schedules };
+    const last = pass === PASSES - 1;
+    // After the last pass's push the poll (kept by this decision) confirms it.
+    if (acted.kind === "done" || (acted.kind === "pushed" && last))
+      return { kind: "done", summary: decision.summary, schedules: decision.schedules };
+    if (acted.kind === "pushed") lastPush = acted.outcome;
   }
   return { kind: "conflict", summary: `${describeSubject(subject)}: seeds still missing after generating them` };
 }

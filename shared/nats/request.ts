@@ -146,3 +146,39 @@ export async function gatherReplies<T extends object>(
   }
   return replies;
 }
+
+/** One raw answer: its payload as text, and whether it was the server's "no responders" status. */
+export interface RawReply {
+  data: string;
+  noResponders: boolean;
+}
+
+/**
+ * Like gatherReplies, for requests whose answers are not all JSON: `$SYS.REQ.ACCOUNT.<key>.CLAIMS.LOOKUP`
+ * answers with the raw JWT a server holds, or an empty payload when it holds none. The payload is
+ * sent as is (a JWT for `$SYS.REQ.CLAIMS.UPDATE`).
+ */
+export async function gatherRawReplies(
+  nc: NatsConnection,
+  subject: string,
+  payload: string,
+  options: { inboxPrefix: string; complete: (replies: readonly RawReply[]) => boolean; timeoutMs?: number },
+): Promise<RawReply[]> {
+  const replies: RawReply[] = [];
+  const inbox = createInbox(options.inboxPrefix);
+  const sub = nc.subscribe(inbox);
+  const timer = setTimeout(() => sub.unsubscribe(), options.timeoutMs ?? pingWaitMs);
+  try {
+    nc.publish(subject, payload, { reply: inbox });
+    for await (const msg of sub) {
+      // An empty message with status 503 says nobody listens on the subject, not "no JWT here".
+      const noResponders = msg.data.length === 0 && msg.headers?.code === 503;
+      replies.push({ data: msg.string(), noResponders });
+      if (noResponders || options.complete(replies)) break;
+    }
+  } finally {
+    clearTimeout(timer);
+    sub.unsubscribe();
+  }
+  return replies;
+}

@@ -1,0 +1,133 @@
+// The system connection: a NatsConnection (named by NATS_OPERATOR_SYSTEM_CONNECTION as
+// <namespace>/<name>) whose credentials are a system-account user with the auth-controller preset.
+// Through it sign-account reads the roster (STATSZ), asks each server which JWT it holds for an
+// account (CLAIMS.LOOKUP), and pushes account JWTs (CLAIMS.UPDATE). Reads here, pushes in act.
+import type { NatsConnection } from "@nats-io/transport-node";
+import { KINDS } from "../../shared/api/kinds.ts";
+import type { Kube } from "../../shared/kube/client.ts";
+import { connectWith, type NatsConnectionObject } from "../../shared/nats/connection.ts";
+import { connectWithInbox, createConnectionPool } from "../../shared/nats/pool.ts";
+import { gatherRawReplies, gatherReplies } from "../../shared/nats/request.ts";
+import type { DistributionReading, PushOutcome } from "./distribution.ts";
+
+export const SYSTEM_CONNECTION_ENV = "NATS_OPERATOR_SYSTEM_CONNECTION";
+
+/** The auth-controller preset hears replies only in this inbox (presets.ts). */
+export const AUTH_CONTROLLER_INBOX = "_INBOX.auth-controller";
+
+const pool = createConnectionPool(connectWithInbox(AUTH_CONTROLLER_INBOX), "nats-operator/sign-account");
+
+/** Closes the pooled system connection (on shutdown). */
+export const closeSystemConnections = (): Promise<void> => pool.closeAll();
+
+/** The configured NatsConnection, or undefined when none is (read on each delivery, so tests can set it). */
+export function systemConnectionRef(
+  env: NodeJS.ProcessEnv = process.env,
+): { namespace: string; name: string } | undefined {
+  const value = env[SYSTEM_CONNECTION_ENV]?.trim();
+  if (!value) return undefined;
+  const [namespace, name, ...rest] = value.split("/");
+  return namespace && name && rest.length === 0 ? { namespace, name } : undefined;
+}
+
+export type SystemLink =
+  { kind: "off" } | { kind: "unreachable"; message: string } | { kind: "up"; nc: NatsConnection };
+
+export async function openSystemConnection(kube: Kube): Promise<SystemLink> {
+  const raw = process.env[SYSTEM_CONNECTION_ENV];
+  const ref = systemConnectionRef();
+  if (!ref)
+    return raw?.trim()
+      ? { kind: "unreachable", message: `${SYSTEM_CONNECTION_ENV}=${raw} is not <namespace>/<name>` }
+      : { kind: "off" };
+  const connection = await kube.get<NatsConnectionObject>({
+    apiVersion: KINDS.NatsConnection.apiVersion,
+    kind: "NatsConnection",
+    namespace: ref.namespace,
+    name: ref.name,
+  });
+  if (!connection)
+    return { kind: "unreachable", message: `system connection NatsConnection ${ref.namespace}/${ref.name} not found` };
+  const connected = await connectWith(kube, pool, connection);
+  return connected.ok ? { kind: "up", nc: connected.nc } : { kind: "unreachable", message: connected.message };
+}
+
+/** A roster read this recently is used again: the accounts of one delivery share one STATSZ wait. */
+const ROSTER_REUSE_MS = 5_000;
+let lastRoster: { nc: NatsConnection; at: number; ids: string[] } | undefined;
+
+/** Server IDs answering `$SYS.REQ.SERVER.PING.STATSZ` within the gather wait. */
+export async function readRoster(nc: NatsConnection): Promise<string[]> {
+  if (lastRoster && lastRoster.nc === nc && Date.now() - lastRoster.at < ROSTER_REUSE_MS) return lastRoster.ids;
+  const replies = await gatherReplies<{ server?: { id?: string } }>(
+    nc,
+    "$SYS.REQ.SERVER.PING.STATSZ",
+    {},
+    {
+      inboxPrefix: AUTH_CONTROLLER_INBOX,
+      complete: () => false,
+    },
+  );
+  const ids = [...new Set(replies.flatMap((r) => (r.server?.id ? [r.server.id] : [])))].sort();
+  lastRoster = { nc, at: Date.now(), ids };
+  return ids;
+}
+
+/** Each answering server's JWT for the account ("" when it holds none). */
+async function lookup(nc: NatsConnection, accountKey: string, rosterSize: number): Promise<string[]> {
+  const replies = await gatherRawReplies(nc, `$SYS.REQ.ACCOUNT.${accountKey}.CLAIMS.LOOKUP`, "", {
+    inboxPrefix: AUTH_CONTROLLER_INBOX,
+    complete: (r) => r.length >= rosterSize,
+  });
+  return replies.filter((r) => !r.noResponders).map((r) => r.data.trim());
+}
+
+/** What the servers hold of an account; `accountKey` is undefined before the account has one. */
+export async function readDistribution(
+  link: SystemLink,
+  accountKey: string | undefined,
+  lastPush: PushOutcome | undefined,
+): Promise<DistributionReading> {
+  if (link.kind !== "up") return link;
+  try {
+    const roster = await readRoster(link.nc);
+    const holdings = accountKey && roster.length > 0 ? await lookup(link.nc, accountKey, roster.length) : [];
+    return { kind: "read", roster, holdings, ...(lastPush ? { lastPush } : {}) };
+  } catch (error) {
+    return { kind: "unreachable", message: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+interface UpdateReply {
+  server?: { id?: string; name?: string };
+  data?: { code?: number; message?: string };
+  error?: { code?: number; description?: string };
+}
+
+/** Publishes the JWT to `$SYS.REQ.CLAIMS.UPDATE` and counts what each server answered. */
+export async function pushJwt(nc: NatsConnection, jwt: string, rosterSize: number, now: Date): Promise<PushOutcome> {
+  // Every roster server answers an update (resolver full); a server that joined since answers too,
+  // but is only waited for by the gather wait.
+  const replies = await gatherRawReplies(nc, "$SYS.REQ.CLAIMS.UPDATE", jwt, {
+    inboxPrefix: AUTH_CONTROLLER_INBOX,
+    complete: (r) => r.length >= Math.max(rosterSize, 1),
+  });
+  let acknowledged = 0;
+  const refused: string[] = [];
+  for (const reply of replies) {
+    if (reply.noResponders) {
+      refused.push("no server answers $SYS.REQ.CLAIMS.UPDATE (is the resolver full?)");
+      continue;
+    }
+    let answer: UpdateReply;
+    try {
+      answer = JSON.parse(reply.data) as UpdateReply;
+    } catch {
+      continue;
+    }
+    const server = answer.server?.name ?? answer.server?.id ?? "a server";
+    if (answer.error) refused.push(`${server}: ${answer.error.description ?? `error ${String(answer.error.code)}`}`);
+    else acknowledged++;
+  }
+  return { at: now.toISOString(), acknowledged, refused };
+}

@@ -1,0 +1,202 @@
+// Story 2's second half: with a system connection configured, sign-account pushes a NatsAccount's
+// JWT to every server of a 3-server operator-mode JetStream cluster over $SYS, shows which servers
+// hold it, and a limit change reaches them all without a restart. No JWT is made by test code.
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { jetstreamManager } from "@nats-io/jetstream";
+import { connect, createInbox, credsAuthenticator, type NatsConnection } from "@nats-io/transport-node";
+import { signAccount } from "../../../functions/sign-account/index.ts";
+import { SYSTEM_CONNECTION_ENV } from "../../../functions/sign-account/system-connection.ts";
+import type { KubeObject } from "../../../shared/kube/object.ts";
+import { startEnvironment, type Environment } from "../support/environment.ts";
+import { condition, quickstart, waitAtRest, waitFor } from "../cluster/support/natscluster.ts";
+import { startOperator, type RunningOperator } from "../cluster/support/operator.ts";
+
+let env: Environment;
+let operator: RunningOperator;
+let namespace: string;
+let admin: NatsConnection | undefined;
+const previousEnv = process.env[SYSTEM_CONNECTION_ENV];
+
+type Secret = KubeObject & { data?: Record<string, string> };
+type Account = KubeObject & {
+  spec: Record<string, unknown>;
+  status?: {
+    jwt?: string;
+    jwtHash?: string;
+    publicKey?: string;
+    distribution?: { servers?: number; current?: number; lastPushTime?: string };
+    conditions?: { type: string; status: string; reason: string; message: string }[];
+  };
+};
+
+const AUTH = "auth.nats-operator.io/v1beta1";
+const CLUSTER = "dist";
+const servers = () => [0, 1, 2].map((i) => `nats://${CLUSTER}-${i}-0.${CLUSTER}-headless.${namespace}.svc:4222`);
+
+const authObject = (kind: string, name: string, spec: Record<string, unknown>): KubeObject =>
+  ({ apiVersion: AUTH, kind, metadata: { name, namespace }, spec }) as KubeObject;
+const readSecret = (name: string) => env.kube.get<Secret>({ apiVersion: "v1", kind: "Secret", namespace, name });
+const credsOf = async (name: string) =>
+  Buffer.from((await readSecret(name))?.data?.["user.creds"] ?? "", "base64").toString("utf8");
+const readAccount = () => env.kube.get<Account>({ apiVersion: AUTH, kind: "NatsAccount", namespace, name: "team" });
+const distributed = (a: Account | undefined) => a?.status?.conditions?.find((c) => c.type === "Distributed");
+const asUser = async (creds: string) =>
+  connect({ servers: servers(), authenticator: credsAuthenticator(new TextEncoder().encode(creds)), timeout: 5_000 });
+
+/** Raw answers to a request within `ms`: each server answers a ping or a claims lookup. */
+async function gather(nc: NatsConnection, subject: string, ms = 2_000): Promise<string[]> {
+  const inbox = createInbox();
+  const answers: string[] = [];
+  const sub = nc.subscribe(inbox);
+  const done = (async () => {
+    for await (const m of sub) answers.push(m.string());
+  })();
+  nc.publish(subject, "", { reply: inbox });
+  await new Promise((r) => setTimeout(r, ms));
+  sub.unsubscribe();
+  await done;
+  return answers;
+}
+
+const serverIds = async (nc: NatsConnection) =>
+  (await gather(nc, "$SYS.REQ.SERVER.PING.STATSZ"))
+    .map((a) => (JSON.parse(a) as { server: { id: string } }).server.id)
+    .sort();
+
+const dumpLog = (error: unknown) => {
+  process.stdout.write(operator.log.slice(-60).join(""));
+  throw error;
+};
+
+/** Waits for the account's Distributed condition to read True for the JWT status holds now. */
+const waitDistributed = (what: string, accept: (a: Account) => boolean = () => true) =>
+  waitFor(
+    what,
+    async () => {
+      const account = await readAccount();
+      return account && distributed(account)?.status === "True" && accept(account) ? account : undefined;
+    },
+    120_000,
+  ).catch(dumpLog);
+
+beforeAll(async () => {
+  env = await startEnvironment();
+  namespace = await env.namespace("distrib");
+  // Read by sign-account on each delivery, as the local runner passes the environment through.
+  process.env[SYSTEM_CONNECTION_ENV] = `${namespace}/system`;
+  operator = await startOperator(env.transport, {
+    extraFunctions: [signAccount],
+    extraKinds: ["NatsOperator", "NatsSystemAccount", "NatsAccount", "NatsUser", "Secret"],
+  });
+  await env.kube.create(authObject("NatsOperator", "main", { systemAccountRef: { name: "sys" } }));
+  await env.kube.create(authObject("NatsSystemAccount", "sys", { operatorRef: { name: "main" } }));
+  await env.kube.create({
+    apiVersion: "nats-operator.io/v1beta1",
+    kind: "NatsOperatorTrust",
+    metadata: { name: "main", namespace },
+    spec: { operatorRef: { name: "main" } },
+  } as KubeObject);
+  const systemUser = (name: string, preset?: string) =>
+    env.kube.create(
+      authObject("NatsUser", name, {
+        accountRef: { kind: "NatsSystemAccount", name: "sys" },
+        ...(preset ? { preset } : {}),
+      }),
+    );
+  await systemUser("controller", "cluster-controller");
+  await systemUser("pusher", "auth-controller");
+  await systemUser("admin");
+  await env.kube.create({
+    apiVersion: "nats-operator.io/v1beta1",
+    kind: "NatsConnection",
+    metadata: { name: "system", namespace },
+    spec: { servers: servers(), credentials: { secretKeyRef: { name: "pusher-creds" } } },
+  } as KubeObject);
+  await waitFor(
+    "the controller's creds",
+    async () => (await credsOf("controller-creds")).includes("NATS USER JWT"),
+    60_000,
+  ).catch(dumpLog);
+  const manifest = quickstart(namespace, CLUSTER);
+  manifest.spec["auth"] = {
+    trustRef: { name: "main" },
+    systemCredentials: { secretKeyRef: { name: "controller-creds" } },
+  };
+  await env.kube.create(manifest);
+  const cluster = await waitAtRest(env.kube, namespace, 300_000, CLUSTER).catch(dumpLog);
+  expect(condition(cluster, "Ready")?.status).toBe("True");
+  admin = await asUser(await credsOf("admin-creds"));
+}, 600_000);
+
+afterAll(async () => {
+  await admin?.close();
+  await operator?.stop();
+  await env?.stop();
+  process.env[SYSTEM_CONNECTION_ENV] = previousEnv ?? "";
+}, 120_000);
+
+describe("account JWTs pushed over $SYS to a 3-server operator-mode cluster", () => {
+  it("a NatsAccount with JetStream limits reaches all 3 servers: Distributed True, 3 of 3 servers hold this JWT", async () => {
+    await env.kube.create(
+      authObject("NatsAccount", "team", {
+        operatorRef: { name: "main" },
+        limits: { connections: 5, jetstream: { memoryStorage: "64Mi", diskStorage: "256Mi", streams: 10 } },
+      }),
+    );
+    await env.kube.create(authObject("NatsUser", "app", { accountRef: { kind: "NatsAccount", name: "team" } }));
+    const account = await waitDistributed("team distributed");
+    expect(distributed(account)).toMatchObject({
+      reason: "AllServersCurrent",
+      message: "3 of 3 servers hold this JWT",
+    });
+    expect(account.status?.distribution).toMatchObject({ servers: 3, current: 3 });
+    expect(account.status?.distribution?.lastPushTime).toBeDefined();
+    expect(account.status?.conditions?.find((c) => c.type === "Ready")).toMatchObject({
+      status: "True",
+      reason: "Distributed",
+    });
+    // Each server answers a claims lookup with the very JWT in status.
+    const held = await gather(admin as NatsConnection, `$SYS.REQ.ACCOUNT.${account.status?.publicKey}.CLAIMS.LOOKUP`);
+    expect(held.map((j) => j.trim())).toEqual([account.status?.jwt, account.status?.jwt, account.status?.jwt]);
+  }, 180_000);
+
+  it("a user of the account connects with its creds Secret, creates a stream and reads its info", async () => {
+    await waitFor("app's creds", async () => (await credsOf("app-creds")).includes("NATS USER JWT"), 60_000);
+    const nc = await asUser(await credsOf("app-creds"));
+    try {
+      const jsm = await jetstreamManager(nc);
+      await jsm.streams.add({ name: "ORDERS", subjects: ["orders.>"], num_replicas: 3 });
+      await nc.request("orders.1", "one", { timeout: 5_000 }).catch(() => undefined);
+      const info = await jsm.streams.info("ORDERS");
+      expect(info.config.name).toBe("ORDERS");
+      expect(info.cluster?.replicas?.length).toBe(2);
+    } finally {
+      await nc.close();
+    }
+  }, 120_000);
+
+  it("raising limits.connections re-signs the account and reaches all 3 servers with no server restart", async () => {
+    const before = await readAccount();
+    const idsBefore = await serverIds(admin as NatsConnection);
+    expect(idsBefore).toHaveLength(3);
+    const limits = { ...(before?.spec["limits"] as Record<string, unknown>), connections: 50 };
+    await env.kube.patch(
+      { apiVersion: AUTH, kind: "NatsAccount", namespace, name: "team" },
+      { spec: { limits } },
+      "merge",
+    );
+    const after = await waitDistributed(
+      "team re-signed and distributed",
+      (a) => a.status?.jwtHash !== before?.status?.jwtHash && a.status?.distribution?.current === 3,
+    );
+    expect(distributed(after)?.message).toBe("3 of 3 servers hold this JWT");
+    const held = await gather(admin as NatsConnection, `$SYS.REQ.ACCOUNT.${after.status?.publicKey}.CLAIMS.LOOKUP`);
+    expect(held.map((j) => j.trim())).toEqual([after.status?.jwt, after.status?.jwt, after.status?.jwt]);
+    const claims = JSON.parse(Buffer.from((after.status?.jwt ?? "").split(".")[1] ?? "", "base64url").toString()) as {
+      nats?: { limits?: { conn?: number } };
+    };
+    expect(claims.nats?.limits?.conn).toBe(50);
+    // A restarted server comes back under a new server ID.
+    expect(await serverIds(admin as NatsConnection)).toEqual(idsBefore);
+  }, 180_000);
+});
