@@ -82,6 +82,21 @@ describe("scale-down and replacement with JetStream data", () => {
     const pushed = await system.request("$SYS.REQ.CLAIMS.UPDATE", app.jwt, { timeout: 5_000 });
     expect(pushed.json<{ data?: { code?: number } }>().data?.code).toBe(200);
     await system.close();
+    // The other resolvers learn it from the one pushed to a moment later: wait until each has it.
+    for (const ordinal of [0, 1, 2]) {
+      await waitFor(
+        `the app account with JetStream on ${NAME}-${ordinal}`,
+        async () => {
+          const nc = await connect({ servers: [podUrl(ordinal)], authenticator: authenticator(app.userCreds) });
+          try {
+            return (await (await jetstreamManager(nc)).getAccountInfo()) !== undefined;
+          } finally {
+            await nc.close();
+          }
+        },
+        30_000,
+      );
+    }
 
     const publisher = await startPublisher([0, 1, 2].map(podUrl), "ORDERS", "orders", 50, app.userCreds);
     await waitFor("publishes acknowledged", async () => publisher.acked.size > 20, 30_000);
