@@ -126,6 +126,7 @@ async function observeAccount(
   keyring: Keyring,
   link: SystemLink,
   lastPush: PushOutcome | undefined,
+  lastDelete: PushOutcome | undefined,
 ): Promise<AccountObserved> {
   const ref = object.spec.operatorRef;
   const namespace = namespaceOf(ref, object);
@@ -143,7 +144,7 @@ async function observeAccount(
     readKeys(kube, object, keyring),
     read<NatsOperator>(kube, "NatsOperator", namespace, ref.name),
     kube.list<NatsAccount>({ apiVersion: KINDS.NatsAccount.apiVersion, kind: "NatsAccount" }),
-    readDistribution(link, object.status?.publicKey, lastPush),
+    readDistribution(link, object.status?.publicKey, lastPush, lastDelete),
   ]);
   const siblings = all.filter((a) => sameOperator(a, namespace, ref.name) && a.metadata.uid !== object.metadata.uid);
   if (!operator) return { kind: "NatsAccount", object, keys, admitted, siblings, distribution };
@@ -224,9 +225,15 @@ export interface Read {
 
 /**
  * Reads the subject and what it refers to; undefined when the subject is gone. `lastPush` is a push
- * made earlier in the same delivery, so the decision after it knows it was acknowledged.
+ * made earlier in the same delivery, so the decision after it knows it was acknowledged; `lastDelete`
+ * a delete request likewise.
  */
-export async function observe(kube: Kube, subject: Subject, lastPush?: PushOutcome): Promise<Read | undefined> {
+export async function observe(
+  kube: Kube,
+  subject: Subject,
+  lastPush?: PushOutcome,
+  lastDelete?: PushOutcome,
+): Promise<Read | undefined> {
   const object = asRead<KubeObject>(await kube.get(keyOfSubject(subject)));
   if (!object) return undefined;
   const keyring = new Keyring();
@@ -237,7 +244,7 @@ export async function observe(kube: Kube, subject: Subject, lastPush?: PushOutco
       return { observed: await observeSystemAccount(kube, object as NatsSystemAccount, keyring), keyring };
     case "NatsAccount": {
       const system = await openSystemConnection(kube);
-      const observed = await observeAccount(kube, object as NatsAccount, keyring, system, lastPush);
+      const observed = await observeAccount(kube, object as NatsAccount, keyring, system, lastPush, lastDelete);
       return { observed, keyring, system };
     }
     case "NatsUser":

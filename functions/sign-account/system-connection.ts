@@ -87,12 +87,19 @@ export async function readDistribution(
   link: SystemLink,
   accountKey: string | undefined,
   lastPush: PushOutcome | undefined,
+  lastDelete?: PushOutcome,
 ): Promise<DistributionReading> {
   if (link.kind !== "up") return link;
   try {
     const roster = await readRoster(link.nc);
     const holdings = accountKey && roster.length > 0 ? await lookup(link.nc, accountKey, roster.length) : [];
-    return { kind: "read", roster, holdings, ...(lastPush ? { lastPush } : {}) };
+    return {
+      kind: "read",
+      roster,
+      holdings,
+      ...(lastPush ? { lastPush } : {}),
+      ...(lastDelete ? { lastDelete } : {}),
+    };
   } catch (error) {
     return { kind: "unreachable", message: error instanceof Error ? error.message : String(error) };
   }
@@ -105,10 +112,27 @@ interface UpdateReply {
 }
 
 /** Publishes the JWT to `$SYS.REQ.CLAIMS.UPDATE` and counts what each server answered. */
-export async function pushJwt(nc: NatsConnection, jwt: string, rosterSize: number, now: Date): Promise<PushOutcome> {
-  // Every roster server answers an update (resolver full); a server that joined since answers too,
-  // but is only waited for by the gather wait.
-  const replies = await gatherRawReplies(nc, "$SYS.REQ.CLAIMS.UPDATE", jwt, {
+export const pushJwt = (nc: NatsConnection, jwt: string, rosterSize: number, now: Date): Promise<PushOutcome> =>
+  sendClaims(nc, "$SYS.REQ.CLAIMS.UPDATE", jwt, rosterSize, now);
+
+/** Publishes a delete request (a generic JWT self-signed by an operator key) to `$SYS.REQ.CLAIMS.DELETE`. */
+export const deleteClaims = (
+  nc: NatsConnection,
+  request: string,
+  rosterSize: number,
+  now: Date,
+): Promise<PushOutcome> => sendClaims(nc, "$SYS.REQ.CLAIMS.DELETE", request, rosterSize, now);
+
+async function sendClaims(
+  nc: NatsConnection,
+  subject: string,
+  jwt: string,
+  rosterSize: number,
+  now: Date,
+): Promise<PushOutcome> {
+  // Every roster server answers (resolver full); a server that joined since answers too, but is
+  // only waited for by the gather wait.
+  const replies = await gatherRawReplies(nc, subject, jwt, {
     inboxPrefix: AUTH_CONTROLLER_INBOX,
     complete: (r) => r.length >= Math.max(rosterSize, 1),
   });
@@ -116,7 +140,7 @@ export async function pushJwt(nc: NatsConnection, jwt: string, rosterSize: numbe
   const refused: string[] = [];
   for (const reply of replies) {
     if (reply.noResponders) {
-      refused.push("no server answers $SYS.REQ.CLAIMS.UPDATE (is the resolver full?)");
+      refused.push(`no server answers ${subject} (is the resolver full?)`);
       continue;
     }
     let answer: UpdateReply;

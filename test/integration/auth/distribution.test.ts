@@ -1,6 +1,7 @@
 // Story 2's second half: with a system connection configured, sign-account pushes a NatsAccount's
 // JWT to every server of a 3-server operator-mode JetStream cluster over $SYS, shows which servers
-// hold it, and a limit change reaches them all without a restart. No JWT is made by test code.
+// hold it, and a limit change reaches them all without a restart; deleting the account deletes its
+// JWT from every server's resolver before the object goes. No JWT is made by test code.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { jetstreamManager } from "@nats-io/jetstream";
 import { connect, createInbox, credsAuthenticator, type NatsConnection } from "@nats-io/transport-node";
@@ -198,5 +199,29 @@ describe("account JWTs pushed over $SYS to a 3-server operator-mode cluster", ()
     expect(claims.nats?.limits?.conn).toBe(50);
     // A restarted server comes back under a new server ID.
     expect(await serverIds(admin as NatsConnection)).toEqual(idsBefore);
+  }, 180_000);
+
+  it("deleting the NatsAccount deletes its JWT from every server's resolver, then the object goes", async () => {
+    const account = await readAccount();
+    const key = account?.status?.publicKey ?? "";
+    expect(account?.metadata.finalizers).toContain("auth.nats-operator.io/delete");
+    await env.kube.delete({ apiVersion: AUTH, kind: "NatsAccount", namespace, name: "team" });
+    await waitFor("team gone", async () => (await readAccount()) === undefined, 120_000).catch(dumpLog);
+    // Each of the 3 servers answers the claims lookup, and none with a JWT.
+    const held = await gather(admin as NatsConnection, `$SYS.REQ.ACCOUNT.${key}.CLAIMS.LOOKUP`);
+    expect(held.map((j) => j.trim())).toEqual(["", "", ""]);
+    const main = await env.kube.get<KubeObject & { status?: { deletedAccounts?: { publicKey: string }[] } }>({
+      apiVersion: AUTH,
+      kind: "NatsOperator",
+      namespace,
+      name: "main",
+    });
+    expect(main?.status?.deletedAccounts?.map((d) => d.publicKey)).toContain(key);
+    const events = await env.kube.list<KubeObject & { reason?: string; note?: string }>({
+      apiVersion: "events.k8s.io/v1",
+      kind: "Event",
+      namespace,
+    });
+    expect(events.find((e) => e.reason === "JWTDeleted")?.note).toContain(`deleted account ${key} from the resolvers`);
   }, 180_000);
 });
