@@ -9,6 +9,7 @@ import { jwtLimits } from "./account-limits.ts";
 import { accountClaims } from "./claims.ts";
 import { notReady, ready, referencesResolved, referencesUnresolved, settle, type Refusal } from "./conditions.ts";
 import type { AccountDecision, SignStep } from "./decision.ts";
+import { deletionsPoll } from "./decide-deletions.ts";
 import { decideDeletion, decideDistribution, distributionPoll, expiresAt } from "./distribution.ts";
 import { jwtHash } from "./jwt-hash.ts";
 import { judgeKeys } from "./key-verdict.ts";
@@ -46,12 +47,21 @@ function decideAccountDeletion(observed: AccountObserved, now: Date): AccountDec
   const base = { kind: "NatsAccount" as const, object: account, sign: [] as SignStep[], generate: [] };
   if (!hasFinalizer(account, FINALIZERS.accountDelete))
     return { ...base, status: previous, events: [], schedules: [], summary: `${what}: being deleted` };
+  // An operator listing deleted accounts watches them (a delete sent earlier in this delivery has
+  // recorded this one by the time it is confirmed).
+  const watched = (observed.operator?.object.status?.deletedAccounts?.length ?? 0) > 0;
   const release = (why: string): AccountDecision => ({
     ...base,
     status: previous,
     events: [],
     finalizer: "remove",
-    schedules: observed.distribution.kind === "off" ? [] : [distributionPoll(account, true)],
+    schedules:
+      observed.distribution.kind === "off"
+        ? []
+        : [
+            distributionPoll(account, true),
+            ...(observed.operator && watched ? [deletionsPoll(observed.operator.object, true)] : []),
+          ],
     summary: `${what}: deleted (${why})`,
   });
   const key = previous.publicKey;
@@ -86,7 +96,8 @@ function decideAccountDeletion(observed: AccountObserved, now: Date): AccountDec
           },
         }
       : {}),
-    schedules: [distributionPoll(account, false)],
+    // The operator watches its deleted accounts from now on, for a server that rejoins holding one.
+    schedules: [distributionPoll(account, false), deletionsPoll(operator.object, true)],
     summary: `${what}: ${verdict.condition?.message ?? "deleting"}${verdict.send ? ", sending the delete" : ""}`,
   };
 }

@@ -72,6 +72,10 @@ describe("deleting a NatsAccount with a system connection", () => {
         schedule: expect.objectContaining({ name: "app-account-distribution" }),
         poll: { every: "10s" },
       }),
+      expect.objectContaining({
+        schedule: expect.objectContaining({ name: "main-operator-deletions" }),
+        poll: { every: "1m" },
+      }),
     ]);
   });
 
@@ -83,6 +87,27 @@ describe("deleting a NatsAccount with a system connection", () => {
     expect(decision.schedules).toEqual([
       { schedule: { namespace: "auth", name: "app-account-distribution" }, poll: false },
     ]);
+  });
+
+  it("keeps the operator's watch when releasing an account its operator lists as deleted", async () => {
+    const observed = await signedAccount();
+    const operator = observed.operator?.object as NatsOperator;
+    const key = observed.object.status?.publicKey ?? "";
+    const listed = {
+      ...observed,
+      operator: {
+        ...(observed.operator as NonNullable<AccountObserved["operator"]>),
+        object: { ...operator, status: { ...operator.status, deletedAccounts: [{ publicKey: key }] } },
+      },
+    };
+    const decision = decide(deleting(listed, read(["", "", ""])), NOW);
+    expect(decision.finalizer).toBe("remove");
+    expect(decision.schedules).toContainEqual(
+      expect.objectContaining({
+        schedule: expect.objectContaining({ name: "main-operator-deletions" }),
+        poll: { every: "1m" },
+      }),
+    );
   });
 
   it("is not confirmed while a roster server is silent, and says so", async () => {
@@ -188,5 +213,56 @@ describe("the operator's status.deletedAccounts", () => {
     ];
     expect(unexpiredDeletions(listed, NOW)?.map((d) => d.publicKey)).toEqual(["ALATER", "ANEVER"]);
     expect(unexpiredDeletions([{ publicKey: "AEXPIRED", expires: "2026-12-03T09:00:00Z" }], NOW)).toBeUndefined();
+  });
+});
+
+describe("deleted accounts a server still holds (a server that rejoins)", () => {
+  async function operatorWith(deletedAccounts: { publicKey: string; expires?: string }[]) {
+    const world = authWorld([operatorObject(), systemAccountObject()]);
+    await world.run("NatsSystemAccount", "sys");
+    await world.run("NatsOperator", "main");
+    const got = await observe(world.kube, { kind: "NatsOperator", namespace: "auth", name: "main" });
+    if (got?.observed.kind !== "NatsOperator") throw new Error("no operator");
+    const object = {
+      ...got.observed.object,
+      status: { ...got.observed.object.status, deletedAccounts },
+    } as NatsOperator;
+    return { ...got.observed, object };
+  }
+  const deletions = (held: string[], lastDelete?: { at: string; acknowledged: number; refused: string[] }) =>
+    ({ kind: "read", roster: ROSTER, held, ...(lastDelete ? { lastDelete } : {}) }) as const;
+
+  it("sends the delete again, signed by the operator's signing key, for a listed account a server holds", async () => {
+    const observed = await operatorWith([{ publicKey: "AHELD" }, { publicKey: "AGONE" }]);
+    const decision = decide({ ...observed, deletions: deletions(["AHELD"]) }, NOW);
+    expect(decision.deleteRequest).toEqual({ signer: observed.object.status?.signingKeys?.[0], accounts: ["AHELD"] });
+    expect(decision.schedules).toContainEqual(
+      expect.objectContaining({
+        schedule: expect.objectContaining({ name: "main-operator-deletions" }),
+        poll: { every: "1m" },
+      }),
+    );
+  });
+
+  it("watches without sending while no server holds a listed account, and not again in the same delivery", async () => {
+    const observed = await operatorWith([{ publicKey: "AGONE" }]);
+    const quiet = decide({ ...observed, deletions: deletions([]) }, NOW);
+    expect(quiet.deleteRequest).toBeUndefined();
+    expect(quiet.schedules).toContainEqual(expect.objectContaining({ poll: { every: "1m" } }));
+    const lastDelete = { at: NOW.toISOString(), acknowledged: 3, refused: [] };
+    expect(decide({ ...observed, deletions: deletions(["AGONE"], lastDelete) }, NOW).deleteRequest).toBeUndefined();
+  });
+
+  it("stops watching once every entry expired, and has no poll without a system connection", async () => {
+    const expired = await operatorWith([{ publicKey: "AOLD", expires: "2026-12-03T09:00:00Z" }]);
+    const decision = decide({ ...expired, deletions: deletions(["AOLD"]) }, NOW);
+    expect(decision.deleteRequest).toBeUndefined();
+    expect((decision.status as NatsOperator["status"])?.deletedAccounts).toBeUndefined();
+    expect(decision.schedules).toContainEqual({
+      schedule: { namespace: "auth", name: "main-operator-deletions" },
+      poll: false,
+    });
+    const off = decide({ ...(await operatorWith([{ publicKey: "AHELD" }])), deletions: { kind: "off" } }, NOW);
+    expect(off.schedules).toEqual([]);
   });
 });

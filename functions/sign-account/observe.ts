@@ -20,7 +20,8 @@ import {
 } from "./objects.ts";
 import { readKeys, type KeysReading, type Secret } from "./read-keys.ts";
 import type { DistributionReading, PushOutcome } from "./distribution.ts";
-import { openSystemConnection, readDistribution, type SystemLink } from "./system-connection.ts";
+import type { DeletionsReading } from "./decide-deletions.ts";
+import { openSystemConnection, readDeletions, readDistribution, type SystemLink } from "./system-connection.ts";
 
 export interface OperatorObserved {
   kind: "NatsOperator";
@@ -28,6 +29,8 @@ export interface OperatorObserved {
   keys: KeysReading;
   /** The NatsSystemAccount spec.systemAccountRef names, and its keys. */
   systemAccount?: { object: NatsSystemAccount; keys: KeysReading };
+  /** Which of its deleted accounts the servers still hold, through the system connection. */
+  deletions?: DeletionsReading;
 }
 
 export interface SystemAccountObserved {
@@ -238,8 +241,15 @@ export async function observe(
   if (!object) return undefined;
   const keyring = new Keyring();
   switch (subject.kind) {
-    case "NatsOperator":
-      return { observed: await observeOperator(kube, object as NatsOperator, keyring), keyring };
+    case "NatsOperator": {
+      const observed = await observeOperator(kube, object as NatsOperator, keyring);
+      const deleted = (object as NatsOperator).status?.deletedAccounts ?? [];
+      // The system connection is opened only for an operator with deleted accounts to watch.
+      if (deleted.length === 0) return { observed, keyring };
+      const system = await openSystemConnection(kube);
+      const keys = deleted.map((d) => d.publicKey);
+      return { observed: { ...observed, deletions: await readDeletions(system, keys, lastDelete) }, keyring, system };
+    }
     case "NatsSystemAccount":
       return { observed: await observeSystemAccount(kube, object as NatsSystemAccount, keyring), keyring };
     case "NatsAccount": {

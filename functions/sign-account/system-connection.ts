@@ -1,13 +1,15 @@
 // The system connection: a NatsConnection (named by NATS_OPERATOR_SYSTEM_CONNECTION as
 // <namespace>/<name>) whose credentials are a system-account user with the auth-controller preset.
 // Through it sign-account reads the roster (STATSZ), asks each server which JWT it holds for an
-// account (CLAIMS.LOOKUP), and pushes account JWTs (CLAIMS.UPDATE). Reads here, pushes in act.
+// account (CLAIMS.LOOKUP), pushes account JWTs (CLAIMS.UPDATE) and deletes them (CLAIMS.DELETE).
+// Reads here; pushes and deletes are sent by act.
 import type { NatsConnection } from "@nats-io/transport-node";
 import { KINDS } from "../../shared/api/kinds.ts";
 import type { Kube } from "../../shared/kube/client.ts";
 import { connectWith, type NatsConnectionObject } from "../../shared/nats/connection.ts";
 import { connectWithInbox, createConnectionPool } from "../../shared/nats/pool.ts";
 import { gatherRawReplies, gatherReplies } from "../../shared/nats/request.ts";
+import type { DeletionsReading } from "./decide-deletions.ts";
 import type { DistributionReading, PushOutcome } from "./distribution.ts";
 
 export const SYSTEM_CONNECTION_ENV = "NATS_OPERATOR_SYSTEM_CONNECTION";
@@ -100,6 +102,26 @@ export async function readDistribution(
       ...(lastPush ? { lastPush } : {}),
       ...(lastDelete ? { lastDelete } : {}),
     };
+  } catch (error) {
+    return { kind: "unreachable", message: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** Which of `keys` (deleted accounts) some server still holds a JWT for. */
+export async function readDeletions(
+  link: SystemLink,
+  keys: string[],
+  lastDelete: PushOutcome | undefined,
+): Promise<DeletionsReading> {
+  if (link.kind !== "up") return link;
+  try {
+    const roster = await readRoster(link.nc);
+    const held: string[] = [];
+    for (const key of roster.length > 0 ? keys : []) {
+      const holdings = await lookup(link.nc, key, roster.length);
+      if (holdings.some((jwt) => jwt !== "")) held.push(key);
+    }
+    return { kind: "read", roster, held, ...(lastDelete ? { lastDelete } : {}) };
   } catch (error) {
     return { kind: "unreachable", message: error instanceof Error ? error.message : String(error) };
   }
