@@ -2,23 +2,27 @@
 // again with its keys), JWTs signed, the whole status written guarded by the resourceVersion read
 // (the claim), then the creds Secret and the Events. Of concurrent deliveries one gets past the
 // claim; the others answer conflict.
-import { createAccount, createOperator, createUser, type KeyPair } from "@nats-io/jwt";
+import { createAccount, createOperator, createUser, encodeGeneric, type KeyPair } from "@nats-io/jwt";
 import { GENERATED_FOR_ANNOTATION } from "../../shared/api/constants/annotations.ts";
 import { FIELD_MANAGERS } from "../../shared/api/constants/field-managers.ts";
+import { FINALIZERS } from "../../shared/api/constants/finalizers.ts";
+import { KINDS } from "../../shared/api/kinds.ts";
 import type { Kube } from "../../shared/kube/client.ts";
 import type { EventRecorder } from "../../shared/kube/events.ts";
+import { addFinalizer, removeFinalizer } from "../../shared/kube/finalizers.ts";
 import { guarded } from "../../shared/kube/guarded.ts";
 import { controllerReference, type KubeObject } from "../../shared/kube/object.ts";
 import { writeStatus } from "../../shared/kube/status.ts";
 import { formatCreds } from "./creds.ts";
-import type { CredsWrite, Decision, SignStep } from "./decision.ts";
+import type { CredsWrite, Decision, DeletedAccountRecord, SignStep } from "./decision.ts";
 import { jwtHash } from "./jwt-hash.ts";
 import type { SeedToGenerate } from "./key-verdict.ts";
 import type { Keyring } from "./keyring.ts";
 import { SEED_KEY, WATCHED_SECRET_LABELS, generatedFor } from "./seed-secrets.ts";
 import { signJwt } from "./sign.ts";
 import type { PushOutcome } from "./distribution.ts";
-import { pushJwt, type SystemLink } from "./system-connection.ts";
+import { deleteClaims, pushJwt, readRoster, type SystemLink } from "./system-connection.ts";
+import type { NatsOperator } from "./objects.ts";
 
 export const FIELD_MANAGER = FIELD_MANAGERS.signAccount;
 
@@ -28,7 +32,28 @@ export type Acted =
   | { kind: "generated" }
   /** The JWT was pushed: observe again to see which servers hold it. */
   | { kind: "pushed"; outcome: PushOutcome }
+  /** A delete request was sent: observe again to see which servers still hold the JWT. */
+  | { kind: "deleted"; outcome: PushOutcome }
   | { kind: "conflict" };
+
+/** Merges a deleted account into its operator's status.deletedAccounts, guarded; false when it lost three times. */
+async function recordDeleted(kube: Kube, record: DeletedAccountRecord): Promise<boolean> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const operator = await kube.get<NatsOperator>({
+      apiVersion: KINDS.NatsOperator.apiVersion,
+      kind: "NatsOperator",
+      ...record.operator,
+    });
+    if (!operator) return true;
+    const listed = operator.status?.deletedAccounts ?? [];
+    if (listed.some((d) => d.publicKey === record.publicKey)) return true;
+    const entry = { publicKey: record.publicKey, ...(record.expires ? { expires: record.expires } : {}) };
+    const status = { ...operator.status, deletedAccounts: [...listed, entry] };
+    const written = await writeStatus(kube, operator, status, FIELD_MANAGER, { whole: true });
+    if (written.kind !== "conflict") return true;
+  }
+  return false;
+}
 
 const base64 = (text: string) => Buffer.from(text, "utf8").toString("base64");
 
@@ -126,6 +151,33 @@ async function push(
   return { kind: "pushed", outcome };
 }
 
+/** Sends the decision's delete request, signed by the operator key it names, after the claim. */
+async function sendDelete(
+  recorder: EventRecorder,
+  keyring: Keyring,
+  decision: Decision,
+  system: SystemLink | undefined,
+  now: Date,
+): Promise<Acted> {
+  const request = decision.deleteRequest;
+  if (!request || system?.kind !== "up") return { kind: "done" };
+  // Subject and issuer are the same operator key: the resolver takes a delete only self-signed
+  // by a key its operator JWT lists.
+  const jwt = await encodeGeneric("delete accounts", keyring.pair(request.signer), "generic", {
+    accounts: [...request.accounts].sort(),
+  });
+  const servers = (await readRoster(system.nc)).length;
+  const outcome = await deleteClaims(system.nc, jwt, servers, now);
+  if (outcome.acknowledged > 0)
+    await recorder.record(
+      decision.object,
+      "Normal",
+      "JWTDeleted",
+      `deleted account ${request.accounts.join(", ")} from the resolvers: ${outcome.acknowledged} of ${servers} servers acknowledged`,
+    );
+  return { kind: "deleted", outcome };
+}
+
 export async function act(
   kube: Kube,
   recorder: EventRecorder,
@@ -152,10 +204,22 @@ export async function act(
   const { status, credsJwt } = await signAll(keyring, decision, pair);
   const written = await writeStatus(kube, object, status, FIELD_MANAGER, { whole: true });
   if (written.kind === "conflict") return { kind: "conflict" };
+  // Finalizer patches carry the resourceVersion just written: a write since is a conflict.
+  const latest = written.kind === "written" ? written.object : object;
+  if (decision.finalizer === "add") {
+    const added = await guarded(() => addFinalizer(kube, latest, FINALIZERS.accountDelete));
+    if (added.kind === "conflict") return { kind: "conflict" };
+  }
+  if (decision.recordDeleted && !(await recordDeleted(kube, decision.recordDeleted))) return { kind: "conflict" };
+  if (decision.finalizer === "remove") {
+    const removed = await guarded(() => removeFinalizer(kube, latest, FINALIZERS.accountDelete));
+    if (removed.kind === "conflict") return { kind: "conflict" };
+  }
   if (decision.creds && credsJwt && pair) {
     const creds = await writeCreds(kube, decision, decision.creds, credsJwt, pair);
     if (creds.kind === "conflict") return { kind: "conflict" };
   }
   for (const event of decision.events) await recorder.record(object, event.type, event.reason, event.note);
+  if (decision.deleteRequest) return sendDelete(recorder, keyring, decision, system, now);
   return push(recorder, decision, status, system, now);
 }

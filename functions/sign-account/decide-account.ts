@@ -2,12 +2,15 @@
 // that operator, and its JWT signed by the operator's active signing key (never its identity),
 // expiring after jwtTTL and renewed at half of it.
 import type { NatsAccountStatus } from "../../shared/api/auth/nats-account.ts";
+import { FINALIZERS } from "../../shared/api/constants/finalizers.ts";
 import type { ConditionUpdate } from "../../shared/kube/conditions.ts";
+import { hasFinalizer } from "../../shared/kube/finalizers.ts";
 import { jwtLimits } from "./account-limits.ts";
 import { accountClaims } from "./claims.ts";
 import { notReady, ready, referencesResolved, referencesUnresolved, settle, type Refusal } from "./conditions.ts";
 import type { AccountDecision, SignStep } from "./decision.ts";
-import { decideDistribution, distributionPoll } from "./distribution.ts";
+import { deletionsPoll } from "./decide-deletions.ts";
+import { decideDeletion, decideDistribution, distributionPoll, expiresAt } from "./distribution.ts";
 import { jwtHash } from "./jwt-hash.ts";
 import { judgeKeys } from "./key-verdict.ts";
 import { namespaceOf, type NatsAccount } from "./objects.ts";
@@ -32,8 +35,76 @@ function keyHolder(observed: AccountObserved, key: string): string | undefined {
   return holder ? `NatsAccount ${holder.metadata.namespace}/${holder.metadata.name}` : undefined;
 }
 
+/**
+ * A NatsAccount being deleted: with the delete finalizer, its JWT is deleted from every server of
+ * the roster before the finalizer goes; without a system connection, its operator or a JWT, the
+ * finalizer goes at once.
+ */
+function decideAccountDeletion(observed: AccountObserved, now: Date): AccountDecision {
+  const account = observed.object;
+  const what = `NatsAccount ${account.metadata.namespace}/${account.metadata.name}`;
+  const previous = account.status ?? {};
+  const base = { kind: "NatsAccount" as const, object: account, sign: [] as SignStep[], generate: [] };
+  if (!hasFinalizer(account, FINALIZERS.accountDelete))
+    return { ...base, status: previous, events: [], schedules: [], summary: `${what}: being deleted` };
+  // An operator listing deleted accounts watches them (a delete sent earlier in this delivery has
+  // recorded this one by the time it is confirmed).
+  const watched = (observed.operator?.object.status?.deletedAccounts?.length ?? 0) > 0;
+  const release = (why: string): AccountDecision => ({
+    ...base,
+    status: previous,
+    events: [],
+    finalizer: "remove",
+    schedules:
+      observed.distribution.kind === "off"
+        ? []
+        : [
+            distributionPoll(account, true),
+            ...(observed.operator && watched ? [deletionsPoll(observed.operator.object, true)] : []),
+          ],
+    summary: `${what}: deleted (${why})`,
+  });
+  const key = previous.publicKey;
+  const operator = observed.operator;
+  if (observed.distribution.kind === "off") return release("no system connection");
+  if (!key || !previous.jwt) return release("it has no JWT on the servers");
+  if (!operator) return release("its operator is gone");
+  const ref = account.spec.operatorRef;
+  const signer = judgeKeys(
+    `NatsOperator ${namespaceOf(ref, account)}/${ref.name}`,
+    "operator",
+    operator.keys,
+    operator.object.status?.publicKey,
+    operator.object.status?.publicKey,
+  );
+  if (signer.kind !== "ready") return release("its operator has no usable signing key");
+  const verdict = decideDeletion(observed.distribution);
+  if (verdict.confirmed) return release("no server holds its JWT");
+  const recorded = operator.object.status?.deletedAccounts?.some((d) => d.publicKey === key) ?? false;
+  const expires = expiresAt(previous.jwt);
+  return {
+    ...base,
+    // Only the Distributed condition changes: Ready is not touched, so observedGeneration stays.
+    ...settle(previous, previous, verdict.condition ? [verdict.condition] : [], account.metadata.generation, now),
+    ...(verdict.send ? { deleteRequest: { signer: signer.active, accounts: [key] } } : {}),
+    ...(verdict.send && !recorded
+      ? {
+          recordDeleted: {
+            operator: { namespace: operator.object.metadata.namespace, name: operator.object.metadata.name },
+            publicKey: key,
+            ...(expires ? { expires } : {}),
+          },
+        }
+      : {}),
+    // The operator watches its deleted accounts from now on, for a server that rejoins holding one.
+    schedules: [distributionPoll(account, false), deletionsPoll(operator.object, true)],
+    summary: `${what}: ${verdict.condition?.message ?? "deleting"}${verdict.send ? ", sending the delete" : ""}`,
+  };
+}
+
 export function decideAccount(observed: AccountObserved, now: Date): AccountDecision {
   const account = observed.object;
+  if (account.metadata.deletionTimestamp) return decideAccountDeletion(observed, now);
   const what = `NatsAccount ${account.metadata.namespace}/${account.metadata.name}`;
   const previous = account.status ?? {};
   const ref = account.spec.operatorRef;
@@ -55,12 +126,18 @@ export function decideAccount(observed: AccountObserved, now: Date): AccountDeci
         ? updates.map((u) => (u.type === "Ready" && u.status === "True" ? { ...u, reason: "Distributed" } : u))
         : updates;
     const withDistribution = reach.distribution ? { ...status, distribution: reach.distribution } : status;
+    // The delete finalizer is added with the first push (or once a server holds the JWT), only
+    // while a system connection is configured: the account's JWT then has to leave the servers.
+    const onServers = reach.push || Boolean(withDistribution.distribution?.current);
+    const addFinalizer =
+      observed.distribution.kind === "read" && onServers && !hasFinalizer(account, FINALIZERS.accountDelete);
     return {
       ...base,
       generate: [],
       ...settle(previous, withDistribution, [...conditions, reach.condition], account.metadata.generation, now),
       sign,
       ...(reach.push ? { push: true } : {}),
+      ...(addFinalizer ? { finalizer: "add" as const } : {}),
       // Without a system connection there is no poll to keep or end.
       schedules: [
         renewalTick(account, extra.renewAt),

@@ -51,6 +51,18 @@ function systemAccountKeys(observed: OperatorObserved): { identity: string; sign
 
 const isRefusal = (x: object): x is Refusal => "reason" in x;
 
+/**
+ * The deleted accounts still worth deleting: an entry goes once the account's last JWT has expired
+ * (no server accepts it then); one without `expires` stays. Undefined when none is left.
+ */
+export function unexpiredDeletions(
+  listed: NatsOperatorStatus["deletedAccounts"],
+  now: Date,
+): NatsOperatorStatus["deletedAccounts"] {
+  const left = (listed ?? []).filter((d) => !d.expires || Date.parse(d.expires) > now.getTime());
+  return left.length > 0 ? left : undefined;
+}
+
 export function decideOperator(observed: OperatorObserved, now: Date): OperatorDecision {
   const operator = observed.object;
   const what = describe(operator);
@@ -139,8 +151,11 @@ export function decideOperator(observed: OperatorObserved, now: Date): OperatorD
     "systemAccount.jwt",
     now,
   );
+  const { deletedAccounts: listed, ...rest } = keyed;
+  const deletedAccounts = unexpiredDeletions(listed, now);
   const status: NatsOperatorStatus = {
-    ...keyed,
+    ...rest,
+    ...(deletedAccounts ? { deletedAccounts } : {}),
     ...(operatorJwt.keep ? { jwt: operatorJwt.keep } : {}),
     systemAccount: {
       ...previous.systemAccount,

@@ -1,6 +1,7 @@
 // The decision of one reconcile, from what observe.ts read and the time: pure, so the same
 // observation always gives the same decision.
 import { decideAccount } from "./decide-account.ts";
+import { withDeletions } from "./decide-deletions.ts";
 import { decideOperator } from "./decide-operator.ts";
 import { decideSystemAccount } from "./decide-system-account.ts";
 import { decideTrust } from "./decide-trust.ts";
@@ -11,7 +12,7 @@ import type { Observed } from "./observe.ts";
 export function decide(observed: Observed, now: Date): Decision {
   switch (observed.kind) {
     case "NatsOperator":
-      return decideOperator(observed, now);
+      return withDeletions(decideOperator(observed, now), observed);
     case "NatsSystemAccount":
       return decideSystemAccount(observed, now);
     case "NatsAccount":

@@ -28,6 +28,21 @@ export interface CredsWrite {
   resourceVersion?: string;
 }
 
+/** `$SYS.REQ.CLAIMS.DELETE` for deleted accounts, a generic JWT self-signed by an operator key. */
+export interface DeleteRequest {
+  /** The operator's active signing key (or its identity): subject and issuer of the request. */
+  signer: string;
+  accounts: string[];
+}
+
+/** An entry for the operator's `status.deletedAccounts`, merged in by act (kept if already there). */
+export interface DeletedAccountRecord {
+  operator: { namespace: string; name: string };
+  publicKey: string;
+  /** When the deleted account's last JWT expires; never when omitted. */
+  expires?: string;
+}
+
 interface DecisionOf<K extends string, T extends { status?: unknown }> {
   kind: K;
   object: T;
@@ -40,6 +55,12 @@ interface DecisionOf<K extends string, T extends { status?: unknown }> {
   events: AuthEvent[];
   /** Push the JWT status holds to every server once the status write held (an account, with a system connection). */
   push?: boolean;
+  /** The NatsAccount delete finalizer: added before a push, removed once the delete is confirmed. */
+  finalizer?: "add" | "remove";
+  /** A delete request to send after the claim (a deleted account still held by some server). */
+  deleteRequest?: DeleteRequest;
+  /** Recorded in the operator's status before the delete request is sent. */
+  recordDeleted?: DeletedAccountRecord;
   schedules: ScheduleDecision[];
   summary: string;
 }

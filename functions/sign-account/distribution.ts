@@ -30,6 +30,8 @@ export type DistributionReading =
       holdings: string[];
       /** A push made earlier in this delivery, observed again after it. */
       lastPush?: PushOutcome;
+      /** A delete request sent earlier in this delivery, observed again after it. */
+      lastDelete?: PushOutcome;
     };
 
 export interface DistributionVerdict {
@@ -49,16 +51,28 @@ const distributed = (status: "True" | "False", reason: string, message: string):
   message,
 });
 
-/** A JWT's issue time in seconds, read without verifying (only to compare two JWTs' ages). */
-export function issuedAt(jwt: string): number | undefined {
+/** A JWT's claim `field` (a number of seconds), read without verifying. */
+function timeClaim(jwt: string, field: "iat" | "exp"): number | undefined {
   const payload = jwt.split(".")[1];
   if (!payload) return undefined;
   try {
-    const claims = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as { iat?: unknown };
-    return typeof claims.iat === "number" ? claims.iat : undefined;
+    const claims = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as Record<string, unknown>;
+    const value = claims[field];
+    return typeof value === "number" ? value : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** When a JWT expires (RFC 3339), or undefined for one that never does. */
+export function expiresAt(jwt: string): string | undefined {
+  const exp = timeClaim(jwt, "exp");
+  return exp === undefined ? undefined : new Date(exp * 1000).toISOString().replace(/\.\d{3}Z$/, "Z");
+}
+
+/** A JWT's issue time in seconds, read without verifying (only to compare two JWTs' ages). */
+export function issuedAt(jwt: string): number | undefined {
+  return timeClaim(jwt, "iat");
 }
 
 /**
@@ -127,6 +141,51 @@ export function decideDistribution(
     push: mayPush && !reading.lastPush,
     settled: false,
   };
+}
+
+export interface DeletionVerdict {
+  /** The Distributed condition while the delete is unconfirmed; undefined once it is done. */
+  condition?: ConditionUpdate;
+  /** Send `$SYS.REQ.CLAIMS.DELETE` once the status write (the claim) has held. */
+  send: boolean;
+  /** Every roster server answered that it holds no JWT for the account: the finalizer may go. */
+  confirmed: boolean;
+}
+
+/**
+ * A deleted account with a system connection (pure): confirmed once every roster server answered
+ * its claims lookup with no JWT; otherwise the delete is sent (once per delivery; the poll sends it
+ * again while any server still holds the JWT, so a server that rejoins deletes it too).
+ */
+export function decideDeletion(reading: DistributionReading): DeletionVerdict {
+  if (reading.kind === "off") return { send: false, confirmed: true };
+  if (reading.kind === "unreachable")
+    return {
+      condition: distributed("False", "Unreachable", `deleting: ${reading.message}`),
+      send: false,
+      confirmed: false,
+    };
+  const servers = reading.roster.length;
+  if (servers === 0)
+    return {
+      condition: distributed("False", "Unreachable", "deleting: no server answered $SYS.REQ.SERVER.PING.STATSZ"),
+      send: false,
+      confirmed: false,
+    };
+  const holding = Math.min(reading.holdings.filter((held) => held !== "").length, servers);
+  const silent = Math.max(servers - reading.holdings.length, 0);
+  if (holding === 0 && silent === 0) return { send: false, confirmed: true };
+  const counted =
+    `deleting: ${holding} of ${servers} servers still hold this account's JWT` +
+    (silent > 0 ? `, ${silent} did not answer` : "");
+  const refused = reading.lastDelete?.refused ?? [];
+  if (refused.length > 0)
+    return {
+      condition: distributed("False", "DeleteRefused", `${counted}; refused by ${refused.join("; ")}`),
+      send: false,
+      confirmed: false,
+    };
+  return { condition: distributed("False", "Deleting", counted), send: !reading.lastDelete, confirmed: false };
 }
 
 export const distributionPollName = (account: string): string => `${account}-account-distribution`;

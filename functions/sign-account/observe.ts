@@ -20,7 +20,8 @@ import {
 } from "./objects.ts";
 import { readKeys, type KeysReading, type Secret } from "./read-keys.ts";
 import type { DistributionReading, PushOutcome } from "./distribution.ts";
-import { openSystemConnection, readDistribution, type SystemLink } from "./system-connection.ts";
+import type { DeletionsReading } from "./decide-deletions.ts";
+import { openSystemConnection, readDeletions, readDistribution, type SystemLink } from "./system-connection.ts";
 
 export interface OperatorObserved {
   kind: "NatsOperator";
@@ -28,6 +29,8 @@ export interface OperatorObserved {
   keys: KeysReading;
   /** The NatsSystemAccount spec.systemAccountRef names, and its keys. */
   systemAccount?: { object: NatsSystemAccount; keys: KeysReading };
+  /** Which of its deleted accounts the servers still hold, through the system connection. */
+  deletions?: DeletionsReading;
 }
 
 export interface SystemAccountObserved {
@@ -126,6 +129,7 @@ async function observeAccount(
   keyring: Keyring,
   link: SystemLink,
   lastPush: PushOutcome | undefined,
+  lastDelete: PushOutcome | undefined,
 ): Promise<AccountObserved> {
   const ref = object.spec.operatorRef;
   const namespace = namespaceOf(ref, object);
@@ -143,7 +147,7 @@ async function observeAccount(
     readKeys(kube, object, keyring),
     read<NatsOperator>(kube, "NatsOperator", namespace, ref.name),
     kube.list<NatsAccount>({ apiVersion: KINDS.NatsAccount.apiVersion, kind: "NatsAccount" }),
-    readDistribution(link, object.status?.publicKey, lastPush),
+    readDistribution(link, object.status?.publicKey, lastPush, lastDelete),
   ]);
   const siblings = all.filter((a) => sameOperator(a, namespace, ref.name) && a.metadata.uid !== object.metadata.uid);
   if (!operator) return { kind: "NatsAccount", object, keys, admitted, siblings, distribution };
@@ -224,20 +228,33 @@ export interface Read {
 
 /**
  * Reads the subject and what it refers to; undefined when the subject is gone. `lastPush` is a push
- * made earlier in the same delivery, so the decision after it knows it was acknowledged.
+ * made earlier in the same delivery, so the decision after it knows it was acknowledged; `lastDelete`
+ * a delete request likewise.
  */
-export async function observe(kube: Kube, subject: Subject, lastPush?: PushOutcome): Promise<Read | undefined> {
+export async function observe(
+  kube: Kube,
+  subject: Subject,
+  lastPush?: PushOutcome,
+  lastDelete?: PushOutcome,
+): Promise<Read | undefined> {
   const object = asRead<KubeObject>(await kube.get(keyOfSubject(subject)));
   if (!object) return undefined;
   const keyring = new Keyring();
   switch (subject.kind) {
-    case "NatsOperator":
-      return { observed: await observeOperator(kube, object as NatsOperator, keyring), keyring };
+    case "NatsOperator": {
+      const observed = await observeOperator(kube, object as NatsOperator, keyring);
+      const deleted = (object as NatsOperator).status?.deletedAccounts ?? [];
+      // The system connection is opened only for an operator with deleted accounts to watch.
+      if (deleted.length === 0) return { observed, keyring };
+      const system = await openSystemConnection(kube);
+      const keys = deleted.map((d) => d.publicKey);
+      return { observed: { ...observed, deletions: await readDeletions(system, keys, lastDelete) }, keyring, system };
+    }
     case "NatsSystemAccount":
       return { observed: await observeSystemAccount(kube, object as NatsSystemAccount, keyring), keyring };
     case "NatsAccount": {
       const system = await openSystemConnection(kube);
-      const observed = await observeAccount(kube, object as NatsAccount, keyring, system, lastPush);
+      const observed = await observeAccount(kube, object as NatsAccount, keyring, system, lastPush, lastDelete);
       return { observed, keyring, system };
     }
     case "NatsUser":

@@ -1,6 +1,7 @@
 // One object's reconcile: observe, decide, act; once more after seeds were generated, so a new
 // object is keyed and signed in one delivery, and once more after a push, so the decision after it
-// sees which servers now hold the JWT (and records an acknowledged push's time).
+// sees which servers now hold the JWT (and records an acknowledged push's time); likewise after a
+// delete request, so a delete every server took releases the finalizer in the same delivery.
 import type { Kube } from "../../shared/kube/client.ts";
 import type { EventRecorder } from "../../shared/kube/events.ts";
 import type { ScheduleDecision } from "../../shared/runtime/schedule.ts";
@@ -20,17 +21,19 @@ const PASSES = 4;
 
 export async function reconcile(kube: Kube, recorder: EventRecorder, subject: Subject, now: Date): Promise<Reconciled> {
   let lastPush: PushOutcome | undefined;
+  let lastDelete: PushOutcome | undefined;
   for (let pass = 0; pass < PASSES; pass++) {
-    const read = await observe(kube, subject, lastPush);
+    const read = await observe(kube, subject, lastPush, lastDelete);
     if (!read) return { kind: "gone", summary: `${describeSubject(subject)} is gone` };
     const decision = decide(read.observed, now);
     const acted = await act(kube, recorder, read.keyring, decision, read.system, now);
     if (acted.kind === "conflict") return { kind: "conflict", summary: `${decision.summary} (lost to another write)` };
     const last = pass === PASSES - 1;
     // After the last pass's push the poll (kept by this decision) confirms it.
-    if (acted.kind === "done" || (acted.kind === "pushed" && last))
+    if (acted.kind === "done" || ((acted.kind === "pushed" || acted.kind === "deleted") && last))
       return { kind: "done", summary: decision.summary, schedules: decision.schedules };
     if (acted.kind === "pushed") lastPush = acted.outcome;
+    if (acted.kind === "deleted") lastDelete = acted.outcome;
   }
   return { kind: "conflict", summary: `${describeSubject(subject)}: seeds still missing after generating them` };
 }

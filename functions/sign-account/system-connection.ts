@@ -1,13 +1,15 @@
 // The system connection: a NatsConnection (named by NATS_OPERATOR_SYSTEM_CONNECTION as
 // <namespace>/<name>) whose credentials are a system-account user with the auth-controller preset.
 // Through it sign-account reads the roster (STATSZ), asks each server which JWT it holds for an
-// account (CLAIMS.LOOKUP), and pushes account JWTs (CLAIMS.UPDATE). Reads here, pushes in act.
+// account (CLAIMS.LOOKUP), pushes account JWTs (CLAIMS.UPDATE) and deletes them (CLAIMS.DELETE).
+// Reads here; pushes and deletes are sent by act.
 import type { NatsConnection } from "@nats-io/transport-node";
 import { KINDS } from "../../shared/api/kinds.ts";
 import type { Kube } from "../../shared/kube/client.ts";
 import { connectWith, type NatsConnectionObject } from "../../shared/nats/connection.ts";
 import { connectWithInbox, createConnectionPool } from "../../shared/nats/pool.ts";
 import { gatherRawReplies, gatherReplies } from "../../shared/nats/request.ts";
+import type { DeletionsReading } from "./decide-deletions.ts";
 import type { DistributionReading, PushOutcome } from "./distribution.ts";
 
 export const SYSTEM_CONNECTION_ENV = "NATS_OPERATOR_SYSTEM_CONNECTION";
@@ -87,12 +89,39 @@ export async function readDistribution(
   link: SystemLink,
   accountKey: string | undefined,
   lastPush: PushOutcome | undefined,
+  lastDelete?: PushOutcome,
 ): Promise<DistributionReading> {
   if (link.kind !== "up") return link;
   try {
     const roster = await readRoster(link.nc);
     const holdings = accountKey && roster.length > 0 ? await lookup(link.nc, accountKey, roster.length) : [];
-    return { kind: "read", roster, holdings, ...(lastPush ? { lastPush } : {}) };
+    return {
+      kind: "read",
+      roster,
+      holdings,
+      ...(lastPush ? { lastPush } : {}),
+      ...(lastDelete ? { lastDelete } : {}),
+    };
+  } catch (error) {
+    return { kind: "unreachable", message: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** Which of `keys` (deleted accounts) some server still holds a JWT for. */
+export async function readDeletions(
+  link: SystemLink,
+  keys: string[],
+  lastDelete: PushOutcome | undefined,
+): Promise<DeletionsReading> {
+  if (link.kind !== "up") return link;
+  try {
+    const roster = await readRoster(link.nc);
+    const held: string[] = [];
+    for (const key of roster.length > 0 ? keys : []) {
+      const holdings = await lookup(link.nc, key, roster.length);
+      if (holdings.some((jwt) => jwt !== "")) held.push(key);
+    }
+    return { kind: "read", roster, held, ...(lastDelete ? { lastDelete } : {}) };
   } catch (error) {
     return { kind: "unreachable", message: error instanceof Error ? error.message : String(error) };
   }
@@ -105,10 +134,27 @@ interface UpdateReply {
 }
 
 /** Publishes the JWT to `$SYS.REQ.CLAIMS.UPDATE` and counts what each server answered. */
-export async function pushJwt(nc: NatsConnection, jwt: string, rosterSize: number, now: Date): Promise<PushOutcome> {
-  // Every roster server answers an update (resolver full); a server that joined since answers too,
-  // but is only waited for by the gather wait.
-  const replies = await gatherRawReplies(nc, "$SYS.REQ.CLAIMS.UPDATE", jwt, {
+export const pushJwt = (nc: NatsConnection, jwt: string, rosterSize: number, now: Date): Promise<PushOutcome> =>
+  sendClaims(nc, "$SYS.REQ.CLAIMS.UPDATE", jwt, rosterSize, now);
+
+/** Publishes a delete request (a generic JWT self-signed by an operator key) to `$SYS.REQ.CLAIMS.DELETE`. */
+export const deleteClaims = (
+  nc: NatsConnection,
+  request: string,
+  rosterSize: number,
+  now: Date,
+): Promise<PushOutcome> => sendClaims(nc, "$SYS.REQ.CLAIMS.DELETE", request, rosterSize, now);
+
+async function sendClaims(
+  nc: NatsConnection,
+  subject: string,
+  jwt: string,
+  rosterSize: number,
+  now: Date,
+): Promise<PushOutcome> {
+  // Every roster server answers (resolver full); a server that joined since answers too, but is
+  // only waited for by the gather wait.
+  const replies = await gatherRawReplies(nc, subject, jwt, {
     inboxPrefix: AUTH_CONTROLLER_INBOX,
     complete: (r) => r.length >= Math.max(rosterSize, 1),
   });
@@ -116,7 +162,7 @@ export async function pushJwt(nc: NatsConnection, jwt: string, rosterSize: numbe
   const refused: string[] = [];
   for (const reply of replies) {
     if (reply.noResponders) {
-      refused.push("no server answers $SYS.REQ.CLAIMS.UPDATE (is the resolver full?)");
+      refused.push(`no server answers ${subject} (is the resolver full?)`);
       continue;
     }
     let answer: UpdateReply;

@@ -1,6 +1,7 @@
 // Story 2's second half: with a system connection configured, sign-account pushes a NatsAccount's
 // JWT to every server of a 3-server operator-mode JetStream cluster over $SYS, shows which servers
-// hold it, and a limit change reaches them all without a restart. No JWT is made by test code.
+// hold it, and a limit change reaches them all without a restart; deleting the account deletes its
+// JWT from every server's resolver before the object goes. No JWT is made by test code.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { jetstreamManager } from "@nats-io/jetstream";
 import { connect, createInbox, credsAuthenticator, type NatsConnection } from "@nats-io/transport-node";
@@ -15,6 +16,8 @@ let env: Environment;
 let operator: RunningOperator;
 let namespace: string;
 let admin: NatsConnection | undefined;
+/** The account deleted by the fourth test: its key and last JWT. */
+let deleted = { key: "", jwt: "" };
 const previousEnv = process.env[SYSTEM_CONNECTION_ENV];
 
 type Secret = KubeObject & { data?: Record<string, string> };
@@ -44,14 +47,14 @@ const asUser = async (creds: string) =>
   connect({ servers: servers(), authenticator: credsAuthenticator(new TextEncoder().encode(creds)), timeout: 5_000 });
 
 /** Raw answers to a request within `ms`: each server answers a ping or a claims lookup. */
-async function gather(nc: NatsConnection, subject: string, ms = 2_000): Promise<string[]> {
+async function gather(nc: NatsConnection, subject: string, ms = 2_000, body = ""): Promise<string[]> {
   const inbox = createInbox();
   const answers: string[] = [];
   const sub = nc.subscribe(inbox);
   const done = (async () => {
     for await (const m of sub) answers.push(m.string());
   })();
-  nc.publish(subject, "", { reply: inbox });
+  nc.publish(subject, body, { reply: inbox });
   await new Promise((r) => setTimeout(r, ms));
   sub.unsubscribe();
   await done;
@@ -198,5 +201,45 @@ describe("account JWTs pushed over $SYS to a 3-server operator-mode cluster", ()
     expect(claims.nats?.limits?.conn).toBe(50);
     // A restarted server comes back under a new server ID.
     expect(await serverIds(admin as NatsConnection)).toEqual(idsBefore);
+  }, 180_000);
+
+  it("deleting the NatsAccount deletes its JWT from every server's resolver, then the object goes", async () => {
+    const account = await readAccount();
+    const key = account?.status?.publicKey ?? "";
+    deleted = { key, jwt: account?.status?.jwt ?? "" };
+    expect(account?.metadata.finalizers).toContain("auth.nats-operator.io/delete");
+    await env.kube.delete({ apiVersion: AUTH, kind: "NatsAccount", namespace, name: "team" });
+    await waitFor("team gone", async () => (await readAccount()) === undefined, 120_000).catch(dumpLog);
+    // Each of the 3 servers answers the claims lookup, and none with a JWT.
+    const held = await gather(admin as NatsConnection, `$SYS.REQ.ACCOUNT.${key}.CLAIMS.LOOKUP`);
+    expect(held.map((j) => j.trim())).toEqual(["", "", ""]);
+    const main = await env.kube.get<KubeObject & { status?: { deletedAccounts?: { publicKey: string }[] } }>({
+      apiVersion: AUTH,
+      kind: "NatsOperator",
+      namespace,
+      name: "main",
+    });
+    expect(main?.status?.deletedAccounts?.map((d) => d.publicKey)).toContain(key);
+    const events = await env.kube.list<KubeObject & { reason?: string; note?: string }>({
+      apiVersion: "events.k8s.io/v1",
+      kind: "Event",
+      namespace,
+    });
+    expect(events.find((e) => e.reason === "JWTDeleted")?.note).toContain(`deleted account ${key} from the resolvers`);
+  }, 180_000);
+
+  it("a server that comes back holding the deleted account's JWT is sent the delete again by the operator", async () => {
+    // Stands in for servers that were away during the delete: each takes the old JWT again.
+    const lookup = () => gather(admin as NatsConnection, `$SYS.REQ.ACCOUNT.${deleted.key}.CLAIMS.LOOKUP`);
+    const taken = await gather(admin as NatsConnection, "$SYS.REQ.CLAIMS.UPDATE", 2_000, deleted.jwt);
+    expect(taken).toHaveLength(3);
+    expect((await lookup()).map((j) => j.trim())).toEqual([deleted.jwt, deleted.jwt, deleted.jwt]);
+    // The operator's watch (a PingSource every minute while it lists deleted accounts) deletes it again.
+    await waitFor(
+      "the deleted account gone from every server again",
+      async () => (await lookup()).map((j) => j.trim()).join(",") === ",,",
+      150_000,
+      5_000,
+    ).catch(dumpLog);
   }, 180_000);
 });
