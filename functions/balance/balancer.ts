@@ -5,6 +5,7 @@ import type {
   NatsSystemBalancerStatus,
 } from "../../shared/api/jetstream/nats-system-balancer.ts";
 import type { KubeObject, ObjectMeta } from "../../shared/kube/object.ts";
+import { durationToNanos } from "../../shared/units/duration.ts";
 
 export type { NatsSystemBalancerStatus };
 /** The schema's type, as the API server returns it: named and namespaced. */
@@ -18,21 +19,10 @@ export const SYSTEM_BALANCER = KINDS.NatsSystemBalancer;
 /** Least time between two moves when `interval` is omitted. */
 export const DEFAULT_INTERVAL_MS = 60_000;
 
-const units: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1e3, m: 60e3, h: 3600e3 };
-
-/** A Kubernetes duration ("1m", "1h30m", "0.5s") in milliseconds; undefined when unreadable. */
+/** A duration ("1m", "1h30m", "0.5s") in milliseconds; undefined when unreadable. */
 export function durationMs(text: string): number | undefined {
-  const part = /(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/y;
-  let total = 0;
-  let at = 0;
-  while (at < text.length) {
-    part.lastIndex = at;
-    const match = part.exec(text);
-    if (!match) return undefined;
-    total += Number(match[1]) * (units[match[2] as string] as number);
-    at = part.lastIndex;
-  }
-  return at === 0 ? undefined : total;
+  const nanos = durationToNanos(text);
+  return nanos === undefined ? undefined : nanos / 1e6;
 }
 
 /** The spec's interval in milliseconds: the default when omitted, undefined when not a positive duration. */

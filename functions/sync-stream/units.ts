@@ -1,25 +1,7 @@
 // Kubernetes durations and quantities to and from the numbers nats-server speaks.
+import { durationToNanos } from "../../shared/units/duration.ts";
 
-const durationUnits: Record<string, number> = { ns: 1, us: 1e3, µs: 1e3, ms: 1e6, s: 1e9, m: 60e9, h: 3600e9 };
-
-/** A Go/Kubernetes duration ("72h", "1h30m", "0.5s") in nanoseconds; undefined when unreadable. */
-export function durationToNanos(text: string): number | undefined {
-  const trimmed = text.trim();
-  if (trimmed === "0") return 0;
-  const sign = trimmed.startsWith("-") ? -1 : 1;
-  const body = trimmed.replace(/^[-+]/, "");
-  const part = /(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/y;
-  let total = 0;
-  let at = 0;
-  while (at < body.length) {
-    part.lastIndex = at;
-    const match = part.exec(body);
-    if (!match) return undefined;
-    total += Number(match[1]) * (durationUnits[match[2] as string] as number);
-    at = part.lastIndex;
-  }
-  return at === 0 ? undefined : sign * Math.round(total);
-}
+export { durationToNanos };
 
 /** Nanoseconds written as Go writes a time.Duration ("168h0m0s", "1.5s", "300ms"). */
 export function nanosToDuration(nanos: number): string {
