@@ -167,7 +167,9 @@ describe("account JWTs pushed over $SYS to a 3-server operator-mode cluster", ()
     await waitFor("app's creds", async () => (await credsOf("app-creds")).includes("NATS USER JWT"), 60_000);
     const nc = await asUser(await credsOf("app-creds"));
     try {
-      const jsm = await jetstreamManager(nc);
+      // A server enables JetStream for an account shortly after it stores the JWT, and the
+      // connection may sit on a server that has not yet: wait for JetStream, as an app would.
+      const jsm = await waitFor("JetStream enabled for team on the user's server", () => jetstreamManager(nc), 30_000);
       await jsm.streams.add({ name: "ORDERS", subjects: ["orders.>"], num_replicas: 3 });
       await nc.request("orders.1", "one", { timeout: 5_000 }).catch(() => undefined);
       const info = await jsm.streams.info("ORDERS");
