@@ -8,7 +8,7 @@ import { onTermination } from "./shutdown.ts";
 /**
  * The production entry point: one HTTP server hosting the functions the
  * FUNCTIONS variable names (all when unset), on PORT (8080 by default, as
- * Knative Serving sets it).
+ * Knative Serving sets it), on every address unless HOST names one.
  */
 export async function serve(catalog: FunctionCatalog, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const log = createLogger();
@@ -22,7 +22,12 @@ export async function serve(catalog: FunctionCatalog, env: NodeJS.ProcessEnv = p
     selection.names.length === 1 ? `nats-operator-${selection.names[0]}` : "nats-operator",
   );
   const functions = await catalog.loadFunctions(selection.names);
-  const server = await startServer({ functions, deps: processDeps(log), port: Number(env.PORT ?? 8080) });
+  const server = await startServer({
+    functions,
+    deps: processDeps(log),
+    port: Number(env.PORT ?? 8080),
+    ...(env.HOST !== undefined && env.HOST !== "" ? { host: env.HOST } : {}),
+  });
   log.info({ port: server.port, functions: selection.names }, "serving CloudEvents");
   onTermination(log, async () => {
     await server.close();

@@ -24,10 +24,25 @@ export interface Binaries {
  * Runs the idempotent build script (a no-op on a cache hit) and returns the
  * binaries it reports. Build progress goes to `progress` (default: stderr).
  */
-export async function ensureBinaries(
-  progress: (line: string) => void = (l) => process.stderr.write(`${l}\n`),
-): Promise<Binaries> {
-  const script = join(repoRoot, "test", "infra", "build.sh");
+export async function ensureBinaries(progress: (line: string) => void = stderrLine): Promise<Binaries> {
+  return resolveBinaries(await runBuildScript("build.sh", "test-infra: bin ", progress));
+}
+
+/**
+ * Builds Knative Eventing (test/infra/build-knative.sh, cached) and returns
+ * its directory: bin/<command> and config/ (the module's own manifests).
+ */
+export async function ensureKnative(progress: (line: string) => void = stderrLine): Promise<string> {
+  return runBuildScript("build-knative.sh", "test-infra: knative ", progress);
+}
+
+function stderrLine(line: string): void {
+  process.stderr.write(`${line}\n`);
+}
+
+/** Runs test/infra/<script> and returns the value of its last line starting with `marker`. */
+async function runBuildScript(name: string, marker: string, progress: (line: string) => void): Promise<string> {
+  const script = join(repoRoot, "test", "infra", name);
   if (!existsSync(script)) throw new Error(`test harness: ${script} is missing`);
   const lines: string[] = [];
   const code = await new Promise<number>((resolve, reject) => {
@@ -56,9 +71,9 @@ export async function ensureBinaries(
   if (code !== 0) {
     throw new Error(`test harness: ${script} failed with exit code ${code}:\n${lines.slice(-30).join("\n")}`);
   }
-  const binLine = [...lines].reverse().find((l) => l.startsWith("test-infra: bin "));
-  if (binLine === undefined) throw new Error(`test harness: ${script} did not print "test-infra: bin <dir>"`);
-  return resolveBinaries(binLine.slice("test-infra: bin ".length).trim());
+  const found = [...lines].reverse().find((l) => l.startsWith(marker));
+  if (found === undefined) throw new Error(`test harness: ${script} did not print "${marker}<dir>"`);
+  return found.slice(marker.length).trim();
 }
 
 /** The binaries in `dir`; throws if a required one is missing. */

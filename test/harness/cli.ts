@@ -1,5 +1,6 @@
 // npm run cluster:up   -> starts the "cluster" profile in the background and
-//                         prints `export KUBECONFIG=<path>`
+//                         prints `export KUBECONFIG=<path>` and `export KUBECTL=<path>`
+// npm run cluster:up -- --knative -> the same with Knative Eventing running
 // npm run cluster:down -> stops it
 // Progress goes to stderr, so `eval "$(npm run -s cluster:up)"` works.
 import { startControlPlane, stopControlPlane } from "./control-plane.ts";
@@ -23,7 +24,7 @@ async function up(profile: Profile): Promise<void> {
     `cluster up in ${(state.timings["controlPlaneStartMs"] ?? 0) / 1000}s: ${state.server}, logs in ${state.workDir}/logs\n` +
       `kubectl: ${join(state.binDir, "kubectl")}\n`,
   );
-  process.stdout.write(`export KUBECONFIG=${state.kubeconfig}\n`);
+  process.stdout.write(`export KUBECONFIG=${state.kubeconfig}\nexport KUBECTL=${join(state.binDir, "kubectl")}\n`);
 }
 
 async function down(): Promise<void> {
@@ -38,12 +39,17 @@ async function down(): Promise<void> {
 }
 
 const [command, profileArg] = process.argv.slice(2);
-const profile: Profile = profileArg === "apiserver" ? "apiserver" : "cluster";
+const profile: Profile =
+  profileArg === "apiserver"
+    ? "apiserver"
+    : profileArg === "--knative" || profileArg === "knative"
+      ? "knative"
+      : "cluster";
 try {
   if (command === "up") await up(profile);
   else if (command === "down") await down();
   else {
-    process.stderr.write("usage: node test/harness/cli.ts up [cluster|apiserver] | down\n");
+    process.stderr.write("usage: node test/harness/cli.ts up [cluster|apiserver|--knative] | down\n");
     process.exitCode = 2;
   }
 } catch (err) {

@@ -1,12 +1,16 @@
-// Starts and stops a local control plane: etcd + kube-apiserver, and in the
-// "cluster" profile kube-controller-manager + the local kubelet.
+// Starts and stops a local control plane: etcd + kube-apiserver, in the
+// "cluster" profile kube-controller-manager + the local kubelet, and in the
+// "knative" profile Knative Eventing on top (pods in network namespaces, a
+// service proxy for cluster IPs).
 import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
 import { existsSync, readFileSync, appendFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { KubeConfig, CoreV1Api } from "@kubernetes/client-node";
-import { ensureBinaries, checkNatsServer, type Binaries } from "./binaries.ts";
+import { ensureBinaries, ensureKnative, checkNatsServer, type Binaries } from "./binaries.ts";
+import { installKnativeEventing } from "./knative.ts";
+import { deleteRunNetworks } from "./kubelet/netns.ts";
 import { generateCertificates, type Certificates } from "./certs.ts";
 import { writeKubeconfig } from "./kubeconfig.ts";
 import { freePorts } from "./ports.ts";
@@ -87,6 +91,7 @@ async function startOnce(options: StartOptions): Promise<HarnessState> {
   };
 
   const bins = options.binaries ?? (await ensureBinaries(log));
+  const knativeDir = profile === "knative" ? await ensureKnative(log) : undefined;
   const natsVersion = await checkNatsServer(bins.natsServer);
   mark("binaries");
   const t1 = Date.now(); // control-plane start time is measured from here
@@ -116,7 +121,14 @@ async function startOnce(options: StartOptions): Promise<HarnessState> {
     return p;
   };
 
+  const withPods = profile !== "apiserver";
   try {
+    if (withPods) state.podSubnet = reserveSubnet(workDir);
+    // The Knative profile gives pods in network namespaces 10.A.B.2-127 and
+    // Services 10.A.B.128/25, both from the run's reserved 127.A.B block, so
+    // runs side by side never share an address.
+    const podNetwork = knativeDir !== undefined ? `10${(state.podSubnet ?? "").slice(3)}` : undefined;
+    const serviceRange = podNetwork !== undefined ? `${podNetwork}.128/25` : "10.0.0.0/24";
     const [etcdPort, etcdPeerPort, apiPort] = (await freePorts(3)) as [number, number, number];
     const certs: Certificates = await generateCertificates(await mkdirp(join(workDir, "pki")));
     mark("certificates");
@@ -171,7 +183,7 @@ async function startOnce(options: StartOptions): Promise<HarnessState> {
           `--bind-address=127.0.0.1`,
           `--advertise-address=127.0.0.1`,
           `--endpoint-reconciler-type=none`,
-          `--service-cluster-ip-range=10.0.0.0/24`,
+          `--service-cluster-ip-range=${serviceRange}`,
           `--service-account-issuer=${state.server}/`,
           `--service-account-key-file=${certs.saPub}`,
           `--service-account-signing-key-file=${certs.saKey}`,
@@ -201,17 +213,15 @@ async function startOnce(options: StartOptions): Promise<HarnessState> {
     const kc = new KubeConfig();
     kc.loadFromFile(state.kubeconfig);
     const crdDir = options.crdDir ?? process.env["NATS_OPERATOR_HARNESS_CRDS"] ?? join(repoRoot, "crds");
-    // Our CRDs, plus the local PingSource kind: this cluster has no Knative
-    // Eventing, and functions schedule work by writing PingSources.
-    const crds =
-      crdDir === "none"
-        ? []
-        : [...(await loadCrdFiles(crdDir)), ...(await loadCrdFiles(join(repoRoot, "knative", "local")))];
+    // Our CRDs, plus (without Knative) the local PingSource kind: functions
+    // schedule work by writing PingSources.
+    const localKinds = knativeDir === undefined ? await loadCrdFiles(join(repoRoot, "knative", "local")) : [];
+    const crds = crdDir === "none" ? [] : [...(await loadCrdFiles(crdDir)), ...localKinds];
     await installCrds(kc, crds);
     note(`installed ${crds.length} CRDs`);
     mark("crds");
 
-    if (profile === "cluster") {
+    if (withPods) {
       const kcmLog = join(logDir, "kube-controller-manager.log");
       track(
         "kube-controller-manager",
@@ -235,7 +245,6 @@ async function startOnce(options: StartOptions): Promise<HarnessState> {
         bins.kubeControllerManager,
       );
 
-      state.podSubnet = reserveSubnet(workDir);
       state.kubeletPidFile = join(workDir, "kubelet-pods.json");
       state.hostsFile = defaultHostsFile;
       const kubeletConfig = join(workDir, "kubelet.json");
@@ -252,6 +261,16 @@ async function startOnce(options: StartOptions): Promise<HarnessState> {
             pidFile: state.kubeletPidFile,
             hostsFile: state.hostsFile,
             logFile: join(logDir, "kubelet.log"),
+            ...(knativeDir !== undefined && podNetwork !== undefined
+              ? {
+                  knative: {
+                    knativeBin: join(knativeDir, "bin"),
+                    operatorCheckout: repoRoot,
+                    podNetwork,
+                    apiService: { host: `${podNetwork}.129`, port: 443 },
+                  },
+                }
+              : {}),
           },
           null,
           2,
@@ -281,6 +300,18 @@ async function startOnce(options: StartOptions): Promise<HarnessState> {
         if (!isAlive(p.pid)) throw new Error(`${p.name} exited early; see ${logDir}`);
       }
       mark("cluster");
+    }
+    if (knativeDir !== undefined) {
+      if (bins.kubectl === undefined) throw new Error("the Knative profile needs kubectl from test/infra/build.sh");
+      await installKnativeEventing({
+        kubectl: bins.kubectl,
+        kubeconfig: state.kubeconfig,
+        knativeDir,
+        workDir,
+        log: note,
+        timeoutMs: 300_000,
+      });
+      mark("knative");
     }
     timings["controlPlaneStartMs"] = Date.now() - t1;
     note(`ready in ${timings["controlPlaneStartMs"]} ms: ${JSON.stringify(timings)}`);
@@ -322,6 +353,8 @@ export async function stopControlPlane(state: HarnessState, options: { keepWorkD
       // not writable: the block names a work dir that is about to vanish, so the next writer drops it
     }
   }
+  // network namespaces left behind by a kubelet that was killed
+  if (state.profile === "knative") await deleteRunNetworks(state.runId);
   if (state.podSubnet !== undefined) releaseSubnet(state.podSubnet);
   if (options.keepWorkDir !== true) await rm(state.workDir, { recursive: true, force: true });
 }

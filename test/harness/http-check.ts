@@ -14,11 +14,14 @@ export interface HttpResult {
   body: string;
 }
 
-export function httpGet(url: string, options: { tls?: TlsFiles; timeoutMs?: number } = {}): Promise<HttpResult> {
+export function httpGet(
+  url: string,
+  options: { tls?: TlsFiles; timeoutMs?: number; headers?: Record<string, string> } = {},
+): Promise<HttpResult> {
   return new Promise((resolve, reject) => {
     const u = new URL(url);
     const tls = options.tls;
-    const common = { method: "GET", timeout: options.timeoutMs ?? 2_000 };
+    const common = { method: "GET", timeout: options.timeoutMs ?? 2_000, headers: options.headers ?? {} };
     const onResponse = (res: import("node:http").IncomingMessage): void => {
       let body = "";
       res.setEncoding("utf8");

@@ -3,7 +3,7 @@
 import { readFile, writeFile, mkdir, rename } from "node:fs/promises";
 import { dirname } from "node:path";
 
-export type Profile = "apiserver" | "cluster";
+export type Profile = "apiserver" | "cluster" | "knative";
 
 export interface ManagedProcess {
   name: string;
@@ -21,7 +21,7 @@ export interface HarnessState {
   server: string;
   binDir: string;
   processes: ManagedProcess[];
-  /** 127.A.B.0/24 block for pod addresses ("127.A.B"), cluster profile only. */
+  /** 127.A.B.0/24 block for pod addresses ("127.A.B"), cluster and knative profiles. */
   podSubnet?: string;
   /** File with the PIDs of nats-server processes the kubelet runs. */
   kubeletPidFile?: string;

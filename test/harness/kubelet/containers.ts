@@ -1,9 +1,10 @@
-// One container of a Pod: either a real nats-server process, or simulated
+// One container of a Pod: a real process (see workloads.ts), or simulated
 // (reported Running and Ready without being run).
 import { spawn, type ChildProcess } from "node:child_process";
 import { openSync, closeSync } from "node:fs";
 import type { V1Container, V1ContainerStatus, V1Probe } from "@kubernetes/client-node";
 import { runProbe } from "./probe.ts";
+import type { Workload } from "./workloads.ts";
 
 export interface Termination {
   exitCode: number;
@@ -35,7 +36,7 @@ class ProbeState {
 
 export class ContainerRuntime {
   readonly spec: V1Container;
-  readonly real: boolean;
+  readonly workload: Workload;
   readonly logFile: string;
   /** Why a real container cannot run (then it stays Waiting). */
   blocked: { reason: string; message: string } | undefined;
@@ -58,10 +59,20 @@ export class ContainerRuntime {
   private startup: ProbeState | undefined;
   private exitWaiters: (() => void)[] = [];
 
-  constructor(spec: V1Container, real: boolean, logFile: string) {
+  constructor(spec: V1Container, workload: Workload, logFile: string) {
     this.spec = spec;
-    this.real = real;
+    this.workload = workload;
     this.logFile = logFile;
+  }
+
+  get real(): boolean {
+    return this.workload.kind !== "simulated";
+  }
+
+  /** What the process's command line contains, so teardown never signals a recycled PID. */
+  get expect(): string {
+    const w = this.workload;
+    return w.kind === "binary" ? w.path : w.kind === "node" ? w.script : "nats-server";
   }
 
   get pid(): number | undefined {
@@ -209,7 +220,7 @@ export class ContainerRuntime {
     const status = {
       name: this.spec.name,
       image,
-      imageID: this.real ? `harness://nats-server` : `harness://simulated/${image}`,
+      imageID: this.real ? `harness://${this.workload.kind}/${image}` : `harness://simulated/${image}`,
       ready: this.state === "running" && this.ready,
       started: this.state === "running" && this.started,
       restartCount: this.restartCount,

@@ -4,7 +4,8 @@
 //   <svc>.<ns>.svc.cluster.local, <svc>.<ns>.svc, <svc>.<ns>
 //       for a Service with a selector: the IPs of the selected Pods that are
 //       Ready (all of them with publishNotReadyAddresses). ClusterIP Services
-//       resolve to Pod IPs as well, since no service proxy exists here.
+//       resolve to Pod IPs as well, unless the service proxy runs (Knative
+//       profile): then they resolve to their cluster IP, as in a cluster.
 // Names without the namespace (nats-0.nats, nats) are not provided: they are
 // ambiguous across the test namespaces that share this machine's hosts file.
 import type { V1Pod, V1Service } from "@kubernetes/client-node";
@@ -26,7 +27,11 @@ function selects(selector: Record<string, string>, pod: V1Pod): boolean {
   return Object.entries(selector).every(([k, v]) => labels[k] === v);
 }
 
-export function hostsEntries(pods: readonly PodAddress[], services: readonly V1Service[]): Map<string, string[]> {
+export function hostsEntries(
+  pods: readonly PodAddress[],
+  services: readonly V1Service[],
+  clusterIPs = false,
+): Map<string, string[]> {
   const byIp = new Map<string, Set<string>>();
   const add = (ip: string, list: string[]): void => {
     let set = byIp.get(ip);
@@ -40,9 +45,14 @@ export function hostsEntries(pods: readonly PodAddress[], services: readonly V1S
     if (hostname && subdomain) add(ip, names(`${hostname}.${subdomain}.${ns}`));
   }
   for (const svc of services) {
+    const ns = svc.metadata?.namespace ?? "default";
+    const clusterIP = svc.spec?.clusterIP;
+    if (clusterIPs && clusterIP !== undefined && clusterIP !== "" && clusterIP !== "None") {
+      add(clusterIP, names(`${svc.metadata?.name}.${ns}`));
+      continue;
+    }
     const selector = svc.spec?.selector;
     if (selector === undefined || Object.keys(selector).length === 0) continue;
-    const ns = svc.metadata?.namespace ?? "default";
     const publishNotReady = svc.spec?.publishNotReadyAddresses === true;
     for (const p of pods) {
       if ((p.pod.metadata?.namespace ?? "default") !== ns || !selects(selector, p.pod)) continue;

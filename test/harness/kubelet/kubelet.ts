@@ -3,7 +3,7 @@
 //   - runs each Pod bound here (see pod.ts) and writes its status;
 //   - terminates Pods marked for deletion, then deletes them for good;
 //   - keeps the run's /etc/hosts block in line with Pods and Services.
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   CoreV1Api,
@@ -22,6 +22,9 @@ import { PodRuntime } from "./pod.ts";
 import { Ipam } from "./ipam.ts";
 import { apiObjectSource } from "./objects.ts";
 import { hostsEntries } from "./dns.ts";
+import { ServiceProxy, type Endpoint } from "./service-proxy.ts";
+import { writePodKubeconfig } from "./credentials.ts";
+import { workloadOf, type WorkloadImages } from "./workloads.ts";
 import { writeHostsBlock, removeHostsBlock } from "../hosts-file.ts";
 import { errorMessage, sleep } from "../wait.ts";
 import type { Logger } from "./logger.ts";
@@ -36,6 +39,18 @@ export interface KubeletConfig {
   pidFile: string;
   hostsFile: string;
   logFile: string;
+  /**
+   * The Knative profile: Knative's binaries run in network namespaces with
+   * addresses <podNetwork>.2-127, the operator's image runs from this
+   * checkout, and a service proxy serves every Service's cluster IP.
+   */
+  knative?: {
+    knativeBin: string;
+    operatorCheckout: string;
+    podNetwork: string;
+    /** The `kubernetes` Service's cluster IP and port, proxied to the API server. */
+    apiService: { host: string; port: number };
+  };
 }
 
 const strategicPatch = setHeaderOptions("Content-Type", PatchStrategy.StrategicMergePatch);
@@ -49,6 +64,9 @@ export class Kubelet {
   private readonly core: CoreV1Api;
   private readonly node: NodeAgent;
   private readonly ipam: Ipam;
+  private readonly netnsIpam: Ipam | undefined;
+  private readonly proxy: ServiceProxy | undefined;
+  private readonly images: WorkloadImages;
   private readonly kc: KubeConfig;
   private pods: Watched<V1Pod> | undefined;
   private services: Watched<V1Service> | undefined;
@@ -69,6 +87,26 @@ export class Kubelet {
     this.core = this.kc.makeApiClient(CoreV1Api);
     this.node = new NodeAgent(this.kc, config.nodeName, log);
     this.ipam = new Ipam(config.podSubnet, join(config.workDir, "pod-ips.json"));
+    const knative = config.knative;
+    this.images =
+      knative === undefined ? {} : { knativeBin: knative.knativeBin, operatorCheckout: knative.operatorCheckout };
+    this.netnsIpam =
+      knative === undefined ? undefined : new Ipam(knative.podNetwork, join(config.workDir, "netns-ips.json"), 127);
+    this.proxy = knative === undefined ? undefined : new ServiceProxy(log);
+  }
+
+  private get apiServer(): string {
+    return this.kc.getCurrentCluster()?.server ?? "";
+  }
+
+  /** A kubeconfig for the pod's ServiceAccount (a bound token from the TokenRequest API). */
+  private async credentials(pod: V1Pod, server: string): Promise<string> {
+    const dir = join(this.config.workDir, "credentials");
+    mkdirSync(dir, { recursive: true });
+    const ca = this.kc.getCurrentCluster()?.caData ?? "";
+    // Through the `kubernetes` Service the address is a cluster IP, which the serving certificate does not name.
+    const tlsServerName = server === this.apiServer ? undefined : "kubernetes.default.svc";
+    return writePodKubeconfig(this.core, pod, { dir, server, caData: ca, ...(tlsServerName ? { tlsServerName } : {}) });
   }
 
   async start(): Promise<void> {
@@ -145,6 +183,39 @@ export class Kubelet {
       await rt.cleanUp();
     }
     this.updateHosts();
+    await this.syncProxy();
+  }
+
+  /** Each Service port's endpoints: the selected pods that are ready (all with publishNotReadyAddresses). */
+  private async syncProxy(): Promise<void> {
+    const knative = this.config.knative;
+    if (this.proxy === undefined || knative === undefined) return;
+    const api = new URL(this.apiServer);
+    const fixed = new Map<string, Endpoint[]>([
+      [`${knative.apiService.host}:${knative.apiService.port}`, [{ ip: api.hostname, port: Number(api.port) }]],
+    ]);
+    const runtimes = [...this.runtimes.values()].filter((rt) => !rt.terminating && !rt.finished);
+    await this.proxy.sync(
+      this.services?.list() ?? [],
+      (svc, targetPort) => {
+        const selector = svc.spec?.selector ?? {};
+        if (Object.keys(selector).length === 0) return [];
+        const publishNotReady = svc.spec?.publishNotReadyAddresses === true;
+        return runtimes.flatMap((rt) => {
+          const labels = rt.pod.metadata?.labels ?? {};
+          if (rt.namespace !== (svc.metadata?.namespace ?? "default")) return [];
+          if (!Object.entries(selector).every(([k, v]) => labels[k] === v)) return [];
+          if (!rt.ready && !publishNotReady) return [];
+          const port =
+            typeof targetPort === "number"
+              ? targetPort
+              : (rt.pod.spec?.containers ?? []).flatMap((c) => c.ports ?? []).find((p) => p.name === targetPort)
+                  ?.containerPort;
+          return port === undefined ? [] : [{ ip: rt.ip, port }];
+        });
+      },
+      fixed,
+    );
   }
 
   private async reconcilePod(pod: V1Pod, liveKeys: Set<string>): Promise<void> {
@@ -167,9 +238,19 @@ export class Kubelet {
     }
     if (rt === undefined) {
       if (pod.status?.phase === "Succeeded" || pod.status?.phase === "Failed") return;
-      const ip = this.ipam.allocate(`${ns}/${name}`, liveKeys);
+      const knative = this.config.knative;
+      const isolated =
+        knative !== undefined && (pod.spec.containers ?? []).some((c) => workloadOf(c, this.images).kind === "binary");
+      const ipam = isolated && this.netnsIpam !== undefined ? this.netnsIpam : this.ipam;
+      const ip = ipam.allocate(`${ns}/${name}`, liveKeys);
       rt = new PodRuntime(pod, ip, {
         natsServer: this.config.natsServer,
+        images: this.images,
+        ...(isolated && knative !== undefined
+          ? { netns: { runId: this.config.runId, gateway: `${knative.podNetwork}.1`, apiServer: knative.apiService } }
+          : {}),
+        credentials: (p, server) => this.credentials(p, server),
+        apiServer: this.apiServer,
         workDir: this.config.workDir,
         objects: apiObjectSource(this.core),
         log: this.log,
@@ -284,7 +365,7 @@ export class Kubelet {
     const pods = [...this.runtimes.values()]
       .filter((rt) => !rt.finished && !(rt.terminating && rt.pids().length === 0))
       .map((rt) => ({ pod: rt.pod, ip: rt.ip, ready: rt.ready && !rt.terminating }));
-    const entries = hostsEntries(pods, this.services?.list() ?? []);
+    const entries = hostsEntries(pods, this.services?.list() ?? [], this.proxy !== undefined);
     const json = JSON.stringify([...entries]);
     // Unchanged entries are still re-asserted every 5 s, which repairs the block
     // if someone else rewrote the file (writeHostsBlock only writes on a difference).
@@ -299,9 +380,7 @@ export class Kubelet {
   }
 
   private writePids(): void {
-    const pids = [...this.runtimes.values()]
-      .flatMap((rt) => rt.pids())
-      .map((pid) => ({ pid, expect: this.config.natsServer }));
+    const pids = [...this.runtimes.values()].flatMap((rt) => rt.pids());
     try {
       writeFileSync(this.config.pidFile, JSON.stringify(pids));
     } catch {
@@ -316,6 +395,7 @@ export class Kubelet {
     await this.loopDone?.catch(() => undefined);
     this.node.stop();
     await Promise.all([this.pods?.stop(), this.services?.stop()]).catch(() => undefined);
+    await this.proxy?.stop();
     await Promise.all([...this.runtimes.values()].map((rt) => (rt.terminating ? rt.kill() : rt.terminate(10))));
     this.writePids();
     try {

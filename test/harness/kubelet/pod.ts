@@ -5,8 +5,9 @@ import { dirname, join } from "node:path";
 import type { V1Pod, V1PodCondition } from "@kubernetes/client-node";
 import { ContainerRuntime } from "./containers.ts";
 import { resolveEnv, expandVars } from "./env.ts";
+import { createPodNetwork, deletePodNetwork, inNetns, netnsNames } from "./netns.ts";
+import { workloadOf, type WorkloadImages } from "./workloads.ts";
 import {
-  isNatsContainer,
   natsServerArgs,
   natsSignalCommand,
   prepareNatsArgs,
@@ -24,6 +25,13 @@ export const HOST_IP = "127.0.0.1";
 
 export interface PodEnvironment {
   natsServer: string;
+  images: WorkloadImages;
+  /** Set for a pod that gets its own network namespace (see netns.ts). */
+  netns?: { runId: string; gateway: string; apiServer: { host: string; port: number } };
+  /** A kubeconfig file with a token of the pod's ServiceAccount, for the given API server address. */
+  credentials: (pod: V1Pod, server: string) => Promise<string>;
+  /** The API server's address as seen from the host. */
+  apiServer: string;
   workDir: string;
   objects: ObjectSource;
   log: Logger;
@@ -58,7 +66,7 @@ export class PodRuntime {
     this.env = env;
     this.dir = join(env.workDir, "pods", this.namespace, `${this.name}-${this.uid.slice(0, 8)}`);
     this.containers = (pod.spec?.containers ?? []).map(
-      (c) => new ContainerRuntime(c, isNatsContainer(c), join(this.dir, "logs", `${c.name}.log`)),
+      (c) => new ContainerRuntime(c, workloadOf(c, env.images), join(this.dir, "logs", `${c.name}.log`)),
     );
   }
 
@@ -90,6 +98,8 @@ export class PodRuntime {
     if (this.volumes !== undefined) return true;
     try {
       await mkdir(join(this.dir, "logs"), { recursive: true });
+      const netns = this.env.netns;
+      if (netns !== undefined) await createPodNetwork(netns.runId, this.ip, netns.gateway);
       const volumes = await materialiseVolumes(this.pod, {
         podDir: this.dir,
         pvcRoot: join(this.env.workDir, "pvc"),
@@ -133,6 +143,10 @@ export class PodRuntime {
   private async startContainer(c: ContainerRuntime): Promise<void> {
     try {
       const env = await resolveEnv(this.pod, c.spec, { podIP: this.ip, hostIP: HOST_IP }, this.env.objects);
+      if (c.workload.kind === "binary" || c.workload.kind === "node") {
+        await this.startProgram(c, env);
+        return;
+      }
       const args = natsServerArgs(c.spec).map((a) => expandVars(a, env));
       const root = this.rootOf(c);
       const prepared = await prepareNatsArgs(args, root, this.ip);
@@ -150,6 +164,52 @@ export class PodRuntime {
       c.nextStartAt = Date.now() + 2_000;
       this.log(`cannot start ${c.spec.name}: ${errorMessage(err)}`);
     }
+  }
+
+  /**
+   * A Knative binary (in the pod's network namespace) or the operator's own
+   * entry point (on the pod's loopback address, told by HOST). Either reaches
+   * the API server as the pod's ServiceAccount: through the `kubernetes`
+   * Service from a namespace, directly from the host.
+   */
+  private async startProgram(c: ContainerRuntime, env: Record<string, string>): Promise<void> {
+    const root = this.rootOf(c);
+    await mkdir(root, { recursive: true });
+    const netns = this.env.netns;
+    const server = netns === undefined ? this.env.apiServer : `https://${netns.apiServer.host}:${netns.apiServer.port}`;
+    const kubeconfig = await this.env.credentials(this.pod, server);
+    const processEnv: Record<string, string> = {
+      PATH: process.env["PATH"] ?? "/usr/bin:/bin",
+      HOME: root,
+      KUBECONFIG: kubeconfig,
+      ...(netns === undefined
+        ? {}
+        : { KUBERNETES_SERVICE_HOST: netns.apiServer.host, KUBERNETES_SERVICE_PORT: String(netns.apiServer.port) }),
+      ...env,
+    };
+    const args = [...(c.spec.command ?? []).slice(c.workload.kind === "node" ? 2 : 1), ...(c.spec.args ?? [])].map(
+      (a) => expandVars(a, env),
+    );
+    let command: string;
+    let argv: string[];
+    if (c.workload.kind === "node") {
+      processEnv["HOST"] = this.ip;
+      command = process.execPath;
+      argv = [c.workload.script, ...(args.length > 0 ? args : ["serve"])];
+    } else if (c.workload.kind === "binary" && netns !== undefined) {
+      ({ command, args: argv } = inNetns(this.netnsName(), c.workload.path, args));
+    } else {
+      throw new Error(`container ${c.spec.name}: a ${c.workload.kind} workload needs a network namespace`);
+    }
+    this.log(`starting ${c.spec.name}: ${command} ${argv.join(" ")}`);
+    c.launch(command, argv, processEnv, root, () => this.onExit(c));
+    this.env.onProcessChange();
+  }
+
+  private netnsName(): string {
+    const netns = this.env.netns;
+    if (netns === undefined) throw new Error("not a network-namespace pod");
+    return netnsNames(netns.runId, this.ip).netns;
   }
 
   private onExit(c: ContainerRuntime): void {
@@ -338,12 +398,13 @@ export class PodRuntime {
     this.env.onProcessChange();
   }
 
-  /** Removes the pod directory (persistent volume claim directories stay). */
+  /** Removes the pod directory (persistent volume claim directories stay) and its network namespace. */
   async cleanUp(): Promise<void> {
+    if (this.env.netns !== undefined) await deletePodNetwork(this.env.netns.runId, this.ip);
     await rm(this.dir, { recursive: true, force: true });
   }
 
-  pids(): number[] {
-    return this.containers.map((c) => c.pid).filter((p): p is number => p !== undefined);
+  pids(): { pid: number; expect: string }[] {
+    return this.containers.flatMap((c) => (c.pid === undefined ? [] : [{ pid: c.pid, expect: c.expect }]));
   }
 }

@@ -21,7 +21,10 @@ export async function runProbe(probe: V1Probe, ip: string, container: V1Containe
     let path = probe.httpGet.path ?? "/";
     if (!path.startsWith("/")) path = `/${path}`;
     try {
-      const r = await httpGet(`${scheme}://${host}:${port}${path}`, { timeoutMs });
+      // As a kubelet sends them: programs (Knative's among them) tell probes apart by the user agent.
+      const headers: Record<string, string> = { "User-Agent": "kube-probe/1.35" };
+      for (const h of probe.httpGet.httpHeaders ?? []) headers[h.name] = h.value;
+      const r = await httpGet(`${scheme}://${host}:${port}${path}`, { timeoutMs, headers });
       return r.status >= 200 && r.status < 400;
     } catch {
       return false;

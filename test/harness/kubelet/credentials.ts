@@ -1,0 +1,59 @@
+// A pod's API credentials: a kubeconfig holding a bound token of the pod's
+// ServiceAccount, made through the TokenRequest API. The harness runs no
+// ServiceAccount admission and programs here have no container filesystem for
+// /var/run/secrets, so KUBECONFIG points at this file instead (client-go,
+// Knative's sharedmain and our own code all read it).
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { stringify } from "yaml";
+import type { CoreV1Api, V1Pod } from "@kubernetes/client-node";
+
+const TOKEN_SECONDS = 24 * 3600;
+
+export interface KubeconfigTarget {
+  dir: string;
+  server: string;
+  caData: string;
+  tlsServerName?: string;
+}
+
+export async function writePodKubeconfig(core: CoreV1Api, pod: V1Pod, target: KubeconfigTarget): Promise<string> {
+  const namespace = pod.metadata?.namespace ?? "default";
+  const serviceAccount = pod.spec?.serviceAccountName ?? "default";
+  const request = await core.createNamespacedServiceAccountToken({
+    namespace,
+    name: serviceAccount,
+    body: {
+      spec: {
+        audiences: [],
+        expirationSeconds: TOKEN_SECONDS,
+        boundObjectRef: { apiVersion: "v1", kind: "Pod", name: pod.metadata?.name ?? "", uid: pod.metadata?.uid ?? "" },
+      },
+    },
+  });
+  const token = request.status?.token;
+  if (token === undefined) throw new Error(`no token for ServiceAccount ${namespace}/${serviceAccount}`);
+  const config = {
+    apiVersion: "v1",
+    kind: "Config",
+    clusters: [
+      {
+        name: "in-cluster",
+        cluster: {
+          server: target.server,
+          "certificate-authority-data": target.caData,
+          ...(target.tlsServerName !== undefined ? { "tls-server-name": target.tlsServerName } : {}),
+        },
+      },
+    ],
+    users: [{ name: serviceAccount, user: { token } }],
+    contexts: [{ name: "in-cluster", context: { cluster: "in-cluster", user: serviceAccount, namespace } }],
+    "current-context": "in-cluster",
+  };
+  const file = join(
+    target.dir,
+    `${namespace}.${pod.metadata?.name ?? ""}.${(pod.metadata?.uid ?? "").slice(0, 8)}.yaml`,
+  );
+  await writeFile(file, stringify(config), { mode: 0o600 });
+  return file;
+}
