@@ -19,7 +19,10 @@ export interface KubeconfigTarget {
 
 export async function writePodKubeconfig(core: CoreV1Api, pod: V1Pod, target: KubeconfigTarget): Promise<string> {
   const namespace = pod.metadata?.namespace ?? "default";
-  const serviceAccount = pod.spec?.serviceAccountName ?? "default";
+  // Without ServiceAccount admission an unnamed account stays unset on the pod, and a token bound to
+  // the pod would be refused; such a pod gets an unbound token of "default", as admission would give it.
+  const named = pod.spec?.serviceAccountName;
+  const serviceAccount = named ?? "default";
   const request = await core.createNamespacedServiceAccountToken({
     namespace,
     name: serviceAccount,
@@ -27,7 +30,16 @@ export async function writePodKubeconfig(core: CoreV1Api, pod: V1Pod, target: Ku
       spec: {
         audiences: [],
         expirationSeconds: TOKEN_SECONDS,
-        boundObjectRef: { apiVersion: "v1", kind: "Pod", name: pod.metadata?.name ?? "", uid: pod.metadata?.uid ?? "" },
+        ...(named === undefined
+          ? {}
+          : {
+              boundObjectRef: {
+                apiVersion: "v1",
+                kind: "Pod",
+                name: pod.metadata?.name ?? "",
+                uid: pod.metadata?.uid ?? "",
+              },
+            }),
       },
     },
   });

@@ -6,6 +6,8 @@
 //       Ready (all of them with publishNotReadyAddresses). ClusterIP Services
 //       resolve to Pod IPs as well, unless the service proxy runs (Knative
 //       profile): then they resolve to their cluster IP, as in a cluster.
+//   an ExternalName Service naming one of the above resolves where its target does
+//       (a hosts file has no CNAMEs; Knative's channels are such Services)
 // Names without the namespace (nats-0.nats, nats) are not provided: they are
 // ambiguous across the test namespaces that share this machine's hosts file.
 import type { V1Pod, V1Service } from "@kubernetes/client-node";
@@ -58,6 +60,13 @@ export function hostsEntries(
       if ((p.pod.metadata?.namespace ?? "default") !== ns || !selects(selector, p.pod)) continue;
       if (p.ready || publishNotReady) add(p.ip, names(`${svc.metadata?.name}.${ns}`));
     }
+  }
+  const ipsOf = (name: string): string[] =>
+    [...byIp].filter(([, set]) => set.has(name.replace(/\.$/, ""))).map(([ip]) => ip);
+  for (const svc of services) {
+    const target = svc.spec?.type === "ExternalName" ? svc.spec.externalName : undefined;
+    if (target === undefined) continue;
+    for (const ip of ipsOf(target)) add(ip, names(`${svc.metadata?.name}.${svc.metadata?.namespace ?? "default"}`));
   }
   const out = new Map<string, string[]>();
   for (const [ip, set] of byIp) out.set(ip, [...set].sort());
