@@ -79,6 +79,24 @@ describe("a request the API server refuses for good", () => {
     ]);
   });
 
+  it("on a child's event (a StatefulSet's) is left to the owner's reconcile: the child's status is not written", async () => {
+    const statefulSet = {
+      apiVersion: "apps/v1",
+      kind: "StatefulSet",
+      metadata: { name: "demo-0", namespace: "team-a", generation: 1 },
+      spec: {},
+    } as KubeObject;
+    const { fn, deps, kube } = setup(statefulSet, refusing);
+    const childFn = { ...fn, kinds: ["StatefulSet.apps"] };
+    const event = clusterEvent(
+      { type: "dev.knative.apiserver.ref.update", kind: "StatefulSet", apiversion: "apps/v1", name: "demo-0" },
+      { kind: "StatefulSet", apiVersion: "apps/v1", name: "demo-0", namespace: "team-a" },
+    );
+    expect((await dispatch(childFn, event, deps)).kind).toBe("refused");
+    const ref = { apiVersion: "apps/v1", kind: "StatefulSet", namespace: "team-a", name: "demo-0" };
+    expect((await kube.get<KubeObject & Conditions>(ref))?.status).toBeUndefined();
+  });
+
   it("clears Stalled once a later reconcile gets through", async () => {
     const stalled = { type: "Stalled", status: "True", reason: "RequestRefused" };
     const { fn, deps, conditions } = setup(cluster([stalled]), async () => done("applied"));

@@ -7,7 +7,14 @@ import { decodeEvent, type OperatorEvent } from "./event.ts";
 import { qualifiedKind, type FunctionContext, type OperatorFunction } from "./function.ts";
 import { conflict, malformed, refused, retry, skipped, type Outcome } from "./outcome.ts";
 import { createScheduleKeeper, type ScheduleKeeper } from "./schedule-keeper.ts";
-import { clearStalled, isPermanentRefusal, refusalMessage, reportRefusal, showsStalled } from "./refusal.ts";
+import {
+  carriesStalled,
+  clearStalled,
+  isPermanentRefusal,
+  refusalMessage,
+  reportRefusal,
+  showsStalled,
+} from "./refusal.ts";
 
 /** What dispatching needs from the process: shared clients, made on first use. */
 export interface DispatchDeps {
@@ -70,7 +77,7 @@ export async function dispatch(fn: OperatorFunction, ce: CloudEvent<unknown>, de
       return outcome;
     } catch (error) {
       if (error instanceof KubeRequestError && isPermanentRefusal(error)) {
-        if (event.source === "apiserver") {
+        if (event.source === "apiserver" && carriesStalled(event.ref)) {
           await reportRefusal(await deps.kube(), await context.recorder(), event.ref, error, context.now(), log);
         } else log.error({ code: error.code, reason: error.reason }, refusalMessage(error));
         return refused(refusalMessage(error));

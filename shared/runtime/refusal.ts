@@ -1,4 +1,5 @@
 import { FIELD_MANAGERS } from "../api/constants/field-managers.ts";
+import { API_GROUPS } from "../api/groups.ts";
 import type { Kube } from "../kube/client.ts";
 import type { KubeRequestError } from "../kube/errors.ts";
 import { setCondition, type Condition } from "../kube/conditions.ts";
@@ -23,6 +24,16 @@ export function isPermanentRefusal(error: KubeRequestError): boolean {
 
 export function refusalMessage(error: KubeRequestError): string {
   return `the API server refused a request (${error.code} ${error.reason}): ${error.message}`;
+}
+
+const OWN_GROUPS: ReadonlySet<string> = new Set(Object.values(API_GROUPS));
+
+/**
+ * Whether `Stalled` can be recorded on the object: only our own kinds carry it. A child's
+ * event (a StatefulSet's) is reported on the NatsCluster by that object's own reconcile.
+ */
+export function carriesStalled(ref: ObjectRef): boolean {
+  return OWN_GROUPS.has(ref.apiVersion.split("/")[0] ?? "");
 }
 
 /**
