@@ -1,7 +1,7 @@
 /**
  * The whole test suite, as the README and CI run it: static checks, unit
- * tests, the build of the real control plane and nats-server (a no-op when
- * cached), then integration and end-to-end tests against them. Ends with
+ * tests, the build of the real control plane, nats-server and Knative
+ * Eventing (each a no-op when cached), then integration and end-to-end tests against them. Ends with
  * the line `N passed, N failed` (each static check counts as one).
  */
 import { spawnSync } from "node:child_process";
@@ -56,7 +56,10 @@ check("format", "prettier", ["--check", "."]);
 if (existsSync("scripts/check-generated.ts"))
   check("generated files match the API source", process.execPath, ["scripts/check-generated.ts"]);
 jest("unit tests", "jest.config.js");
-if (run("build the test infrastructure", "bash", ["test/infra/build.sh"])) {
+if (
+  run("build the test infrastructure", "bash", ["test/infra/build.sh"]) &&
+  run("build Knative Eventing for the tests on real Knative", "bash", ["test/infra/build-knative.sh"])
+) {
   jest("integration tests", "jest.integration.config.js", ["--runInBand"]);
 } else {
   failed++;
