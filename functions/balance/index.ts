@@ -39,6 +39,11 @@ export const balance: OperatorFunction = {
     "NatsClusterEvacuation.jetstream.nats-operator.io",
   ],
   handlesPings: true,
+  owns: [
+    "NatsBalancer.jetstream.nats-operator.io",
+    "NatsSystemBalancer.jetstream.nats-operator.io",
+    "NatsClusterEvacuation.jetstream.nats-operator.io",
+  ],
   async handle(context) {
     const target = targetOf(context.event);
     if (target.kind === "none") return skipped(target.reason);

@@ -21,6 +21,7 @@ export const renderCluster: OperatorFunction = {
   name: "render-cluster",
   kinds: ["NatsCluster.cluster.nats-operator.io", "StatefulSet.apps", ...TRUST_KINDS],
   handlesPings: true,
+  owns: ["NatsCluster.cluster.nats-operator.io"],
   // A mirrored trust's JWTs live in its status: their change is no echo here.
   caresAbout: (snapshot) => {
     const status: Record<string, unknown> = snapshot.status ?? {};

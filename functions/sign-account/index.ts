@@ -26,6 +26,12 @@ export const signAccount: OperatorFunction = {
     "Secret.",
   ],
   handlesPings: true,
+  owns: [
+    "NatsOperator.auth.nats-operator.io",
+    "NatsSystemAccount.auth.nats-operator.io",
+    "NatsAccount.auth.nats-operator.io",
+    "NatsUser.auth.nats-operator.io",
+  ],
   async handle(context) {
     const kube = await context.kube();
     const target = await resolveTarget(kube, context.event);

@@ -24,6 +24,7 @@ export function createStepRollout(options: { monitor?: MonitorAddress } = {}): O
     name: "step-rollout",
     kinds: ["NatsCluster.cluster.nats-operator.io", "StatefulSet.apps"],
     handlesPings: true,
+    owns: ["NatsCluster.cluster.nats-operator.io"],
     actionAnnotations: [
       CLUSTER_ANNOTATIONS.forceStep,
       CLUSTER_ANNOTATIONS.forceDelete,

@@ -133,6 +133,13 @@ export const syncStream: OperatorFunction = {
     "NatsObjectStore.jetstream.nats-operator.io",
   ],
   handlesPings: true,
+  owns: [
+    "NatsConnection.nats-operator.io",
+    "NatsStream.jetstream.nats-operator.io",
+    "NatsConsumer.jetstream.nats-operator.io",
+    "NatsKeyValue.jetstream.nats-operator.io",
+    "NatsObjectStore.jetstream.nats-operator.io",
+  ],
 
   async handle(context, cloudEvent) {
     const event = context.event;

@@ -7,6 +7,7 @@ import { decodeEvent, type OperatorEvent } from "./event.ts";
 import { qualifiedKind, type FunctionContext, type OperatorFunction } from "./function.ts";
 import { conflict, malformed, refused, retry, skipped, type Outcome } from "./outcome.ts";
 import { createScheduleKeeper, type ScheduleKeeper } from "./schedule-keeper.ts";
+import { isResyncTick, sweep } from "./resync.ts";
 import {
   carriesStalled,
   clearStalled,
@@ -46,10 +47,42 @@ export async function dispatch(fn: OperatorFunction, ce: CloudEvent<unknown>, de
   const decoded = decodeEvent(ce);
   if (!decoded.ok) return malformed(decoded.message);
   const event = decoded.event;
+  if (isResyncTick(event)) return resyncTick(fn, ce, deps);
+  return deliver(fn, ce, event, deps, { echoes: "drop" });
+}
+
+/**
+ * A resync tick, answered by the runtime for the function: each owned object not at rest is
+ * delivered as its update event would have been, echo check aside (at rest was judged already).
+ */
+async function resyncTick(fn: OperatorFunction, ce: CloudEvent<unknown>, deps: DispatchDeps): Promise<Outcome> {
+  const log = deps.log.child({ function: fn.name, eventId: ce.id, eventType: ce.type });
+  const kube = await deps.kube();
+  const outcome = await sweep(
+    fn,
+    (apiVersion, kind) => kube.list({ apiVersion, kind }),
+    async (synthetic) => {
+      const decoded = decodeEvent(synthetic);
+      return decoded.ok
+        ? deliver(fn, synthetic, decoded.event, deps, { echoes: "deliver" })
+        : malformed(decoded.message);
+    },
+  ).catch((error: unknown) => outcomeOfError(error, log));
+  log.info({ outcome: outcome.kind, detail: detailOf(outcome) }, "resync tick handled");
+  return outcome;
+}
+
+async function deliver(
+  fn: OperatorFunction,
+  ce: CloudEvent<unknown>,
+  event: OperatorEvent,
+  deps: DispatchDeps,
+  options: { echoes: "drop" | "deliver" },
+): Promise<Outcome> {
   const log = deps.log.child({ function: fn.name, eventId: ce.id, eventType: ce.type, ...describe(event) });
   const kind = event.source === "apiserver" ? qualifiedKind(event.ref.apiVersion, event.ref.kind) : "PingSource";
 
-  const ignored = ignoreReason(fn, event);
+  const ignored = ignoreReason(fn, event, options.echoes === "drop");
   if (ignored) {
     log.debug({ reason: ignored }, "event ignored");
     return skipped(ignored);
@@ -90,11 +123,11 @@ export async function dispatch(fn: OperatorFunction, ce: CloudEvent<unknown>, de
   return outcome;
 }
 
-function ignoreReason(fn: OperatorFunction, event: OperatorEvent): string | undefined {
+function ignoreReason(fn: OperatorFunction, event: OperatorEvent, dropEchoes: boolean): string | undefined {
   if (event.source === "ping") return fn.handlesPings ? undefined : `${fn.name} takes no ping ticks`;
   const kind = qualifiedKind(event.ref.apiVersion, event.ref.kind);
   if (!fn.kinds.includes(kind)) return `${fn.name} does not handle ${kind}`;
-  if (isStatusEcho(event, fn.actionAnnotations, fn.caresAbout?.bind(fn)))
+  if (dropEchoes && isStatusEcho(event, fn.actionAnnotations, fn.caresAbout?.bind(fn)))
     return "status-only update of an object already observed";
   return undefined;
 }

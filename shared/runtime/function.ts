@@ -30,6 +30,11 @@ export interface OperatorFunction {
   readonly kinds: readonly string[];
   /** Whether PingSource ticks are for this function (it creates PingSources naming it). */
   readonly handlesPings: boolean;
+  /**
+   * Kinds whose status this function writes, as `Kind.group`: a resync tick re-delivers
+   * those of them that are not at rest (shared/runtime/resync.ts).
+   */
+  readonly owns?: readonly string[];
   /** Annotations that make an otherwise unchanged object worth a look. */
   readonly actionAnnotations?: readonly string[];
   /**

@@ -7,7 +7,11 @@ import { parseAllDocuments } from "yaml";
 import { WATCHED_SECRET_LABELS } from "../../functions/sign-account/seed-secrets.ts";
 import { MANAGED_BY } from "../../shared/api/constants/labels.ts";
 import { brokerDelivery } from "../../shared/eventing/delivery.ts";
-import { knativeDir, loadWatchedResources } from "../../shared/eventing/manifests.ts";
+import { knativeDir, loadTriggerRoutes, loadWatchedResources } from "../../shared/eventing/manifests.ts";
+import { pingEvent } from "../../shared/eventing/ping-event.ts";
+import type { PingSourceSpec } from "../../shared/eventing/ping-event.ts";
+import { routeEvent } from "../../shared/eventing/router.ts";
+import { RESYNC_WORK } from "../../shared/runtime/resync.ts";
 
 interface Manifest {
   apiVersion: string;
@@ -114,6 +118,24 @@ describe("knative/broker.yaml and knative/triggers.yaml", () => {
       expect(spec.broker).toBe((await broker()).metadata.name);
       expect(names.has(spec.subscriber.ref.name)).toBe(true);
     }
+  });
+});
+
+describe("knative/resync.yaml", () => {
+  it("ticks every function's resync, cluster-wide from the operator's namespace, each routed to that function alone", async () => {
+    const routes = await loadTriggerRoutes();
+    const sources = (await manifests("resync.yaml")).filter((m) => m.kind === "PingSource");
+    const routed = sources.map((m) => {
+      const spec = m.spec as unknown as PingSourceSpec & { data: string; timezone: string };
+      expect([m.metadata.name, m.metadata.namespace, spec.timezone, JSON.parse(spec.data)]).toEqual([
+        m.metadata.name,
+        "nats-operator",
+        "UTC",
+        RESYNC_WORK,
+      ]);
+      return routeEvent(routes, pingEvent("nats-operator", m.metadata.name, spec));
+    });
+    expect(routed).toEqual([["render-cluster"], ["step-rollout"], ["sign-account"], ["sync-stream"], ["balance"]]);
   });
 });
 

@@ -82,9 +82,12 @@ spec:
   replicas: 3
 `;
 
+// Story 1's objects exist before the operator is installed: Knative's ApiServerSource sends
+// nothing for objects that predate it, so the resync (every minute here) is what finds them.
 beforeAll(async () => {
   harness = await startControlPlane({ profile: "knative", log: () => undefined });
-  await installOperatorOnEventing(join(harness.binDir, "kubectl"), harness.kubeconfig, harness.workDir);
+  await apply(STORY_1);
+  await installOperatorOnEventing(join(harness.binDir, "kubectl"), harness.kubeconfig, harness.workDir, "* * * * *");
 }, 600_000);
 
 afterAll(async () => {
@@ -112,8 +115,7 @@ describe("the operator on real Knative Eventing", () => {
     ]);
   }, 200_000);
 
-  it("brings story 1's NatsCluster to Ready and Settled with every event delivered by the Broker", async () => {
-    await apply(STORY_1);
+  it("brings story 1's NatsCluster, applied before the operator, to Ready and Settled", async () => {
     await waitFor(
       "demo Ready and Settled",
       async () => {

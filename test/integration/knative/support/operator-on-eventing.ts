@@ -21,11 +21,14 @@ type Manifest = Record<string, unknown> & {
   metadata: { name: string; namespace?: string; labels?: Record<string, string> };
 };
 
-const FILES = ["rbac.yaml", "broker.yaml", "services.yaml", "triggers.yaml", "apiserversources.yaml"];
+const FILES = ["rbac.yaml", "broker.yaml", "services.yaml", "triggers.yaml", "apiserversources.yaml", "resync.yaml"];
 const SERVING = "serving.knative.dev/v1";
 
-/** Every object of knative/, with Knative Services turned into Deployments and Services. */
-export async function operatorManifestsWithoutServing(): Promise<Manifest[]> {
+/**
+ * Every object of knative/, with Knative Services turned into Deployments and Services, and the
+ * resync PingSources on `resyncSchedule` when given (tests tick every minute).
+ */
+export async function operatorManifestsWithoutServing(resyncSchedule?: string): Promise<Manifest[]> {
   const out: Manifest[] = [{ apiVersion: "v1", kind: "Namespace", metadata: { name: "nats-operator" } } as Manifest];
   for (const file of FILES) {
     const text = await readFile(new URL(file, knativeDir), "utf8");
@@ -33,6 +36,8 @@ export async function operatorManifestsWithoutServing(): Promise<Manifest[]> {
       const manifest = doc.toJS() as Manifest | null;
       if (manifest === null) continue;
       if (manifest.apiVersion === SERVING && manifest.kind === "Service") out.push(...asDeployment(manifest));
+      else if (manifest.kind === "PingSource" && resyncSchedule !== undefined)
+        out.push({ ...manifest, spec: { ...(manifest["spec"] as object), schedule: resyncSchedule } });
       else out.push(retargeted(manifest));
     }
   }
@@ -98,8 +103,13 @@ function retargeted(manifest: Manifest): Manifest {
 }
 
 /** Applies the manifests with the harness's kubectl (server-side). */
-export async function installOperatorOnEventing(kubectl: string, kubeconfig: string, workDir: string): Promise<void> {
+export async function installOperatorOnEventing(
+  kubectl: string,
+  kubeconfig: string,
+  workDir: string,
+  resyncSchedule?: string,
+): Promise<void> {
   const file = join(workDir, "operator-on-eventing.yaml");
-  await writeFile(file, (await operatorManifestsWithoutServing()).map((m) => stringify(m)).join("---\n"));
+  await writeFile(file, (await operatorManifestsWithoutServing(resyncSchedule)).map((m) => stringify(m)).join("---\n"));
   await run(kubectl, [`--kubeconfig=${kubeconfig}`, "apply", "--server-side", "-f", file]);
 }
