@@ -10,6 +10,7 @@ const loaders = {
   "sign-account": async () => (await import("./sign-account/index.ts")).signAccount,
   "sync-stream": async () => (await import("./sync-stream/index.ts")).syncStream,
   balance: async () => (await import("./balance/index.ts")).balance,
+  "dead-letter": async () => (await import("./dead-letter/index.ts")).deadLetter,
 } satisfies Record<string, () => Promise<OperatorFunction>>;
 
 export type FunctionName = keyof typeof loaders;

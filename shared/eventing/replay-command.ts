@@ -2,7 +2,7 @@ import type { FunctionCatalog } from "../runtime/catalog.ts";
 import { processDeps } from "../runtime/deps.ts";
 import { startServer } from "../runtime/server.ts";
 import { createLogger } from "../telemetry/logger.ts";
-import { readEventLog, replayEvents } from "./replay.ts";
+import { readEventLog, replayEvents, type ReplayResult } from "./replay.ts";
 import { loadTriggerRoutes } from "./manifests.ts";
 import { routeEvent } from "./router.ts";
 
@@ -14,8 +14,10 @@ import { routeEvent } from "./router.ts";
  */
 export async function replayCommand(catalog: FunctionCatalog, file: string, url: string | undefined): Promise<number> {
   const events = await readEventLog(file);
-  const print = (target: string, result: { id: string; type: string; status: number; body: string }) =>
-    process.stdout.write(`${result.status} ${target} ${result.type} ${result.id} ${result.body}\n`);
+  const print = (target: string, result: ReplayResult) =>
+    process.stdout.write(
+      `${result.status} ${target} ${result.type} ${result.id} ${result.outcome ?? "-"}${result.detail ? `: ${result.detail}` : ""}\n`,
+    );
   if (url) {
     for (const result of await replayEvents(url, events)) print(url, result);
     return 0;

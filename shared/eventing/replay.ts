@@ -1,10 +1,14 @@
 import { readFile } from "node:fs/promises";
 import { CloudEvent, HTTP } from "cloudevents";
+import { DETAIL_HEADER, OUTCOME_HEADER } from "../runtime/server.ts";
 
 export interface ReplayResult {
   id: string;
   type: string;
   status: number;
+  /** How the function handled it (done, skipped, conflict, ...), from the answer's headers. */
+  outcome: string | undefined;
+  detail: string | undefined;
   body: string;
 }
 
@@ -36,7 +40,15 @@ export async function postEvent(
   const message = mode === "binary" ? HTTP.binary(ce) : HTTP.structured(ce);
   const body = typeof message.body === "string" ? message.body : JSON.stringify(message.body);
   const response = await fetch(url, { method: "POST", headers: message.headers as Record<string, string>, body });
-  return { id: ce.id, type: ce.type, status: response.status, body: await response.text() };
+  const detail = response.headers.get(DETAIL_HEADER);
+  return {
+    id: ce.id,
+    type: ce.type,
+    status: response.status,
+    outcome: response.headers.get(OUTCOME_HEADER) ?? undefined,
+    detail: detail === null ? undefined : decodeURIComponent(detail),
+    body: await response.text(),
+  };
 }
 
 /** Posts the events one after another, in file order. */

@@ -47,7 +47,7 @@ export async function dispatch(fn: OperatorFunction, ce: CloudEvent<unknown>, de
   const decoded = decodeEvent(ce);
   if (!decoded.ok) return malformed(decoded.message);
   const event = decoded.event;
-  if (isResyncTick(event)) return resyncTick(fn, ce, deps);
+  if (isResyncTick(event) && fn.owns !== undefined) return resyncTick(fn, ce, deps);
   return deliver(fn, ce, event, deps, { echoes: "drop" });
 }
 

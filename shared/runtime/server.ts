@@ -109,10 +109,22 @@ function toCloudEvent(req: Request): { event: CloudEvent<unknown> } | { message:
   }
 }
 
+/** Response headers that say how an event was handled, for people reading a replay or a trace. */
+export const OUTCOME_HEADER = "x-nats-operator-outcome";
+export const DETAIL_HEADER = "x-nats-operator-detail";
+
+/**
+ * A 2xx answer has no body: the Broker reads a body as a reply event, and one that is not a
+ * CloudEvent fails the delivery (which it then retries). What happened goes in headers; an
+ * error answer carries it as JSON too, which Knative hands the dead-letter sink.
+ */
 function respond(res: Response, outcome: Outcome, log: Logger): void {
   const status = httpStatusFor(outcome);
   if (outcome.kind === "malformed") log.warn({ status, reason: outcome.message }, "event refused");
   const detail =
     outcome.kind === "done" ? outcome.summary : outcome.kind === "skipped" ? outcome.reason : outcome.message;
-  res.status(status).json({ outcome: outcome.kind, ...(detail === undefined ? {} : { detail }) });
+  res.status(status).set(OUTCOME_HEADER, outcome.kind);
+  if (detail !== undefined) res.set(DETAIL_HEADER, encodeURIComponent(detail).slice(0, 2000));
+  if (status >= 200 && status < 300) res.end();
+  else res.json({ outcome: outcome.kind, ...(detail === undefined ? {} : { detail }) });
 }

@@ -35,9 +35,7 @@ describe("replaying the event fixtures through the HTTP server", () => {
         false,
       );
       const result = await postEvent(`http://127.0.0.1:${server.port}/${entry.function}`, ce, "structured");
-      expect({ status: result.status, body: JSON.parse(result.body) as unknown }).toMatchObject({
-        status: entry.status,
-      });
+      expect(result.status).toBe(entry.status);
     },
   );
 });

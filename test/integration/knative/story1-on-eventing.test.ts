@@ -140,6 +140,49 @@ describe("the operator on real Knative Eventing", () => {
     expect(synced["Ready"]).toBe("True/Synced");
   }, 200_000);
 
+  it("records an event a function refuses for good as a Warning EventDropped on its object", async () => {
+    // A subscriber that answers 400 (a path that hosts no function), which the Broker never retries.
+    await apply(`
+apiVersion: eventing.knative.dev/v1
+kind: Trigger
+metadata: { name: refuses-audit, namespace: nats-operator }
+spec:
+  broker: nats-operator
+  filters: [{ exact: { kind: NatsStream, name: audit } }]
+  subscriber: { uri: "http://sync-stream.nats-operator.svc.cluster.local/no-such-function" }
+  delivery:
+    retry: 0
+    deadLetterSink: { ref: { apiVersion: v1, kind: Service, name: nats-operator-dead-letter } }
+`);
+    await kubectl("wait", "--for=condition=Ready", "trigger/refuses-audit", "-n", "nats-operator", "--timeout=60s");
+    await apply(`
+apiVersion: jetstream.nats-operator.io/v1beta1
+kind: NatsStream
+metadata: { name: audit, namespace: demo }
+spec:
+  connectionRef: { name: demo }
+  name: AUDIT
+  subjects: ["audit.>"]
+`);
+    const note = await waitFor(
+      "EventDropped on NatsStream audit",
+      async () => {
+        const out = await kubectl(
+          "get",
+          "events.events.k8s.io",
+          "-n",
+          "demo",
+          "-o",
+          'jsonpath={range .items[?(@.reason=="EventDropped")]}{.regarding.kind}/{.regarding.name}: {.note}{"\\n"}{end}',
+        );
+        return out.split("\n").find((l) => l.startsWith("NatsStream/audit: "));
+      },
+      60_000,
+      1_000,
+    );
+    expect(note).toMatch(/answered 400\); the next resync reconciles the object$/);
+  }, 120_000);
+
   it("rolls a spec change out one server at a time, each server replaced once", async () => {
     const podRevisions = async (): Promise<Map<string, string>> => {
       const out = await kubectl(
