@@ -16,6 +16,7 @@ import { judgeKeys } from "./key-verdict.ts";
 import { namespaceOf, type NatsAccount } from "./objects.ts";
 import type { AccountObserved } from "./observe.ts";
 import { renewalTick } from "./renewal.ts";
+import { mergeRevocations, revokedByUsers } from "./revocations.ts";
 import { planJwt } from "./signing.ts";
 import { jwtTtlSeconds } from "./ttl.ts";
 
@@ -206,14 +207,26 @@ export function decideAccount(observed: AccountObserved, now: Date): AccountDeci
   const limits = jwtLimits(account.spec.limits);
   if (!limits.ok) return refuse(keyed, { reason: "InvalidJWT", message: `${what}: ${limits.message}` });
 
+  const signingKeys = verdict.signing.map((s) => s.publicKey);
+  // Signed from the union of status.revocations and the JWT being replaced, so losing either loses none.
+  const { revocations, claim } = mergeRevocations({
+    recorded: previous.revocations,
+    previousJwt: previous.jwt,
+    revokedNow: revokedByUsers(observed.users),
+    signing: signingKeys,
+    identity: verdict.identity,
+  });
+  const { revocations: _revocations, ...unrevoked } = keyed;
+  const revoking: NatsAccountStatus = revocations.length > 0 ? { ...unrevoked, revocations } : unrevoked;
   const plan = planJwt(
     previous.jwt,
     {
       claims: accountClaims(
         account.metadata.name,
         verdict.identity,
-        verdict.signing.map((s) => s.publicKey),
+        signingKeys,
         limits.limits,
+        claim ? { revocations: claim } : {},
       ),
       signer: signer.active,
       ttlSeconds: ttl,
@@ -221,7 +234,9 @@ export function decideAccount(observed: AccountObserved, now: Date): AccountDeci
     "jwt",
     now,
   );
-  const status: NatsAccountStatus = plan.keep ? { ...keyed, jwt: plan.keep, jwtHash: jwtHash(plan.keep) } : keyed;
+  const status: NatsAccountStatus = plan.keep
+    ? { ...revoking, jwt: plan.keep, jwtHash: jwtHash(plan.keep) }
+    : revoking;
   return finish(
     status,
     [ready(`signed by ${operatorName} with signing key ${signer.active}`), referencesResolved()],

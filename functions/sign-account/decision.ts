@@ -43,6 +43,12 @@ export interface DeletedAccountRecord {
   expires?: string;
 }
 
+/** One client connection of a server: `$SYS.REQ.SERVER.<server>.KICK` with `{"cid": cid}` closes it. */
+export interface Kick {
+  server: string;
+  cid: number;
+}
+
 interface DecisionOf<K extends string, T extends { status?: unknown }> {
   kind: K;
   object: T;
@@ -55,8 +61,16 @@ interface DecisionOf<K extends string, T extends { status?: unknown }> {
   events: AuthEvent[];
   /** Push the JWT status holds to every server once the status write held (an account, with a system connection). */
   push?: boolean;
-  /** The NatsAccount delete finalizer: added before a push, removed once the delete is confirmed. */
+  /**
+   * The object's finalizer (a NatsAccount's delete, a NatsUser's revoke): the account's added with
+   * its first push and removed once the delete is confirmed; the user's added once it is signed and
+   * removed once its key is revoked everywhere and its connections are closed.
+   */
   finalizer?: "add" | "remove";
+  /** Live connections of a deleted user to close, after the claim. */
+  kicks?: Kick[];
+  /** The deleted user's creds Secret, removed (guarded by its uid) before the finalizer goes. */
+  deleteCreds?: { secret: string; uid: string };
   /** A delete request to send after the claim (a deleted account still held by some server). */
   deleteRequest?: DeleteRequest;
   /** Recorded in the operator's status before the delete request is sent. */

@@ -1,8 +1,11 @@
 // What depends on an object just reconciled, reconciled after it in the same delivery: an echo of
 // a status write is dropped by the runtime, so a change reaches the objects that read it only
 // this way. An operator's JWTs go to its trusts and its key signs its accounts; a system account's
-// key goes into its operator's JWTs; an account's keys sign its users.
+// key goes into its operator's JWTs; an account's keys sign its users, and a user's given-up keys
+// are revoked by its account.
+import { FINALIZERS } from "../../shared/api/constants/finalizers.ts";
 import { KINDS } from "../../shared/api/kinds.ts";
+import { hasFinalizer } from "../../shared/kube/finalizers.ts";
 import type { Kube } from "../../shared/kube/client.ts";
 import {
   namespaceOf,
@@ -26,7 +29,10 @@ const asSubject = (kind: Subject["kind"], o: { metadata: { namespace: string; na
   name: o.metadata.name,
 });
 
-export async function dependentsOf(kube: Kube, subject: Subject): Promise<Subject[]> {
+/** An object to reconcile after another; `again` when it was reconciled in this delivery already. */
+export type Dependent = Subject & { again?: boolean };
+
+export async function dependentsOf(kube: Kube, subject: Subject): Promise<Dependent[]> {
   switch (subject.kind) {
     case "NatsOperator": {
       const [trusts, accounts] = await Promise.all([
@@ -71,7 +77,26 @@ export async function dependentsOf(kube: Kube, subject: Subject): Promise<Subjec
         : [];
       return [...operator, ...own];
     }
-    case "NatsUser":
+    case "NatsUser": {
+      // A user giving up a key (deleted, or holding a new one) is revoked by its account: the
+      // account is signed next, and the user looked at again to see the revocation it waits for.
+      const user = await kube.get<NatsUser>({
+        apiVersion: KINDS.NatsUser.apiVersion,
+        kind: "NatsUser",
+        namespace: subject.namespace,
+        name: subject.name,
+      });
+      const ref = user?.spec.accountRef;
+      if (!user || ref?.kind !== "NatsAccount") return [];
+      const revoking =
+        (user.metadata.deletionTimestamp !== undefined && hasFinalizer(user, FINALIZERS.userRevoke)) ||
+        (user.status?.replacedKeys?.length ?? 0) > 0;
+      if (!revoking) return [];
+      return [
+        { kind: "NatsAccount", namespace: namespaceOf(ref, user), name: ref.name },
+        { ...subject, again: true },
+      ];
+    }
     case "NatsOperatorTrust":
       return [];
   }

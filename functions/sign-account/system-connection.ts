@@ -1,15 +1,18 @@
 // The system connection: a NatsConnection (named by NATS_OPERATOR_SYSTEM_CONNECTION as
 // <namespace>/<name>) whose credentials are a system-account user with the auth-controller preset.
 // Through it sign-account reads the roster (STATSZ), asks each server which JWT it holds for an
-// account (CLAIMS.LOOKUP), pushes account JWTs (CLAIMS.UPDATE) and deletes them (CLAIMS.DELETE).
-// Reads here; pushes and deletes are sent by act.
+// account (CLAIMS.LOOKUP), pushes account JWTs (CLAIMS.UPDATE) and deletes them (CLAIMS.DELETE),
+// and finds a deleted user's connections (CONNZ) and closes them (KICK). Reads here; pushes,
+// deletes and kicks are sent by act.
 import type { NatsConnection } from "@nats-io/transport-node";
 import { KINDS } from "../../shared/api/kinds.ts";
 import type { Kube } from "../../shared/kube/client.ts";
 import { connectWith, type NatsConnectionObject } from "../../shared/nats/connection.ts";
 import { connectWithInbox, createConnectionPool } from "../../shared/nats/pool.ts";
-import { gatherRawReplies, gatherReplies } from "../../shared/nats/request.ts";
+import { gatherRawReplies, gatherReplies, systemRequest } from "../../shared/nats/request.ts";
 import type { DeletionsReading } from "./decide-deletions.ts";
+import type { ConnectionsReading, KickOutcome } from "./decide-user-deletion.ts";
+import type { Kick } from "./decision.ts";
 import type { DistributionReading, PushOutcome } from "./distribution.ts";
 
 export const SYSTEM_CONNECTION_ENV = "NATS_OPERATOR_SYSTEM_CONNECTION";
@@ -125,6 +128,64 @@ export async function readDeletions(
   } catch (error) {
     return { kind: "unreachable", message: error instanceof Error ? error.message : String(error) };
   }
+}
+
+interface ConnzReply {
+  server?: { id?: string };
+  data?: { connections?: { cid?: number }[] };
+  error?: { code?: number; description?: string };
+}
+
+/**
+ * A user's open connections on every server: `$SYS.REQ.SERVER.PING.CONNZ` filtered by account and
+ * user key (the server matches the key a JWT user connected with), with the servers that answered.
+ */
+export async function readConnections(
+  link: SystemLink,
+  accountKey: string,
+  userKey: string,
+  lastKick: KickOutcome | undefined,
+): Promise<ConnectionsReading> {
+  if (link.kind !== "up") return link;
+  try {
+    const roster = await readRoster(link.nc);
+    const replies = await gatherReplies<ConnzReply>(
+      link.nc,
+      "$SYS.REQ.SERVER.PING.CONNZ",
+      { acc: accountKey, user: userKey },
+      { inboxPrefix: AUTH_CONTROLLER_INBOX, complete: (r) => r.length >= roster.length },
+    );
+    const answered: string[] = [];
+    const connections: Kick[] = [];
+    for (const reply of replies) {
+      const server = reply.server?.id;
+      if (!server || reply.error) continue;
+      answered.push(server);
+      for (const c of reply.data?.connections ?? []) if (typeof c.cid === "number") connections.push({ server, cid: c.cid });
+    }
+    return { kind: "read", roster, answered: answered.sort(), connections, ...(lastKick ? { lastKick } : {}) };
+  } catch (error) {
+    return { kind: "unreachable", message: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/**
+ * Closes each connection with `$SYS.REQ.SERVER.<id>.KICK`. A connection already gone (the server
+ * closed it when it took the revocation) is not a failure.
+ */
+export async function kickConnections(nc: NatsConnection, kicks: readonly Kick[]): Promise<KickOutcome> {
+  let kicked = 0;
+  const failed: string[] = [];
+  for (const kick of kicks) {
+    try {
+      await systemRequest(nc, `$SYS.REQ.SERVER.${kick.server}.KICK`, { cid: kick.cid });
+      kicked++;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (!/no such client/i.test(message)) failed.push(`${kick.server}: ${message}`);
+    }
+  }
+  return { kicked, failed };
 }
 
 interface UpdateReply {
