@@ -1,6 +1,7 @@
 // Story 2's second half: with a system connection configured, sign-account pushes a NatsAccount's
 // JWT to every server of a 3-server operator-mode JetStream cluster over $SYS, shows which servers
-// hold it, and a limit change reaches them all without a restart; deleting the account deletes its
+// hold it, and a limit change reaches them all without a restart; deleting a user revokes its key
+// and closes its connections, and a user's lost key is revoked; deleting the account deletes its
 // JWT from every server's resolver before the object goes. No JWT is made by test code.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { jetstreamManager } from "@nats-io/jetstream";
@@ -204,7 +205,102 @@ describe("account JWTs pushed over $SYS to a 3-server operator-mode cluster", ()
     // A restarted server comes back under a new server ID.
     expect(await serverIds(admin as NatsConnection)).toEqual(idsBefore);
   }, 180_000);
+});
 
+describe("users revoked in the account JWT", () => {
+  type User = KubeObject & {
+    status?: { publicKey?: string; replacedKeys?: { publicKey: string; at: string }[] };
+  };
+  const readUser = (name: string) => env.kube.get<User>({ apiVersion: AUTH, kind: "NatsUser", namespace, name });
+  const revocationsOf = (a: Account | undefined) =>
+    (
+      JSON.parse(Buffer.from((a?.status?.jwt ?? "").split(".")[1] ?? "", "base64url").toString()) as {
+        nats?: { revocations?: Record<string, number> };
+      }
+    ).nats?.revocations ?? {};
+  /** The account distributed with a JWT that revokes `key`. */
+  const waitRevoked = (key: string) =>
+    waitDistributed(`team revokes ${key} on every server`, (a) => {
+      const listed = (a.status as { revocations?: { publicKey: string }[] } | undefined)?.revocations ?? [];
+      return (
+        revocationsOf(a)[key] !== undefined &&
+        listed.some((r) => r.publicKey === key) &&
+        a.status?.distribution?.current === 3
+      );
+    });
+  const refused = async (creds: string) => {
+    const attempt = await asUser(creds).then(
+      async (nc) => {
+        await nc.close();
+        return "connected";
+      },
+      (error: unknown) => (error instanceof Error ? error.message : String(error)),
+    );
+    return attempt;
+  };
+
+  it("deleting a NatsUser closes its live connection within seconds, and its creds are refused on reconnect", async () => {
+    await env.kube.create(authObject("NatsUser", "leaver", { accountRef: { kind: "NatsAccount", name: "team" } }));
+    const creds = await waitFor(
+      "leaver's creds",
+      async () => ((await credsOf("leaver-creds")).includes("NATS USER JWT") ? credsOf("leaver-creds") : undefined),
+      60_000,
+    ).catch(dumpLog);
+    const user = await waitFor(
+      "leaver carries the revoke finalizer",
+      async () => {
+        const u = await readUser("leaver");
+        return u?.metadata.finalizers?.includes("auth.nats-operator.io/revoke") && u.status?.publicKey ? u : undefined;
+      },
+      60_000,
+    ).catch(dumpLog);
+    const key = user.status?.publicKey ?? "";
+    // A live connection that does not reconnect, so its end is seen as it happens.
+    const nc = await connect({
+      servers: servers(),
+      authenticator: credsAuthenticator(new TextEncoder().encode(creds)),
+      timeout: 5_000,
+      reconnect: false,
+    });
+    await nc.flush();
+    let closedAt = 0;
+    const closed = nc.closed().then(() => void (closedAt = Date.now()));
+    const deletedAt = Date.now();
+    await env.kube.delete({ apiVersion: AUTH, kind: "NatsUser", namespace, name: "leaver" });
+    await waitFor("leaver's connection closed", async () => closedAt > 0, 30_000, 200).catch(dumpLog);
+    await closed;
+    expect(closedAt - deletedAt).toBeLessThan(15_000);
+    await waitFor("leaver gone", async () => (await readUser("leaver")) === undefined, 60_000).catch(dumpLog);
+    expect(await readSecret("leaver-creds")).toBeUndefined();
+    const account = await waitRevoked(key);
+    expect(distributed(account)?.message).toBe("3 of 3 servers hold this JWT");
+    // Every server holds the revoking JWT: whichever one the client reaches refuses the creds.
+    expect(await refused(creds)).toMatch(/authorization|revoked/i);
+  }, 180_000);
+
+  it("a user whose creds Secret is lost gets a new key; the old one is revoked and listed in replacedKeys until the account JWT carries it", async () => {
+    const before = await readUser("app");
+    const oldKey = before?.status?.publicKey ?? "";
+    const oldCreds = await credsOf("app-creds");
+    expect(oldKey).toMatch(/^U/);
+    await env.kube.delete({ apiVersion: "v1", kind: "Secret", namespace, name: "app-creds" });
+    const after = await waitFor(
+      "app re-keyed, its replaced key carried by the account",
+      async () => {
+        const u = await readUser("app");
+        const key = u?.status?.publicKey;
+        return key && key !== oldKey && (u.status?.replacedKeys ?? []).length === 0 ? u : undefined;
+      },
+      120_000,
+    ).catch(dumpLog);
+    await waitRevoked(oldKey);
+    expect(after.status?.publicKey).not.toBe(oldKey);
+    expect(await refused(oldCreds)).toMatch(/authorization|revoked/i);
+    expect(await refused(await credsOf("app-creds"))).toBe("connected");
+  }, 180_000);
+});
+
+describe("deleting an account", () => {
   it("deleting the NatsAccount deletes its JWT from every server's resolver, then the object goes", async () => {
     const account = await readAccount();
     const key = account?.status?.publicKey ?? "";
