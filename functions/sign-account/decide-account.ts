@@ -234,9 +234,7 @@ export function decideAccount(observed: AccountObserved, now: Date): AccountDeci
     "jwt",
     now,
   );
-  const status: NatsAccountStatus = plan.keep
-    ? { ...revoking, jwt: plan.keep, jwtHash: jwtHash(plan.keep) }
-    : revoking;
+  const status: NatsAccountStatus = plan.keep ? { ...revoking, jwt: plan.keep, jwtHash: jwtHash(plan.keep) } : revoking;
   return finish(
     status,
     [ready(`signed by ${operatorName} with signing key ${signer.active}`), referencesResolved()],

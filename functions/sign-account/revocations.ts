@@ -96,14 +96,18 @@ export function mergeRevocations(inputs: RevocationInputs): {
  */
 export function revokedByUsers(users: readonly NatsUser[]): RevokedKey[] {
   const held = new Set(
-    users.filter((u) => !u.metadata.deletionTimestamp).flatMap((u) => (u.status?.publicKey ? [u.status.publicKey] : [])),
+    users
+      .filter((u) => !u.metadata.deletionTimestamp)
+      .flatMap((u) => (u.status?.publicKey ? [u.status.publicKey] : [])),
   );
   return users.flatMap((u) => {
     const replaced = (u.status?.replacedKeys ?? []).map((r) => ({ publicKey: r.publicKey, at: r.at }));
     const key = u.status?.publicKey;
     const deleted = u.metadata.deletionTimestamp;
     const gone =
-      key && deleted && hasFinalizer(u, FINALIZERS.userRevoke) && !held.has(key) ? [{ publicKey: key, at: deleted }] : [];
+      key && deleted && hasFinalizer(u, FINALIZERS.userRevoke) && !held.has(key)
+        ? [{ publicKey: key, at: deleted }]
+        : [];
     return [...replaced, ...gone];
   });
 }

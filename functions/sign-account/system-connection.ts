@@ -161,7 +161,8 @@ export async function readConnections(
       const server = reply.server?.id;
       if (!server || reply.error) continue;
       answered.push(server);
-      for (const c of reply.data?.connections ?? []) if (typeof c.cid === "number") connections.push({ server, cid: c.cid });
+      for (const c of reply.data?.connections ?? [])
+        if (typeof c.cid === "number") connections.push({ server, cid: c.cid });
     }
     return { kind: "read", roster, answered: answered.sort(), connections, ...(lastKick ? { lastKick } : {}) };
   } catch (error) {
