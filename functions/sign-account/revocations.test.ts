@@ -8,7 +8,9 @@ import { mergeRevocations, revokedByUsers, revokes } from "./revocations.ts";
 const identity = createAccount();
 const signer = createAccount();
 const retired = createAccount();
-const [U1, U2, U3] = [createUser(), createUser(), createUser()].map((u) => u.getPublicKey());
+const U1 = createUser().getPublicKey();
+const U2 = createUser().getPublicKey();
+const U3 = createUser().getPublicKey();
 const SIGNING = [signer.getPublicKey()];
 const IDENTITY = identity.getPublicKey();
 

@@ -7,7 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { jetstreamManager } from "@nats-io/jetstream";
 import { connect, createInbox, credsAuthenticator, type NatsConnection } from "@nats-io/transport-node";
 import { signAccount } from "../../../functions/sign-account/index.ts";
-import { SYSTEM_CONNECTION_ENV } from "../../../functions/sign-account/system-connection.ts";
+import {
+  SYSTEM_CONNECTION_ENV,
+  kickConnections,
+  openSystemConnection,
+  readConnections,
+} from "../../../functions/sign-account/system-connection.ts";
 import type { KubeObject } from "../../../shared/kube/object.ts";
 import { startEnvironment, type Environment } from "../support/environment.ts";
 import { condition, quickstart, waitAtRest, waitFor } from "../cluster/support/natscluster.ts";
@@ -277,6 +282,42 @@ describe("users revoked in the account JWT", () => {
     // Every server holds the revoking JWT: whichever one the client reaches refuses the creds.
     expect(await refused(creds)).toMatch(/authorization|revoked/i);
   }, 180_000);
+
+  it("the system connection finds a live connection of a user with CONNZ filtered by account and key, and KICK closes it", async () => {
+    await env.kube.create(authObject("NatsUser", "kicked", { accountRef: { kind: "NatsAccount", name: "team" } }));
+    const creds = await waitFor(
+      "kicked's creds",
+      async () => ((await credsOf("kicked-creds")).includes("NATS USER JWT") ? credsOf("kicked-creds") : undefined),
+      60_000,
+    ).catch(dumpLog);
+    const key = (await readUser("kicked"))?.status?.publicKey ?? "";
+    const accountKey = (await readAccount())?.status?.publicKey ?? "";
+    const nc = await connect({
+      servers: servers(),
+      authenticator: credsAuthenticator(new TextEncoder().encode(creds)),
+      timeout: 5_000,
+      reconnect: false,
+    });
+    await nc.flush();
+    let closed = false;
+    void nc.closed().then(() => void (closed = true));
+    // What a deleted user's drain reads and sends, through sign-account's own system connection.
+    const link = await openSystemConnection(env.kube);
+    const found = await readConnections(link, accountKey, key, undefined);
+    expect(found).toMatchObject({
+      kind: "read",
+      connections: [{ server: expect.any(String), cid: expect.any(Number) }],
+    });
+    if (found.kind !== "read" || link.kind !== "up") throw new Error("no reading");
+    expect(found.answered).toEqual(found.roster);
+    expect(found.roster).toHaveLength(3);
+    expect(await kickConnections(link.nc, found.connections)).toEqual({ kicked: 1, failed: [] });
+    await waitFor("kicked's connection closed", async () => closed, 10_000, 100);
+    const after = await readConnections(link, accountKey, key, undefined);
+    expect(after).toMatchObject({ kind: "read", connections: [] });
+    // A connection already gone is not a failure.
+    expect(await kickConnections(link.nc, found.connections)).toEqual({ kicked: 0, failed: [] });
+  }, 120_000);
 
   it("a user whose creds Secret is lost gets a new key; the old one is revoked and listed in replacedKeys until the account JWT carries it", async () => {
     const before = await readUser("app");
