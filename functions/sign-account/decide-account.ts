@@ -79,14 +79,20 @@ function decideAccountDeletion(observed: AccountObserved, now: Date): AccountDec
     operator.object.status?.publicKey,
   );
   if (signer.kind !== "ready") return release("its operator has no usable signing key");
-  const verdict = decideDeletion(observed.distribution);
+  const verdict = decideDeletion(observed.distribution, previous.distribution);
   if (verdict.confirmed) return release("no server holds its JWT");
   const recorded = operator.object.status?.deletedAccounts?.some((d) => d.publicKey === key) ?? false;
   const expires = expiresAt(previous.jwt);
   return {
     ...base,
-    // Only the Distributed condition changes: Ready is not touched, so observedGeneration stays.
-    ...settle(previous, previous, verdict.condition ? [verdict.condition] : [], account.metadata.generation, now),
+    // Only the Distributed condition and the roster change: Ready is not touched, so observedGeneration stays.
+    ...settle(
+      previous,
+      verdict.distribution ? { ...previous, distribution: verdict.distribution } : previous,
+      verdict.condition ? [verdict.condition] : [],
+      account.metadata.generation,
+      now,
+    ),
     ...(verdict.send ? { deleteRequest: { signer: signer.active, accounts: [key] } } : {}),
     ...(verdict.send && !recorded
       ? {

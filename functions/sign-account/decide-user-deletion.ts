@@ -122,9 +122,11 @@ export function decideUserDeletion(observed: UserObserved, now: Date): UserDecis
         `(${spread?.current ?? 0} of ${spread?.servers ?? 0})`,
     );
   if (reading.kind === "unreachable") return wait("Kicking", reading.message);
-  const silent = reading.roster.filter((id) => !reading.answered.includes(id));
-  if (silent.length > 0)
-    return wait("Kicking", `${silent.length} of ${reading.roster.length} servers did not answer CONNZ`);
+  // The account's roster keeps a server through two missed polls: one that is only slow may still
+  // hold a connection of the key.
+  const roster = [...new Set([...reading.roster, ...(spread?.roster ?? []).map((s) => s.id)])];
+  const silent = roster.filter((id) => !reading.answered.includes(id));
+  if (silent.length > 0) return wait("Kicking", `${silent.length} of ${roster.length} servers did not answer CONNZ`);
   const open = reading.connections.length;
   if (open > 0) {
     // Kicked once in this delivery already: the poll looks again rather than kicking in a loop.

@@ -63,7 +63,12 @@ let lastRoster: { nc: NatsConnection; at: number; ids: string[] } | undefined;
 
 /** Server IDs answering `$SYS.REQ.SERVER.PING.STATSZ` within the gather wait. */
 export async function readRoster(nc: NatsConnection): Promise<string[]> {
-  if (lastRoster && lastRoster.nc === nc && Date.now() - lastRoster.at < ROSTER_REUSE_MS) return lastRoster.ids;
+  return (await pollRoster(nc)).ids;
+}
+
+/** A STATSZ poll: the server IDs that answered, and when it was made (shared for a few seconds). */
+async function pollRoster(nc: NatsConnection): Promise<{ ids: string[]; at: number }> {
+  if (lastRoster && lastRoster.nc === nc && Date.now() - lastRoster.at < ROSTER_REUSE_MS) return lastRoster;
   const replies = await gatherReplies<{ server?: { id?: string } }>(
     nc,
     "$SYS.REQ.SERVER.PING.STATSZ",
@@ -75,7 +80,7 @@ export async function readRoster(nc: NatsConnection): Promise<string[]> {
   );
   const ids = [...new Set(replies.flatMap((r) => (r.server?.id ? [r.server.id] : [])))].sort();
   lastRoster = { nc, at: Date.now(), ids };
-  return ids;
+  return lastRoster;
 }
 
 /** Each answering server's JWT for the account ("" when it holds none). */
@@ -96,11 +101,13 @@ export async function readDistribution(
 ): Promise<DistributionReading> {
   if (link.kind !== "up") return link;
   try {
-    const roster = await readRoster(link.nc);
+    const poll = await pollRoster(link.nc);
+    const roster = poll.ids;
     const holdings = accountKey && roster.length > 0 ? await lookup(link.nc, accountKey, roster.length) : [];
     return {
       kind: "read",
       roster,
+      polledAt: new Date(poll.at).toISOString(),
       holdings,
       ...(lastPush ? { lastPush } : {}),
       ...(lastDelete ? { lastDelete } : {}),
