@@ -7,7 +7,15 @@ import type { ConditionUpdate } from "../../shared/kube/conditions.ts";
 import { hasFinalizer } from "../../shared/kube/finalizers.ts";
 import { jwtLimits } from "./account-limits.ts";
 import { accountClaims } from "./claims.ts";
-import { notReady, ready, referencesResolved, referencesUnresolved, settle, type Refusal } from "./conditions.ts";
+import {
+  notReady,
+  ready,
+  referencesResolved,
+  referencesUnresolved,
+  revocationsUnrecovered,
+  settle,
+  type Refusal,
+} from "./conditions.ts";
 import type { AccountDecision, SignStep } from "./decision.ts";
 import { deletionsPoll } from "./decide-deletions.ts";
 import { decideDeletion, decideDistribution, distributionPoll, expiresAt } from "./distribution.ts";
@@ -16,6 +24,7 @@ import { judgeKeys } from "./key-verdict.ts";
 import { namespaceOf, type NatsAccount } from "./objects.ts";
 import type { AccountObserved } from "./observe.ts";
 import { renewalTick } from "./renewal.ts";
+import { everDistributed, lostRevocations, recoverFrom } from "./recovery.ts";
 import { mergeRevocations, revokedByUsers } from "./revocations.ts";
 import { planJwt } from "./signing.ts";
 import { jwtTtlSeconds } from "./ttl.ts";
@@ -122,11 +131,18 @@ export function decideAccount(observed: AccountObserved, now: Date): AccountDeci
     status: NatsAccountStatus,
     updates: ConditionUpdate[],
     summary: string,
-    extra: { sign?: SignStep[]; renewAt?: Date } = {},
+    extra: { sign?: SignStep[]; renewAt?: Date; hold?: boolean; poll?: boolean } = {},
   ): AccountDecision => {
     const sign = extra.sign ?? [];
     const signed = updates.some((u) => u.type === "Ready" && u.status === "True");
-    const reach = decideDistribution(observed.distribution, status.jwt, sign.length > 0, previous.distribution, signed);
+    // A JWT signed without the revocations the servers may hold is not pushed over theirs.
+    const reach = decideDistribution(
+      observed.distribution,
+      status.jwt,
+      sign.length > 0,
+      previous.distribution,
+      signed && !extra.hold,
+    );
     // Once every server holds the JWT, Ready says so rather than only that it is signed.
     const conditions =
       reach.condition.status === "True"
@@ -148,7 +164,9 @@ export function decideAccount(observed: AccountObserved, now: Date): AccountDeci
       // Without a system connection there is no poll to keep or end.
       schedules: [
         renewalTick(account, extra.renewAt),
-        ...(observed.distribution.kind === "off" ? [] : [distributionPoll(account, reach.settled || !signed)]),
+        ...(observed.distribution.kind === "off"
+          ? []
+          : [distributionPoll(account, (reach.settled || !signed) && !extra.poll)]),
       ],
       summary: `${what}: ${summary}${reach.push ? ", pushing" : ""}; ${reach.condition.message}`,
     };
@@ -213,11 +231,53 @@ export function decideAccount(observed: AccountObserved, now: Date): AccountDeci
   const limits = jwtLimits(account.spec.limits);
   if (!limits.ok) return refuse(keyed, { reason: "InvalidJWT", message: `${what}: ${limits.message}` });
 
+  // A status that lost its JWT and revocations (or signed without the servers' last time) asks
+  // the servers for theirs first.
+  const unrecovered = previous.conditions?.some((c) => c.type === "RevocationsUnrecovered" && c.status === "True");
+  const recovery =
+    observed.distribution.kind !== "off" && (lostRevocations(previous) || unrecovered)
+      ? recoverFrom(observed.distribution, previous.distribution, verdict.identity)
+      : undefined;
+  if (recovery?.kind === "unanswered" && everDistributed(previous.distribution)) {
+    const message =
+      `${what} reached the servers before and its status lost its JWT and revocations; it is not signed ` +
+      `until every server answers which JWT it holds: ${recovery.message}`;
+    // Kept polling: the servers are asked again until every one answers.
+    const held = finish(
+      keyed,
+      [
+        notReady({ reason: "RecoveringRevocations", message }),
+        referencesResolved(),
+        revocationsUnrecovered("True", "ServersUnanswered", recovery.message),
+      ],
+      `RecoveringRevocations: ${message}`,
+      { poll: true },
+    );
+    const jwtHeld = { type: "Warning" as const, reason: "JWTHeld", note: message };
+    return { ...held, events: held.events.flatMap((e) => (e.reason === "RecoveringRevocations" ? [e, jwtHeld] : [e])) };
+  }
+  const recoveryCondition =
+    recovery?.kind === "recovered"
+      ? revocationsUnrecovered(
+          "False",
+          "Recovered",
+          recovery.jwt
+            ? `revocations recovered from the JWT the servers hold (${recovery.servers} servers answered)`
+            : `no server holds a JWT for this account (${recovery.servers} servers answered): nothing to recover`,
+        )
+      : recovery
+        ? revocationsUnrecovered(
+            "True",
+            "ServersUnanswered",
+            `signed without the revocations the servers may hold, and not pushed until every server answers: ${recovery.message}`,
+          )
+        : undefined;
   const signingKeys = verdict.signing.map((s) => s.publicKey);
   // Signed from the union of status.revocations and the JWT being replaced, so losing either loses none.
   const { revocations, claim } = mergeRevocations({
     recorded: previous.revocations,
     previousJwt: previous.jwt,
+    ...(recovery?.kind === "recovered" && recovery.jwt ? { recoveredJwt: recovery.jwt } : {}),
     revokedNow: revokedByUsers(observed.users),
     signing: signingKeys,
     identity: verdict.identity,
@@ -243,8 +303,16 @@ export function decideAccount(observed: AccountObserved, now: Date): AccountDeci
   const status: NatsAccountStatus = plan.keep ? { ...revoking, jwt: plan.keep, jwtHash: jwtHash(plan.keep) } : revoking;
   return finish(
     status,
-    [ready(`signed by ${operatorName} with signing key ${signer.active}`), referencesResolved()],
+    [
+      ready(`signed by ${operatorName} with signing key ${signer.active}`),
+      referencesResolved(),
+      ...(recoveryCondition ? [recoveryCondition] : []),
+    ],
     plan.step ? `signing (${plan.why ?? "new"})` : "signed, unchanged",
-    { ...(plan.step ? { sign: [plan.step] } : {}), ...(plan.renewAt ? { renewAt: plan.renewAt } : {}) },
+    {
+      ...(plan.step ? { sign: [plan.step] } : {}),
+      ...(plan.renewAt ? { renewAt: plan.renewAt } : {}),
+      ...(recovery?.kind === "unanswered" ? { hold: true } : {}),
+    },
   );
 }

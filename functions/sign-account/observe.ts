@@ -159,13 +159,16 @@ async function observeAccount(
       users: [],
       distribution: { kind: "off" },
     };
-  const [keys, operator, all, allUsers, distribution] = await Promise.all([
+  const [keys, operator, all, allUsers] = await Promise.all([
     readKeys(kube, object, keyring),
     read<NatsOperator>(kube, "NatsOperator", namespace, ref.name),
     kube.list<NatsAccount>({ apiVersion: KINDS.NatsAccount.apiVersion, kind: "NatsAccount" }),
     kube.list<NatsUser>({ apiVersion: KINDS.NatsUser.apiVersion, kind: "NatsUser" }),
-    readDistribution(link, object.status?.publicKey, lastPush, lastDelete),
   ]);
+  // A status that lost its key still has it in the identity seed (or spec.publicKey): the servers
+  // are asked for that key's JWT, whose revocations are recovered from before signing again.
+  const identity = keys.identity?.state.kind === "ready" ? keys.identity.state.publicKey : object.spec.publicKey;
+  const distribution = await readDistribution(link, object.status?.publicKey ?? identity, lastPush, lastDelete);
   const siblings = all.filter((a) => sameOperator(a, namespace, ref.name) && a.metadata.uid !== object.metadata.uid);
   const users = allUsers.filter(
     (u) =>

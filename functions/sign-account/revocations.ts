@@ -50,6 +50,11 @@ export interface RevocationInputs {
   recorded: readonly Revocation[] | undefined;
   /** The account JWT being replaced. */
   previousJwt: string | undefined;
+  /**
+   * The JWT the servers hold, when status lost its own: its revocations are kept with the identity
+   * among their issuers, since who signed the revoked JWTs is not known, so they never go.
+   */
+  recoveredJwt?: string | undefined;
   /** Keys to revoke now, signed by the current signing keys. */
   revokedNow: readonly RevokedKey[];
   /** The account's signing keys now, retiring ones included. */
@@ -76,6 +81,8 @@ export function mergeRevocations(inputs: RevocationInputs): {
   for (const r of inputs.recorded ?? []) add(r.publicKey, secondsOf(r.at), r.issuers ?? []);
   const previous = jwtRevocations(inputs.previousJwt);
   for (const [key, at] of Object.entries(previous.revoked)) add(key, at, previous.signing);
+  const recovered = jwtRevocations(inputs.recoveredJwt);
+  for (const [key, at] of Object.entries(recovered.revoked)) add(key, at, [...recovered.signing, inputs.identity]);
   for (const r of inputs.revokedNow) add(r.publicKey, secondsOf(r.at), inputs.signing);
 
   const current = new Set([...inputs.signing, inputs.identity]);
