@@ -341,6 +341,107 @@ describe("users revoked in the account JWT", () => {
   }, 180_000);
 });
 
+describe("revocations recovered from the servers", () => {
+  type Vault = Account & {
+    status?: Account["status"] & {
+      revocations?: { publicKey: string }[];
+      distribution?: { roster?: { id: string; missedPolls?: number }[] };
+    };
+  };
+  const readVault = () => env.kube.get<Vault>({ apiVersion: AUTH, kind: "NatsAccount", namespace, name: "vault" });
+  const conditionOf = (a: Account | undefined, type: string) => a?.status?.conditions?.find((c) => c.type === type);
+  const jwtRevokes = (a: Account | undefined, key: string) =>
+    (
+      JSON.parse(Buffer.from((a?.status?.jwt ?? "").split(".")[1] ?? "", "base64url").toString()) as {
+        nats?: { revocations?: Record<string, number> };
+      }
+    ).nats?.revocations?.[key] !== undefined;
+
+  it("an account whose status lost its JWT and revocations is not signed while a roster server is silent, then recovers them from every server", async () => {
+    await env.kube.create(authObject("NatsAccount", "vault", { operatorRef: { name: "main" } }));
+    await env.kube.create(authObject("NatsUser", "ex", { accountRef: { kind: "NatsAccount", name: "vault" } }));
+    const ex = await waitFor(
+      "ex signed with its finalizer",
+      async () => {
+        const u = await env.kube.get<KubeObject & { status?: { publicKey?: string } }>({
+          apiVersion: AUTH,
+          kind: "NatsUser",
+          namespace,
+          name: "ex",
+        });
+        return u?.metadata.finalizers?.includes("auth.nats-operator.io/revoke") && u.status?.publicKey ? u : undefined;
+      },
+      60_000,
+    ).catch(dumpLog);
+    const key = ex.status?.publicKey ?? "";
+    await env.kube.delete({ apiVersion: AUTH, kind: "NatsUser", namespace, name: "ex" });
+    const revoked = await waitFor(
+      "vault revokes ex on every server",
+      async () => {
+        const a = await readVault();
+        return a && jwtRevokes(a, key) && distributed(a)?.status === "True" ? a : undefined;
+      },
+      120_000,
+    ).catch(dumpLog);
+    const live = (revoked.status?.distribution?.roster ?? []).map((r) => r.id);
+    expect(live).toHaveLength(3);
+
+    // The status comes back without its JWT and revocations (a restore that kept only the
+    // distribution), and its roster names a fourth server that no longer answers.
+    const silent = "NSILENTSERVER";
+    await waitFor(
+      "vault's status replaced",
+      async () => {
+        const a = await readVault();
+        if (!a) return undefined;
+        const status = {
+          distribution: { ...a.status?.distribution, roster: [...live.map((id) => ({ id })), { id: silent }] },
+        };
+        // Guarded by the resourceVersion read: a write by sign-account meanwhile means read again.
+        return env.kube.replaceStatus({ ...a, status }).then(
+          () => true,
+          () => undefined,
+        );
+      },
+      30_000,
+    );
+    const held = await waitFor(
+      "vault held: RecoveringRevocations",
+      async () => {
+        const a = await readVault();
+        return conditionOf(a, "Ready")?.reason === "RecoveringRevocations" ? a : undefined;
+      },
+      60_000,
+      250,
+    ).catch(dumpLog);
+    expect(held.status?.jwt).toBeUndefined();
+    expect(conditionOf(held, "Ready")?.message).toContain("1 of 4 servers did not answer the claims lookup");
+    expect(conditionOf(held, "RevocationsUnrecovered")).toMatchObject({ status: "True" });
+
+    // The silent server leaves the roster after its third missed poll; then every server answers,
+    // and the JWT is signed again with the revocation the servers' JWT carries.
+    const recovered = await waitFor(
+      "vault recovered and distributed",
+      async () => {
+        const a = await readVault();
+        return a && distributed(a)?.status === "True" && a.status?.jwt ? a : undefined;
+      },
+      120_000,
+    ).catch(dumpLog);
+    expect(jwtRevokes(recovered, key)).toBe(true);
+    expect(recovered.status?.revocations?.map((r) => r.publicKey)).toContain(key);
+    expect(conditionOf(recovered, "RevocationsUnrecovered")).toMatchObject({ status: "False", reason: "Recovered" });
+    expect(recovered.status?.distribution?.roster?.map((r) => r.id).sort()).toEqual([...live].sort());
+    expect(distributed(recovered)?.message).toBe("3 of 3 servers hold this JWT");
+    const events = await env.kube.list<KubeObject & { reason?: string; regarding?: { name?: string } }>({
+      apiVersion: "events.k8s.io/v1",
+      kind: "Event",
+      namespace,
+    });
+    expect(events.some((e) => e.reason === "JWTHeld" && e.regarding?.name === "vault")).toBe(true);
+  }, 240_000);
+});
+
 describe("deleting an account", () => {
   it("deleting the NatsAccount deletes its JWT from every server's resolver, then the object goes", async () => {
     const account = await readAccount();
