@@ -24,6 +24,7 @@ import { judgeKeys } from "./key-verdict.ts";
 import { namespaceOf, type NatsAccount } from "./objects.ts";
 import type { AccountObserved } from "./observe.ts";
 import { renewalTick } from "./renewal.ts";
+import { rosterStatus } from "./roster.ts";
 import { everDistributed, lostRevocations, recoverFrom } from "./recovery.ts";
 import { mergeRevocations, revokedByUsers } from "./revocations.ts";
 import { planJwt } from "./signing.ts";
@@ -242,9 +243,14 @@ export function decideAccount(observed: AccountObserved, now: Date): AccountDeci
     const message =
       `${what} reached the servers before and its status lost its JWT and revocations; it is not signed ` +
       `until every server answers which JWT it holds: ${recovery.message}`;
-    // Kept polling: the servers are asked again until every one answers.
+    // Kept polling: the servers are asked again until every one answers, and the roster is kept,
+    // so a server that stays silent leaves it at its third missed poll and recovery goes on.
+    const roster = recovery.roster;
+    const { polledAt: _polledAt, ...counted } = previous.distribution ?? {};
     const held = finish(
-      keyed,
+      roster
+        ? { ...keyed, distribution: { ...counted, servers: roster.servers.length, ...rosterStatus(roster) } }
+        : keyed,
       [
         notReady({ reason: "RecoveringRevocations", message }),
         referencesResolved(),

@@ -98,6 +98,34 @@ describe("recovering an account's revocations from the servers", () => {
     );
   });
 
+  it("keeps counting a silent roster server while held, so it leaves at its third missed poll and recovery goes on", async () => {
+    const observed = await revokingAccount();
+    const held = observed.object.status?.jwt ?? "";
+    let status: Record<string, unknown> = {
+      distribution: {
+        servers: 3,
+        current: 3,
+        lastPushTime: "2026-12-02T00:00:00Z",
+        roster: [...ROSTER, "NGONE"].map((id) => ({ id })),
+      },
+    };
+    const poll = (n: number): DistributionReading => ({
+      kind: "read",
+      roster: ROSTER,
+      polledAt: `2026-12-03T10:0${n}:00.000Z`,
+      holdings: [held, held, held],
+    });
+    for (const n of [1, 2]) {
+      const decision = decide(lost(observed, poll(n), status), NOW) as AccountDecision;
+      expect(conditionOf(decision, "Ready")).toMatchObject({ reason: "RecoveringRevocations" });
+      expect(decision.status.distribution?.roster).toContainEqual({ id: "NGONE", missedPolls: n });
+      status = { distribution: decision.status.distribution };
+    }
+    const third = decide(lost(observed, poll(3), status), NOW) as AccountDecision;
+    expect(signedRevocations(third)).toEqual({ [REVOKED]: Date.parse(REVOKED_AT) / 1000 });
+    expect(third.push).toBe(true);
+  });
+
   it("signs an account that never reached a server with RevocationsUnrecovered, and does not push it while a server is silent", async () => {
     const observed = await revokingAccount();
     const decision = decide(lost(observed, { kind: "unreachable", message: "connection refused" }), NOW);

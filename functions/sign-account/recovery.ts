@@ -6,11 +6,13 @@
 // answer may hold the newest JWT.
 import { readJWT } from "./compare.ts";
 import type { Distribution, DistributionReading } from "./distribution.ts";
-import { nextRoster } from "./roster.ts";
+import { nextRoster, type Roster } from "./roster.ts";
 
 export type Recovery =
   /** Every roster server answered; `jwt` is the newest JWT of the account any of them holds. */
-  { kind: "recovered"; servers: number; jwt?: string } | { kind: "unanswered"; message: string };
+  | { kind: "recovered"; servers: number; jwt?: string }
+  /** `roster` is the roster this poll leaves, for status to count the next poll's misses from. */
+  | { kind: "unanswered"; message: string; roster?: Roster };
 
 /** Whether status has lost what revocations come from: its JWT and its own list. */
 export const lostRevocations = (status: { jwt?: string; revocations?: unknown[] }): boolean =>
@@ -27,11 +29,12 @@ export function recoverFrom(
 ): Recovery {
   if (reading.kind === "off") return { kind: "unanswered", message: "no system connection is configured" };
   if (reading.kind === "unreachable") return { kind: "unanswered", message: reading.message };
-  const servers = nextRoster(previous, { answered: reading.roster, at: reading.polledAt }).servers.length;
-  if (servers === 0) return { kind: "unanswered", message: "no server answered $SYS.REQ.SERVER.PING.STATSZ" };
+  const roster = nextRoster(previous, { answered: reading.roster, at: reading.polledAt });
+  const servers = roster.servers.length;
+  if (servers === 0) return { kind: "unanswered", message: "no server answered $SYS.REQ.SERVER.PING.STATSZ", roster };
   const silent = servers - reading.holdings.length;
   if (silent > 0)
-    return { kind: "unanswered", message: `${silent} of ${servers} servers did not answer the claims lookup` };
+    return { kind: "unanswered", message: `${silent} of ${servers} servers did not answer the claims lookup`, roster };
   let newest: { jwt: string; iat: number } | undefined;
   for (const held of reading.holdings) {
     // Only a JWT that verifies and is this account's counts; a server may answer with anything.
