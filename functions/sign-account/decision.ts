@@ -2,7 +2,14 @@
 import type { ScheduleDecision } from "../../shared/runtime/schedule.ts";
 import type { SignRequest } from "./claims.ts";
 import type { SeedToGenerate } from "./key-verdict.ts";
-import type { NatsAccount, NatsOperator, NatsOperatorTrust, NatsSystemAccount, NatsUser } from "./objects.ts";
+import type {
+  NatsAccount,
+  NatsAccountTrust,
+  NatsOperator,
+  NatsOperatorTrust,
+  NatsSystemAccount,
+  NatsUser,
+} from "./objects.ts";
 
 export interface AuthEvent {
   type: "Normal" | "Warning";
@@ -84,5 +91,7 @@ export type SystemAccountDecision = DecisionOf<"NatsSystemAccount", NatsSystemAc
 export type AccountDecision = DecisionOf<"NatsAccount", NatsAccount>;
 export type UserDecision = DecisionOf<"NatsUser", NatsUser>;
 export type TrustDecision = DecisionOf<"NatsOperatorTrust", NatsOperatorTrust>;
+export type AccountTrustDecision = DecisionOf<"NatsAccountTrust", NatsAccountTrust>;
 
-export type Decision = OperatorDecision | SystemAccountDecision | AccountDecision | UserDecision | TrustDecision;
+export type Decision =
+  OperatorDecision | SystemAccountDecision | AccountDecision | UserDecision | TrustDecision | AccountTrustDecision;

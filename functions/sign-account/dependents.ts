@@ -11,6 +11,7 @@ import {
   namespaceOf,
   type NatsAccount,
   type NatsOperator,
+  type NatsAccountTrust,
   type NatsOperatorTrust,
   type NatsSystemAccount,
   type NatsUser,
@@ -19,7 +20,7 @@ import {
 
 const refersTo = (
   ref: { name: string; namespace?: string } | undefined,
-  from: NatsUser | NatsAccount | NatsOperatorTrust,
+  from: NatsUser | NatsAccount | NatsOperatorTrust | NatsAccountTrust,
   to: Subject,
 ) => ref !== undefined && ref.name === to.name && namespaceOf(ref, from) === to.namespace;
 
@@ -64,7 +65,17 @@ export async function dependentsOf(kube: Kube, subject: Subject): Promise<Depend
       const own = users
         .filter((u) => u.spec.accountRef.kind === subject.kind && refersTo(u.spec.accountRef, u, subject))
         .map((u) => asSubject("NatsUser", u));
-      if (subject.kind === "NatsAccount") return own;
+      if (subject.kind === "NatsAccount") {
+        // Its key and JWT are mirrored into the reference-form NatsAccountTrusts naming it.
+        const trusts = await kube.list<NatsAccountTrust>({
+          apiVersion: KINDS.NatsAccountTrust.apiVersion,
+          kind: "NatsAccountTrust",
+        });
+        return [
+          ...own,
+          ...trusts.filter((t) => refersTo(t.spec.accountRef, t, subject)).map((t) => asSubject("NatsAccountTrust", t)),
+        ];
+      }
       const system = await kube.get<NatsSystemAccount>({
         apiVersion: KINDS.NatsSystemAccount.apiVersion,
         kind: "NatsSystemAccount",
@@ -98,6 +109,7 @@ export async function dependentsOf(kube: Kube, subject: Subject): Promise<Depend
       ];
     }
     case "NatsOperatorTrust":
+    case "NatsAccountTrust":
       return [];
   }
 }

@@ -15,6 +15,7 @@ import {
   namespaceOf,
   type NatsAccount,
   type NatsOperator,
+  type NatsAccountTrust,
   type NatsOperatorTrust,
   type NatsSystemAccount,
   type NatsUser,
@@ -94,7 +95,15 @@ export interface TrustObserved {
   operator?: NatsOperator;
 }
 
-export type Observed = OperatorObserved | SystemAccountObserved | AccountObserved | UserObserved | TrustObserved;
+export interface AccountTrustObserved {
+  kind: "NatsAccountTrust";
+  object: NatsAccountTrust;
+  admitted: boolean;
+  account?: NatsAccount;
+}
+
+export type Observed =
+  OperatorObserved | SystemAccountObserved | AccountObserved | UserObserved | TrustObserved | AccountTrustObserved;
 
 const read = async <T extends KubeObject>(kube: Kube, kind: keyof typeof KINDS, namespace: string, name: string) =>
   asRead<T>(await kube.get({ apiVersion: KINDS[kind].apiVersion, kind, namespace, name }));
@@ -276,6 +285,15 @@ async function observeTrust(kube: Kube, object: NatsOperatorTrust): Promise<Trus
   return { kind: "NatsOperatorTrust", object, admitted, ...(operator ? { operator } : {}) };
 }
 
+async function observeAccountTrust(kube: Kube, object: NatsAccountTrust): Promise<AccountTrustObserved> {
+  const ref = object.spec.accountRef;
+  if (!ref) return { kind: "NatsAccountTrust", object, admitted: true };
+  const namespace = namespaceOf(ref, object);
+  const admitted = await admits(kube, object, "NatsAccount", namespace, ref.name);
+  const account = admitted ? await read<NatsAccount>(kube, "NatsAccount", namespace, ref.name) : undefined;
+  return { kind: "NatsAccountTrust", object, admitted, ...(account ? { account } : {}) };
+}
+
 /** What one read hands to act beside the plain data: the seeds, and the system connection to push on. */
 export interface Read {
   observed: Observed;
@@ -325,5 +343,7 @@ export async function observe(
     }
     case "NatsOperatorTrust":
       return { observed: await observeTrust(kube, object as NatsOperatorTrust), keyring };
+    case "NatsAccountTrust":
+      return { observed: await observeAccountTrust(kube, object as NatsAccountTrust), keyring };
   }
 }

@@ -95,7 +95,7 @@ beforeAll(async () => {
   process.env[SYSTEM_CONNECTION_ENV] = `${namespace}/system`;
   operator = await startOperator(env.transport, {
     extraFunctions: [signAccount],
-    extraKinds: ["NatsOperator", "NatsSystemAccount", "NatsAccount", "NatsUser", "Secret"],
+    extraKinds: ["NatsOperator", "NatsSystemAccount", "NatsAccount", "NatsUser", "NatsAccountTrust", "Secret"],
   });
   await env.kube.create(authObject("NatsOperator", "main", { systemAccountRef: { name: "sys" } }));
   await env.kube.create(authObject("NatsSystemAccount", "sys", { operatorRef: { name: "main" } }));
@@ -210,6 +210,38 @@ describe("account JWTs pushed over $SYS to a 3-server operator-mode cluster", ()
     // A restarted server comes back under a new server ID.
     expect(await serverIds(admin as NatsConnection)).toEqual(idsBefore);
   }, 180_000);
+
+  it("a reference-form NatsAccountTrust mirrors the account's public key and the JWT every server holds", async () => {
+    await env.kube.create({
+      apiVersion: "nats-operator.io/v1beta1",
+      kind: "NatsAccountTrust",
+      metadata: { name: "team", namespace },
+      spec: { accountRef: { name: "team" } },
+    } as KubeObject);
+    type Trust = KubeObject & { status?: Account["status"] };
+    const trust = await waitFor(
+      "the trust mirrors team",
+      async () => {
+        const t = await env.kube.get<Trust>({
+          apiVersion: "nats-operator.io/v1beta1",
+          kind: "NatsAccountTrust",
+          namespace,
+          name: "team",
+        });
+        return t?.status?.jwt ? t : undefined;
+      },
+      60_000,
+    ).catch(dumpLog);
+    const account = await readAccount();
+    expect(trust.status?.publicKey).toBe(account?.status?.publicKey);
+    expect(trust.status?.jwt).toBe(account?.status?.jwt);
+    expect(trust.status?.conditions?.find((c) => c.type === "Ready")).toMatchObject({
+      status: "True",
+      reason: "Mirrored",
+    });
+    const held = await gather(admin as NatsConnection, `$SYS.REQ.ACCOUNT.${trust.status?.publicKey}.CLAIMS.LOOKUP`);
+    expect(held.map((j) => j.trim())).toEqual([trust.status?.jwt, trust.status?.jwt, trust.status?.jwt]);
+  }, 120_000);
 });
 
 describe("users revoked in the account JWT", () => {
