@@ -57,6 +57,16 @@ describe("the roster an account's distribution is counted against", () => {
     });
   });
 
+  it("counts polls closer together than the poll interval once, as a burst of events would make them", () => {
+    const first = nextRoster({ roster: [{ id: "NA" }, { id: "NC" }] }, { answered: ["NA"], at: poll(1) });
+    const soon = nextRoster(
+      { roster: first.servers, ...(first.polledAt ? { polledAt: first.polledAt } : {}) },
+      { answered: ["NA"], at: "2026-12-03T10:00:15.000Z" },
+    );
+    expect(soon.servers).toContainEqual({ id: "NC", missedPolls: 1 });
+    expect(soon.polledAt).toBe(poll(1));
+  });
+
   it("counts one poll once, however many reads of a delivery share it", () => {
     const once = nextRoster({ roster: [{ id: "NA" }, { id: "NC" }] }, { answered: ["NA"], at: poll(1) });
     const again = nextRoster(

@@ -3,8 +3,9 @@
 // account current, a delete confirmed or a user's connections all closed while that server still
 // holds the old state. So a server stays until it misses three polls in a row. The count lives in
 // the account's status.distribution (a function keeps nothing between deliveries), with the time
-// of the poll it was last counted for, so the several reads of one delivery, which share one
-// STATSZ poll, count it once.
+// of the poll it was last counted for. Polls closer together than the poll interval count as one:
+// the reads of one delivery share one STATSZ poll, and a burst of events (each status write of a
+// waiting account is one) must not run a server out of the roster in seconds.
 import type { NatsAccountStatus } from "../../shared/api/auth/nats-account.ts";
 
 type Distribution = NonNullable<NatsAccountStatus["distribution"]>;
@@ -12,6 +13,9 @@ export type RosterServer = NonNullable<Distribution["roster"]>[number];
 
 /** Polls in a row a server may miss and stay. */
 export const MISSES_TO_LEAVE = 3;
+
+/** Polls closer together than this count once: the 10 s poll interval, less the ticks' jitter. */
+export const POLL_GAP_MS = 8_000;
 
 export interface RosterPoll {
   /** Server IDs that answered STATSZ. */
@@ -30,8 +34,8 @@ export interface Roster {
 /** The roster after `poll`, from the one status recorded. */
 export function nextRoster(previous: Distribution | undefined, poll: RosterPoll): Roster {
   const answered = new Set(poll.answered);
-  // A poll already counted (an earlier read in the same delivery) changes nothing.
-  const counted = previous?.polledAt === poll.at;
+  // A poll already counted, or one made too soon after it, changes nothing.
+  const counted = previous?.polledAt !== undefined && Date.parse(poll.at) - Date.parse(previous.polledAt) < POLL_GAP_MS;
   const servers = new Map<string, RosterServer>();
   for (const server of previous?.roster ?? []) {
     if (answered.has(server.id)) continue;
@@ -41,7 +45,9 @@ export function nextRoster(previous: Distribution | undefined, poll: RosterPoll)
   for (const id of answered) servers.set(id, { id });
   const sorted = [...servers.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const missing = sorted.some((s) => (s.missedPolls ?? 0) > 0);
-  return { servers: sorted, ...(missing ? { polledAt: poll.at } : {}) };
+  // The time of the poll last counted: a poll too soon after it must not move it on either.
+  const polledAt = counted ? previous?.polledAt : poll.at;
+  return { servers: sorted, ...(missing && polledAt ? { polledAt } : {}) };
 }
 
 /** The roster's part of status.distribution. */
