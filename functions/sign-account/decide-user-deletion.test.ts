@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import { decode } from "@nats-io/jwt";
+import { createUser, decode } from "@nats-io/jwt";
 import { FINALIZERS } from "../../shared/api/constants/finalizers.ts";
 import type { KubeObject } from "../../shared/kube/object.ts";
 import { accountObject, operatorObject, systemAccountObject, userObject } from "../../test/fixtures/auth/objects.ts";
@@ -108,6 +108,33 @@ describe("a NatsUser of a NatsAccount", () => {
     expect(claims.nats.revocations).toEqual({ [oldKey]: Date.parse("2026-12-03T10:00:00Z") / 1000 });
     expect((await world.run("NatsUser", "alice", NOW)).kind).toBe("done");
     expect((await readUser(world))?.status?.replacedKeys).toBeUndefined();
+  });
+
+  it("given a new spec.publicKey, lists the key it held in replacedKeys, revoked from then on", async () => {
+    const [first, second] = [createUser().getPublicKey(), createUser().getPublicKey()];
+    const world = authWorld([
+      operatorObject(),
+      systemAccountObject(),
+      accountObject("app"),
+      userObject("bob", { publicKey: first }),
+    ]);
+    for (const [kind, name] of [
+      ["NatsSystemAccount", "sys"],
+      ["NatsOperator", "main"],
+      ["NatsAccount", "app"],
+      ["NatsUser", "bob"],
+    ] as const)
+      await world.run(kind, name, NOW);
+    await world.kube.patch(
+      { apiVersion: AUTH, kind: "NatsUser", namespace: "auth", name: "bob" },
+      { spec: { accountRef: { kind: "NatsAccount", name: "app" }, publicKey: second } },
+      "merge",
+    );
+    await world.run("NatsUser", "bob", NOW);
+    const bob = await world.get<NatsUser>(AUTH, "NatsUser", "bob");
+    expect(bob?.status?.publicKey).toBe(second);
+    expect(bob?.status?.replacedKeys).toEqual([{ publicKey: first, at: "2026-12-03T10:00:00Z" }]);
+    expect(decode(bob?.status?.jwt ?? "").sub).toBe(second);
   });
 });
 

@@ -450,6 +450,20 @@ describe("revocations recovered from the servers", () => {
     expect(conditionOf(held, "Ready")?.message).toContain("1 of 4 servers did not answer the claims lookup");
     expect(conditionOf(held, "RevocationsUnrecovered")).toMatchObject({ status: "True" });
 
+    // Two missed polls in a row: the silent server is still counted, and the account still held.
+    const twice = await waitFor(
+      "the silent server missed two polls",
+      async () => {
+        const a = await readVault();
+        const entry = a?.status?.distribution?.roster?.find((r) => r.id === silent);
+        return entry?.missedPolls === 2 ? a : undefined;
+      },
+      60_000,
+      250,
+    ).catch(dumpLog);
+    expect(conditionOf(twice, "Ready")?.reason).toBe("RecoveringRevocations");
+    expect(twice.status?.jwt).toBeUndefined();
+
     // The silent server leaves the roster after its third missed poll; then every server answers,
     // and the JWT is signed again with the revocation the servers' JWT carries.
     const recovered = await waitFor(
