@@ -5,6 +5,7 @@ import type { KubeObject } from "../../shared/kube/object.ts";
 import { accountObject, operatorObject, systemAccountObject, userObject } from "../../test/fixtures/auth/objects.ts";
 import { authWorld } from "../../test/support/auth-world.ts";
 import { decide } from "./decide.ts";
+import { dependentsOf } from "./dependents.ts";
 import type { ConnectionsReading } from "./decide-user-deletion.ts";
 import type { Decision } from "./decision.ts";
 import type { NatsAccount, NatsUser } from "./objects.ts";
@@ -260,6 +261,17 @@ describe("deleting a NatsUser", () => {
     const noOperator = decide({ ...observed, operatorExists: false }, NOW);
     expect(noOperator.finalizer).toBe("remove");
     expect(noOperator.summary).toContain("NatsOperator");
+  });
+
+  it("has its account reconciled next in the same delivery, and then itself once more", async () => {
+    const world = await signedWorld();
+    const alice = { kind: "NatsUser" as const, namespace: "auth", name: "alice" };
+    expect(await dependentsOf(world.kube, alice)).toEqual([]);
+    await deleteAlice(world);
+    expect(await dependentsOf(world.kube, alice)).toEqual([
+      { kind: "NatsAccount", namespace: "auth", name: "app" },
+      { ...alice, again: true },
+    ]);
   });
 
   it("does nothing for a user deleted without the finalizer", async () => {
