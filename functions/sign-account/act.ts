@@ -238,17 +238,6 @@ export async function act(
   if (decision.recordDeleted && !(await recordDeleted(kube, decision.recordDeleted))) return { kind: "conflict" };
   if (decision.kicks && decision.kicks.length > 0 && system?.kind === "up")
     return kick(recorder, decision, decision.kicks, system.nc);
-  if (decision.deleteCreds) {
-    // Only the Secret read (its uid): one made since under the same name is not this user's, and
-    // the creds issued are gone with the one read, so a conflict here is left alone.
-    const { secret, uid } = decision.deleteCreds;
-    await guarded(() =>
-      kube.delete(
-        { apiVersion: "v1", kind: "Secret", namespace: object.metadata.namespace, name: secret },
-        { preconditions: { uid } },
-      ),
-    );
-  }
   if (decision.finalizer === "remove") {
     const removed = await guarded(() => removeFinalizer(kube, latest, finalizer));
     if (removed.kind === "conflict") return { kind: "conflict" };

@@ -3,8 +3,10 @@
 // deletion time on (the account's reconcile signs that), every server holds that JWT (a server
 // closes a revoked key's connections when it takes the JWT), and no server reports a live
 // connection of the key (CONNZ filtered by account and user; each one found is kicked). Then the
-// creds Secret goes, and the finalizer last. A user whose account or operator is gone, or whose
-// account has no JWT, has nothing to wait for: the finalizer must never hold a user forever.
+// finalizer goes, and the creds Secret the user owns goes with the user (garbage collection): so
+// sign-account needs no right to delete Secrets, and the creds outlive the drain, never the other
+// way round. A user whose account or operator is gone, or whose account has no JWT, has nothing to
+// wait for: the finalizer must never hold a user forever.
 import { FINALIZERS } from "../../shared/api/constants/finalizers.ts";
 import type { ConditionUpdate } from "../../shared/kube/conditions.ts";
 import { hasFinalizer } from "../../shared/kube/finalizers.ts";
@@ -12,7 +14,7 @@ import { keepPolling, stopPolling, type ScheduleDecision } from "../../shared/ru
 import { settle } from "./conditions.ts";
 import type { Kick, SignStep, UserDecision } from "./decision.ts";
 import { namespaceOf, type NatsUser } from "./objects.ts";
-import { credsSecretOf, type UserObserved } from "./observe.ts";
+import type { UserObserved } from "./observe.ts";
 import { revokes } from "./revocations.ts";
 
 /** What a kick request got: how many connections closed, and each failure as "<server>: <why>". */
@@ -73,13 +75,11 @@ export function decideUserDeletion(observed: UserObserved, now: Date): UserDecis
     return { ...base, status: previous, events: [], schedules: [], summary: `${what}: being deleted` };
 
   const creds = observed.creds;
-  const ownedCreds = creds.kind === "held" || creds.kind === "unreadable" ? creds : undefined;
   const release = (why: string): UserDecision => ({
     ...base,
     status: previous,
     events: [],
     finalizer: "remove",
-    ...(ownedCreds?.uid ? { deleteCreds: { secret: credsSecretOf(user).name, uid: ownedCreds.uid } } : {}),
     schedules: [revokePoll(user, false)],
     summary: `${what}: deleted (${why})`,
   });

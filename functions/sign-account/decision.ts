@@ -76,8 +76,6 @@ interface DecisionOf<K extends string, T extends { status?: unknown }> {
   finalizer?: "add" | "remove";
   /** Live connections of a deleted user to close, after the claim. */
   kicks?: Kick[];
-  /** The deleted user's creds Secret, removed (guarded by its uid) before the finalizer goes. */
-  deleteCreds?: { secret: string; uid: string };
   /** A delete request to send after the claim (a deleted account still held by some server). */
   deleteRequest?: DeleteRequest;
   /** Recorded in the operator's status before the delete request is sent. */

@@ -71,8 +71,8 @@ export interface AccountObserved {
 export type CredsReading =
   | { kind: "none" }
   | { kind: "foreign" }
-  | { kind: "unreadable"; resourceVersion?: string; uid?: string }
-  | { kind: "held"; publicKey: string; jwt: string; resourceVersion?: string; uid?: string };
+  | { kind: "unreadable"; resourceVersion?: string }
+  | { kind: "held"; publicKey: string; jwt: string; resourceVersion?: string };
 
 export interface UserObserved {
   kind: "NatsUser";
@@ -216,10 +216,7 @@ async function readCreds(kube: Kube, user: NatsUser, keyring: Keyring): Promise<
   if (!secret) return { kind: "none" };
   const owned = secret.metadata.ownerReferences?.some((o) => o.controller === true && o.uid === user.metadata.uid);
   if (!owned) return { kind: "foreign" };
-  const version = {
-    ...(secret.metadata.resourceVersion ? { resourceVersion: secret.metadata.resourceVersion } : {}),
-    ...(secret.metadata.uid ? { uid: secret.metadata.uid } : {}),
-  };
+  const version = secret.metadata.resourceVersion ? { resourceVersion: secret.metadata.resourceVersion } : {};
   const data = secret.data?.[where.key];
   const parsed = data ? parseCreds(Buffer.from(data, "base64").toString("utf8")) : undefined;
   const seed = parsed ? keyring.add(parsed.seed, "U") : undefined;

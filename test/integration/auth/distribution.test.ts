@@ -308,7 +308,8 @@ describe("users revoked in the account JWT", () => {
     await closed;
     expect(closedAt - deletedAt).toBeLessThan(15_000);
     await waitFor("leaver gone", async () => (await readUser("leaver")) === undefined, 60_000).catch(dumpLog);
-    expect(await readSecret("leaver-creds")).toBeUndefined();
+    // The creds Secret the user owned goes with it (garbage collection).
+    await waitFor("leaver's creds Secret gone", async () => (await readSecret("leaver-creds")) === undefined, 60_000);
     const account = await waitRevoked(key);
     expect(distributed(account)?.message).toBe("3 of 3 servers hold this JWT");
     // Every server holds the revoking JWT: whichever one the client reaches refuses the creds.
