@@ -14,14 +14,16 @@ import { guarded } from "../../shared/kube/guarded.ts";
 import { controllerReference, type KubeObject } from "../../shared/kube/object.ts";
 import { writeStatus } from "../../shared/kube/status.ts";
 import { formatCreds } from "./creds.ts";
-import type { CredsWrite, Decision, DeletedAccountRecord, SignStep } from "./decision.ts";
+import type { NatsConnection } from "@nats-io/transport-node";
+import type { CredsWrite, Decision, DeletedAccountRecord, Kick, SignStep } from "./decision.ts";
+import type { KickOutcome } from "./decide-user-deletion.ts";
 import { jwtHash } from "./jwt-hash.ts";
 import type { SeedToGenerate } from "./key-verdict.ts";
 import type { Keyring } from "./keyring.ts";
 import { SEED_KEY, WATCHED_SECRET_LABELS, generatedFor } from "./seed-secrets.ts";
 import { signJwt } from "./sign.ts";
 import type { PushOutcome } from "./distribution.ts";
-import { deleteClaims, pushJwt, readRoster, type SystemLink } from "./system-connection.ts";
+import { deleteClaims, kickConnections, pushJwt, readRoster, type SystemLink } from "./system-connection.ts";
 import type { NatsOperator } from "./objects.ts";
 
 export const FIELD_MANAGER = FIELD_MANAGERS.signAccount;
@@ -34,6 +36,8 @@ export type Acted =
   | { kind: "pushed"; outcome: PushOutcome }
   /** A delete request was sent: observe again to see which servers still hold the JWT. */
   | { kind: "deleted"; outcome: PushOutcome }
+  /** A deleted user's connections were kicked: observe again to see that none is left. */
+  | { kind: "kicked"; outcome: KickOutcome }
   | { kind: "conflict" };
 
 /** Merges a deleted account into its operator's status.deletedAccounts, guarded; false when it lost three times. */
@@ -151,6 +155,26 @@ async function push(
   return { kind: "pushed", outcome };
 }
 
+/** Closes a deleted user's connections, after the claim; a Normal UserKicked Event for those closed. */
+async function kick(
+  recorder: EventRecorder,
+  decision: Decision,
+  kicks: readonly Kick[],
+  nc: NatsConnection,
+): Promise<Acted> {
+  const outcome = await kickConnections(nc, kicks);
+  if (outcome.kicked > 0) {
+    const servers = new Set(kicks.map((k) => k.server)).size;
+    await recorder.record(
+      decision.object,
+      "Normal",
+      "UserKicked",
+      `closed ${outcome.kicked} connection(s) of NatsUser ${decision.object.metadata.name} on ${servers} server(s)`,
+    );
+  }
+  return { kind: "kicked", outcome };
+}
+
 /** Sends the decision's delete request, signed by the operator key it names, after the claim. */
 async function sendDelete(
   recorder: EventRecorder,
@@ -206,13 +230,16 @@ export async function act(
   if (written.kind === "conflict") return { kind: "conflict" };
   // Finalizer patches carry the resourceVersion just written: a write since is a conflict.
   const latest = written.kind === "written" ? written.object : object;
+  const finalizer = decision.kind === "NatsUser" ? FINALIZERS.userRevoke : FINALIZERS.accountDelete;
   if (decision.finalizer === "add") {
-    const added = await guarded(() => addFinalizer(kube, latest, FINALIZERS.accountDelete));
+    const added = await guarded(() => addFinalizer(kube, latest, finalizer));
     if (added.kind === "conflict") return { kind: "conflict" };
   }
   if (decision.recordDeleted && !(await recordDeleted(kube, decision.recordDeleted))) return { kind: "conflict" };
+  if (decision.kicks && decision.kicks.length > 0 && system?.kind === "up")
+    return kick(recorder, decision, decision.kicks, system.nc);
   if (decision.finalizer === "remove") {
-    const removed = await guarded(() => removeFinalizer(kube, latest, FINALIZERS.accountDelete));
+    const removed = await guarded(() => removeFinalizer(kube, latest, finalizer));
     if (removed.kind === "conflict") return { kind: "conflict" };
   }
   if (decision.creds && credsJwt && pair) {

@@ -38,6 +38,14 @@ export const referencesUnresolved = (reason: string, message: string): Condition
   message,
 });
 
+/** Whether the account's JWT may lack revocations the servers hold (True: not pushed until they answer). */
+export const revocationsUnrecovered = (status: "True" | "False", reason: string, message: string): ConditionUpdate => ({
+  type: "RevocationsUnrecovered",
+  status,
+  reason,
+  message,
+});
+
 /** Nothing is pushed to servers yet: no system connection is configured. */
 export const noSystemConnection = (): ConditionUpdate => ({
   type: "Distributed",

@@ -7,7 +7,15 @@ import type { ConditionUpdate } from "../../shared/kube/conditions.ts";
 import { hasFinalizer } from "../../shared/kube/finalizers.ts";
 import { jwtLimits } from "./account-limits.ts";
 import { accountClaims } from "./claims.ts";
-import { notReady, ready, referencesResolved, referencesUnresolved, settle, type Refusal } from "./conditions.ts";
+import {
+  notReady,
+  ready,
+  referencesResolved,
+  referencesUnresolved,
+  revocationsUnrecovered,
+  settle,
+  type Refusal,
+} from "./conditions.ts";
 import type { AccountDecision, SignStep } from "./decision.ts";
 import { deletionsPoll } from "./decide-deletions.ts";
 import { decideDeletion, decideDistribution, distributionPoll, expiresAt } from "./distribution.ts";
@@ -16,6 +24,9 @@ import { judgeKeys } from "./key-verdict.ts";
 import { namespaceOf, type NatsAccount } from "./objects.ts";
 import type { AccountObserved } from "./observe.ts";
 import { renewalTick } from "./renewal.ts";
+import { rosterStatus } from "./roster.ts";
+import { everDistributed, lostRevocations, recoverFrom } from "./recovery.ts";
+import { mergeRevocations, revokedByUsers } from "./revocations.ts";
 import { planJwt } from "./signing.ts";
 import { jwtTtlSeconds } from "./ttl.ts";
 
@@ -78,14 +89,20 @@ function decideAccountDeletion(observed: AccountObserved, now: Date): AccountDec
     operator.object.status?.publicKey,
   );
   if (signer.kind !== "ready") return release("its operator has no usable signing key");
-  const verdict = decideDeletion(observed.distribution);
+  const verdict = decideDeletion(observed.distribution, previous.distribution);
   if (verdict.confirmed) return release("no server holds its JWT");
   const recorded = operator.object.status?.deletedAccounts?.some((d) => d.publicKey === key) ?? false;
   const expires = expiresAt(previous.jwt);
   return {
     ...base,
-    // Only the Distributed condition changes: Ready is not touched, so observedGeneration stays.
-    ...settle(previous, previous, verdict.condition ? [verdict.condition] : [], account.metadata.generation, now),
+    // Only the Distributed condition and the roster change: Ready is not touched, so observedGeneration stays.
+    ...settle(
+      previous,
+      verdict.distribution ? { ...previous, distribution: verdict.distribution } : previous,
+      verdict.condition ? [verdict.condition] : [],
+      account.metadata.generation,
+      now,
+    ),
     ...(verdict.send ? { deleteRequest: { signer: signer.active, accounts: [key] } } : {}),
     ...(verdict.send && !recorded
       ? {
@@ -115,11 +132,18 @@ export function decideAccount(observed: AccountObserved, now: Date): AccountDeci
     status: NatsAccountStatus,
     updates: ConditionUpdate[],
     summary: string,
-    extra: { sign?: SignStep[]; renewAt?: Date } = {},
+    extra: { sign?: SignStep[]; renewAt?: Date; hold?: boolean; poll?: boolean } = {},
   ): AccountDecision => {
     const sign = extra.sign ?? [];
     const signed = updates.some((u) => u.type === "Ready" && u.status === "True");
-    const reach = decideDistribution(observed.distribution, status.jwt, sign.length > 0, previous.distribution, signed);
+    // A JWT signed without the revocations the servers may hold is not pushed over theirs.
+    const reach = decideDistribution(
+      observed.distribution,
+      status.jwt,
+      sign.length > 0,
+      previous.distribution,
+      signed && !extra.hold,
+    );
     // Once every server holds the JWT, Ready says so rather than only that it is signed.
     const conditions =
       reach.condition.status === "True"
@@ -141,7 +165,9 @@ export function decideAccount(observed: AccountObserved, now: Date): AccountDeci
       // Without a system connection there is no poll to keep or end.
       schedules: [
         renewalTick(account, extra.renewAt),
-        ...(observed.distribution.kind === "off" ? [] : [distributionPoll(account, reach.settled || !signed)]),
+        ...(observed.distribution.kind === "off"
+          ? []
+          : [distributionPoll(account, (reach.settled || !signed) && !extra.poll)]),
       ],
       summary: `${what}: ${summary}${reach.push ? ", pushing" : ""}; ${reach.condition.message}`,
     };
@@ -206,14 +232,73 @@ export function decideAccount(observed: AccountObserved, now: Date): AccountDeci
   const limits = jwtLimits(account.spec.limits);
   if (!limits.ok) return refuse(keyed, { reason: "InvalidJWT", message: `${what}: ${limits.message}` });
 
+  // A status that lost its JWT and revocations (or signed without the servers' last time) asks
+  // the servers for theirs first.
+  const unrecovered = previous.conditions?.some((c) => c.type === "RevocationsUnrecovered" && c.status === "True");
+  const recovery =
+    observed.distribution.kind !== "off" && (lostRevocations(previous) || unrecovered)
+      ? recoverFrom(observed.distribution, previous.distribution, verdict.identity)
+      : undefined;
+  if (recovery?.kind === "unanswered" && everDistributed(previous.distribution)) {
+    const message =
+      `${what} reached the servers before and its status lost its JWT and revocations; it is not signed ` +
+      `until every server answers which JWT it holds: ${recovery.message}`;
+    // Kept polling: the servers are asked again until every one answers, and the roster is kept,
+    // so a server that stays silent leaves it at its third missed poll and recovery goes on.
+    const roster = recovery.roster;
+    const { polledAt: _polledAt, ...counted } = previous.distribution ?? {};
+    const held = finish(
+      roster
+        ? { ...keyed, distribution: { ...counted, servers: roster.servers.length, ...rosterStatus(roster) } }
+        : keyed,
+      [
+        notReady({ reason: "RecoveringRevocations", message }),
+        referencesResolved(),
+        revocationsUnrecovered("True", "ServersUnanswered", recovery.message),
+      ],
+      `RecoveringRevocations: ${message}`,
+      { poll: true },
+    );
+    const jwtHeld = { type: "Warning" as const, reason: "JWTHeld", note: message };
+    return { ...held, events: held.events.flatMap((e) => (e.reason === "RecoveringRevocations" ? [e, jwtHeld] : [e])) };
+  }
+  const recoveryCondition =
+    recovery?.kind === "recovered"
+      ? revocationsUnrecovered(
+          "False",
+          "Recovered",
+          recovery.jwt
+            ? `revocations recovered from the JWT the servers hold (${recovery.servers} servers answered)`
+            : `no server holds a JWT for this account (${recovery.servers} servers answered): nothing to recover`,
+        )
+      : recovery
+        ? revocationsUnrecovered(
+            "True",
+            "ServersUnanswered",
+            `signed without the revocations the servers may hold, and not pushed until every server answers: ${recovery.message}`,
+          )
+        : undefined;
+  const signingKeys = verdict.signing.map((s) => s.publicKey);
+  // Signed from the union of status.revocations and the JWT being replaced, so losing either loses none.
+  const { revocations, claim } = mergeRevocations({
+    recorded: previous.revocations,
+    previousJwt: previous.jwt,
+    ...(recovery?.kind === "recovered" && recovery.jwt ? { recoveredJwt: recovery.jwt } : {}),
+    revokedNow: revokedByUsers(observed.users),
+    signing: signingKeys,
+    identity: verdict.identity,
+  });
+  const { revocations: _revocations, ...unrevoked } = keyed;
+  const revoking: NatsAccountStatus = revocations.length > 0 ? { ...unrevoked, revocations } : unrevoked;
   const plan = planJwt(
     previous.jwt,
     {
       claims: accountClaims(
         account.metadata.name,
         verdict.identity,
-        verdict.signing.map((s) => s.publicKey),
+        signingKeys,
         limits.limits,
+        claim ? { revocations: claim } : {},
       ),
       signer: signer.active,
       ttlSeconds: ttl,
@@ -221,11 +306,19 @@ export function decideAccount(observed: AccountObserved, now: Date): AccountDeci
     "jwt",
     now,
   );
-  const status: NatsAccountStatus = plan.keep ? { ...keyed, jwt: plan.keep, jwtHash: jwtHash(plan.keep) } : keyed;
+  const status: NatsAccountStatus = plan.keep ? { ...revoking, jwt: plan.keep, jwtHash: jwtHash(plan.keep) } : revoking;
   return finish(
     status,
-    [ready(`signed by ${operatorName} with signing key ${signer.active}`), referencesResolved()],
+    [
+      ready(`signed by ${operatorName} with signing key ${signer.active}`),
+      referencesResolved(),
+      ...(recoveryCondition ? [recoveryCondition] : []),
+    ],
     plan.step ? `signing (${plan.why ?? "new"})` : "signed, unchanged",
-    { ...(plan.step ? { sign: [plan.step] } : {}), ...(plan.renewAt ? { renewAt: plan.renewAt } : {}) },
+    {
+      ...(plan.step ? { sign: [plan.step] } : {}),
+      ...(plan.renewAt ? { renewAt: plan.renewAt } : {}),
+      ...(recovery?.kind === "unanswered" ? { hold: true } : {}),
+    },
   );
 }

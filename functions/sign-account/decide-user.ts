@@ -2,7 +2,9 @@
 // own publicKey), and its JWT signed by the account's active signing key into the creds Secret or,
 // for a user with publicKey, into status.jwt.
 import type { NatsUserStatus } from "../../shared/api/auth/nats-user.ts";
+import { FINALIZERS } from "../../shared/api/constants/finalizers.ts";
 import type { ConditionUpdate } from "../../shared/kube/conditions.ts";
+import { hasFinalizer } from "../../shared/kube/finalizers.ts";
 import { userClaims } from "./claims.ts";
 import {
   noSystemConnection,
@@ -17,14 +19,35 @@ import type { CredsWrite, SignStep, UserDecision } from "./decision.ts";
 import { judgeKeys } from "./key-verdict.ts";
 import { namespaceOf, roleOf, type NatsUser } from "./objects.ts";
 import { credsSecretOf, type UserObserved } from "./observe.ts";
+import { decideUserDeletion } from "./decide-user-deletion.ts";
+import { revokes, secondsOf, timeOf } from "./revocations.ts";
 import { planJwt } from "./signing.ts";
 
 const older = (a: NatsUser, b: NatsUser): boolean =>
   (a.metadata.creationTimestamp ?? "") < (b.metadata.creationTimestamp ?? "") ||
   ((a.metadata.creationTimestamp ?? "") === (b.metadata.creationTimestamp ?? "") && a.metadata.name < b.metadata.name);
 
+/**
+ * status.replacedKeys after this decision: the key held until now when the user gives it up (a new
+ * publicKey, or a creds Secret rewritten with a new key), revoked from now on, and none the account
+ * JWT already revokes (nor the key held again).
+ */
+export function replacedKeys(
+  previous: NatsUserStatus,
+  next: string | undefined,
+  accountJwt: string | undefined,
+  now: Date,
+): NonNullable<NatsUserStatus["replacedKeys"]> {
+  const list = [...(previous.replacedKeys ?? [])];
+  const old = previous.publicKey;
+  if (old && old !== next && !list.some((r) => r.publicKey === old))
+    list.push({ publicKey: old, at: timeOf(secondsOf(now.toISOString())) });
+  return list.filter((r) => r.publicKey !== next && !revokes(accountJwt, r.publicKey, r.at));
+}
+
 export function decideUser(observed: UserObserved, now: Date): UserDecision {
   const user = observed.object;
+  if (user.metadata.deletionTimestamp) return decideUserDeletion(observed, now);
   const what = `NatsUser ${user.metadata.namespace}/${user.metadata.name}`;
   const previous = user.status ?? {};
   const ref = user.spec.accountRef;
@@ -35,16 +58,23 @@ export function decideUser(observed: UserObserved, now: Date): UserDecision {
     updates: ConditionUpdate[],
     summary: string,
     extra: { sign?: SignStep[]; creds?: CredsWrite } = {},
-  ): UserDecision => ({
-    kind: "NatsUser",
-    object: user,
-    generate: [],
-    ...settle(previous, status, [...updates, noSystemConnection()], user.metadata.generation, now),
-    sign: extra.sign ?? [],
-    ...(extra.creds ? { creds: extra.creds } : {}),
-    schedules: [],
-    summary: `${what}: ${summary}`,
-  });
+  ): UserDecision => {
+    // A signed user of a NatsAccount carries the revoke finalizer: deleting it revokes its key
+    // first. A system account's users are not revoked yet, so they carry none.
+    const signed = updates.some((u) => u.type === "Ready" && u.status === "True");
+    const revocable = signed && observed.account?.object.kind === "NatsAccount";
+    return {
+      kind: "NatsUser",
+      object: user,
+      generate: [],
+      ...settle(previous, status, [...updates, noSystemConnection()], user.metadata.generation, now),
+      sign: extra.sign ?? [],
+      ...(extra.creds ? { creds: extra.creds } : {}),
+      ...(revocable && !hasFinalizer(user, FINALIZERS.userRevoke) ? { finalizer: "add" as const } : {}),
+      schedules: [],
+      summary: `${what}: ${summary}`,
+    };
+  };
   const refuse = (refusal: Refusal, unresolved?: ConditionUpdate) =>
     finish(previous, [notReady(refusal), unresolved ?? referencesResolved()], `${refusal.reason}: ${refusal.message}`);
 
@@ -100,14 +130,21 @@ export function decideUser(observed: UserObserved, now: Date): UserDecision {
     ttlSeconds: 0,
   };
   const readyNow = [ready(`signed by ${accountName} with signing key ${keys.active}`), referencesResolved()];
+  // Keys given up are revoked by the account (A34): listed until its JWT carries the revocation.
+  const { replacedKeys: _replaced, ...unreplaced } = previous;
+  const withReplaced = (next: string | undefined): NatsUserStatus => {
+    if (account.object.kind !== "NatsAccount") return unreplaced;
+    const pending = replacedKeys(previous, next, account.object.status?.jwt, now);
+    return pending.length > 0 ? { ...unreplaced, replacedKeys: pending } : unreplaced;
+  };
   if (ownKey !== undefined) {
     const plan = planJwt(previous.jwt, request, "jwt", now);
-    const status = { ...previous, publicKey: ownKey, ...(plan.keep ? { jwt: plan.keep } : {}) };
+    const status = { ...withReplaced(ownKey), publicKey: ownKey, ...(plan.keep ? { jwt: plan.keep } : {}) };
     return finish(status, readyNow, plan.step ? "signing status.jwt" : "signed, unchanged", {
       ...(plan.step ? { sign: [plan.step] } : {}),
     });
   }
-  const { jwt: _jwt, ...withoutJwt } = previous;
+  const { jwt: _jwt, ...withoutJwt } = withReplaced(userKey);
   const plan = userKey ? planJwt(held?.jwt, request, "creds", now) : { step: { request, into: "creds" as const } };
   const status = { ...withoutJwt, ...(userKey ? { publicKey: userKey } : {}) };
   if (!plan.step) return finish(status, readyNow, "signed, unchanged");

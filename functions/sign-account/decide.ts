@@ -1,6 +1,7 @@
 // The decision of one reconcile, from what observe.ts read and the time: pure, so the same
 // observation always gives the same decision.
 import { decideAccount } from "./decide-account.ts";
+import { decideAccountTrust } from "./decide-account-trust.ts";
 import { withDeletions } from "./decide-deletions.ts";
 import { decideOperator } from "./decide-operator.ts";
 import { decideSystemAccount } from "./decide-system-account.ts";
@@ -21,5 +22,7 @@ export function decide(observed: Observed, now: Date): Decision {
       return decideUser(observed, now);
     case "NatsOperatorTrust":
       return decideTrust(observed, now);
+    case "NatsAccountTrust":
+      return decideAccountTrust(observed, now);
   }
 }

@@ -2,7 +2,14 @@
 import type { ScheduleDecision } from "../../shared/runtime/schedule.ts";
 import type { SignRequest } from "./claims.ts";
 import type { SeedToGenerate } from "./key-verdict.ts";
-import type { NatsAccount, NatsOperator, NatsOperatorTrust, NatsSystemAccount, NatsUser } from "./objects.ts";
+import type {
+  NatsAccount,
+  NatsAccountTrust,
+  NatsOperator,
+  NatsOperatorTrust,
+  NatsSystemAccount,
+  NatsUser,
+} from "./objects.ts";
 
 export interface AuthEvent {
   type: "Normal" | "Warning";
@@ -43,6 +50,12 @@ export interface DeletedAccountRecord {
   expires?: string;
 }
 
+/** One client connection of a server: `$SYS.REQ.SERVER.<server>.KICK` with `{"cid": cid}` closes it. */
+export interface Kick {
+  server: string;
+  cid: number;
+}
+
 interface DecisionOf<K extends string, T extends { status?: unknown }> {
   kind: K;
   object: T;
@@ -55,8 +68,14 @@ interface DecisionOf<K extends string, T extends { status?: unknown }> {
   events: AuthEvent[];
   /** Push the JWT status holds to every server once the status write held (an account, with a system connection). */
   push?: boolean;
-  /** The NatsAccount delete finalizer: added before a push, removed once the delete is confirmed. */
+  /**
+   * The object's finalizer (a NatsAccount's delete, a NatsUser's revoke): the account's added with
+   * its first push and removed once the delete is confirmed; the user's added once it is signed and
+   * removed once its key is revoked everywhere and its connections are closed.
+   */
   finalizer?: "add" | "remove";
+  /** Live connections of a deleted user to close, after the claim. */
+  kicks?: Kick[];
   /** A delete request to send after the claim (a deleted account still held by some server). */
   deleteRequest?: DeleteRequest;
   /** Recorded in the operator's status before the delete request is sent. */
@@ -70,5 +89,7 @@ export type SystemAccountDecision = DecisionOf<"NatsSystemAccount", NatsSystemAc
 export type AccountDecision = DecisionOf<"NatsAccount", NatsAccount>;
 export type UserDecision = DecisionOf<"NatsUser", NatsUser>;
 export type TrustDecision = DecisionOf<"NatsOperatorTrust", NatsOperatorTrust>;
+export type AccountTrustDecision = DecisionOf<"NatsAccountTrust", NatsAccountTrust>;
 
-export type Decision = OperatorDecision | SystemAccountDecision | AccountDecision | UserDecision | TrustDecision;
+export type Decision =
+  OperatorDecision | SystemAccountDecision | AccountDecision | UserDecision | TrustDecision | AccountTrustDecision;

@@ -1,13 +1,17 @@
 // What depends on an object just reconciled, reconciled after it in the same delivery: an echo of
 // a status write is dropped by the runtime, so a change reaches the objects that read it only
 // this way. An operator's JWTs go to its trusts and its key signs its accounts; a system account's
-// key goes into its operator's JWTs; an account's keys sign its users.
+// key goes into its operator's JWTs; an account's keys sign its users, and a user's given-up keys
+// are revoked by its account.
+import { FINALIZERS } from "../../shared/api/constants/finalizers.ts";
 import { KINDS } from "../../shared/api/kinds.ts";
+import { hasFinalizer } from "../../shared/kube/finalizers.ts";
 import type { Kube } from "../../shared/kube/client.ts";
 import {
   namespaceOf,
   type NatsAccount,
   type NatsOperator,
+  type NatsAccountTrust,
   type NatsOperatorTrust,
   type NatsSystemAccount,
   type NatsUser,
@@ -16,7 +20,7 @@ import {
 
 const refersTo = (
   ref: { name: string; namespace?: string } | undefined,
-  from: NatsUser | NatsAccount | NatsOperatorTrust,
+  from: NatsUser | NatsAccount | NatsOperatorTrust | NatsAccountTrust,
   to: Subject,
 ) => ref !== undefined && ref.name === to.name && namespaceOf(ref, from) === to.namespace;
 
@@ -26,7 +30,10 @@ const asSubject = (kind: Subject["kind"], o: { metadata: { namespace: string; na
   name: o.metadata.name,
 });
 
-export async function dependentsOf(kube: Kube, subject: Subject): Promise<Subject[]> {
+/** An object to reconcile after another; `again` when it was reconciled in this delivery already. */
+export type Dependent = Subject & { again?: boolean };
+
+export async function dependentsOf(kube: Kube, subject: Subject): Promise<Dependent[]> {
   switch (subject.kind) {
     case "NatsOperator": {
       const [trusts, accounts] = await Promise.all([
@@ -58,7 +65,17 @@ export async function dependentsOf(kube: Kube, subject: Subject): Promise<Subjec
       const own = users
         .filter((u) => u.spec.accountRef.kind === subject.kind && refersTo(u.spec.accountRef, u, subject))
         .map((u) => asSubject("NatsUser", u));
-      if (subject.kind === "NatsAccount") return own;
+      if (subject.kind === "NatsAccount") {
+        // Its key and JWT are mirrored into the reference-form NatsAccountTrusts naming it.
+        const trusts = await kube.list<NatsAccountTrust>({
+          apiVersion: KINDS.NatsAccountTrust.apiVersion,
+          kind: "NatsAccountTrust",
+        });
+        return [
+          ...own,
+          ...trusts.filter((t) => refersTo(t.spec.accountRef, t, subject)).map((t) => asSubject("NatsAccountTrust", t)),
+        ];
+      }
       const system = await kube.get<NatsSystemAccount>({
         apiVersion: KINDS.NatsSystemAccount.apiVersion,
         kind: "NatsSystemAccount",
@@ -71,8 +88,28 @@ export async function dependentsOf(kube: Kube, subject: Subject): Promise<Subjec
         : [];
       return [...operator, ...own];
     }
-    case "NatsUser":
+    case "NatsUser": {
+      // A user giving up a key (deleted, or holding a new one) is revoked by its account: the
+      // account is signed next, and the user looked at again to see the revocation it waits for.
+      const user = await kube.get<NatsUser>({
+        apiVersion: KINDS.NatsUser.apiVersion,
+        kind: "NatsUser",
+        namespace: subject.namespace,
+        name: subject.name,
+      });
+      const ref = user?.spec.accountRef;
+      if (!user || ref?.kind !== "NatsAccount") return [];
+      const revoking =
+        (user.metadata.deletionTimestamp !== undefined && hasFinalizer(user, FINALIZERS.userRevoke)) ||
+        (user.status?.replacedKeys?.length ?? 0) > 0;
+      if (!revoking) return [];
+      return [
+        { kind: "NatsAccount", namespace: namespaceOf(ref, user), name: ref.name },
+        { ...subject, again: true },
+      ];
+    }
     case "NatsOperatorTrust":
+    case "NatsAccountTrust":
       return [];
   }
 }

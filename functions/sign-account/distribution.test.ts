@@ -10,12 +10,16 @@ const CURRENT = jwtAt(2_000);
 const OLDER = jwtAt(1_000, "old");
 const NEWER = jwtAt(3_000, "new");
 const ROSTER = ["NA", "NB", "NC"];
+const POLLED_AT = "2026-12-03T10:00:00.000Z";
+/** The roster status records when every server answered. */
+const ANSWERED = ROSTER.map((id) => ({ id }));
 const read = (
   holdings: string[],
   extra: Partial<DistributionReading & { kind: "read" }> = {},
 ): DistributionReading => ({
   kind: "read",
   roster: ROSTER,
+  polledAt: POLLED_AT,
   holdings,
   ...extra,
 });
@@ -35,7 +39,7 @@ describe("distribution of an account JWT", () => {
       reason: "AllServersCurrent",
       message: "3 of 3 servers hold this JWT",
     });
-    expect(verdict.distribution).toEqual({ servers: 3, current: 3 });
+    expect(verdict.distribution).toEqual({ servers: 3, current: 3, roster: ANSWERED });
     expect(verdict.push).toBe(false);
     expect(verdict.settled).toBe(true);
   });
@@ -47,7 +51,12 @@ describe("distribution of an account JWT", () => {
       lastPushTime: "2026-01-01T00:00:00Z",
     });
     expect(verdict.push).toBe(true);
-    expect(verdict.distribution).toEqual({ servers: 3, current: 0, lastPushTime: "2026-01-01T00:00:00Z" });
+    expect(verdict.distribution).toEqual({
+      servers: 3,
+      current: 0,
+      lastPushTime: "2026-01-01T00:00:00Z",
+      roster: ANSWERED,
+    });
     expect(verdict.condition).toMatchObject({ status: "False", reason: "ServersBehind" });
     expect(verdict.settled).toBe(false);
   });

@@ -7,6 +7,7 @@ import type { ConditionUpdate } from "../../shared/kube/conditions.ts";
 import { keepPolling, stopPolling, type ScheduleDecision } from "../../shared/runtime/schedule.ts";
 import { noSystemConnection } from "./conditions.ts";
 import type { NatsAccount } from "./objects.ts";
+import { nextRoster, rosterStatus } from "./roster.ts";
 
 export type Distribution = NonNullable<NatsAccountStatus["distribution"]>;
 
@@ -26,6 +27,8 @@ export type DistributionReading =
       kind: "read";
       /** Server IDs that answered STATSZ. */
       roster: string[];
+      /** When that STATSZ poll was made: the several reads of one delivery share one poll. */
+      polledAt: string;
       /** The JWT each answering server holds for the account ("" for none); empty before the account has a key. */
       holdings: string[];
       /** A push made earlier in this delivery, observed again after it. */
@@ -96,11 +99,19 @@ export function decideDistribution(
   if (reading.kind === "unreachable")
     return { condition: distributed("False", "Unreachable", reading.message), push: false, settled: false };
 
-  const servers = reading.roster.length;
+  // Counted against the roster, which keeps a server through two missed polls: a server that is
+  // only slow to answer keeps the JWT from reading current on every server.
+  const roster = nextRoster(previous, { answered: reading.roster, at: reading.polledAt });
+  const servers = roster.servers.length;
   const current = signing ? 0 : Math.min(reading.holdings.filter((held) => held === jwt).length, servers);
   const acknowledged = reading.lastPush && reading.lastPush.acknowledged > 0 ? reading.lastPush.at : undefined;
   const lastPushTime = acknowledged ?? previous?.lastPushTime;
-  const distribution: Distribution = { servers, current, ...(lastPushTime ? { lastPushTime } : {}) };
+  const distribution: Distribution = {
+    servers,
+    current,
+    ...(lastPushTime ? { lastPushTime } : {}),
+    ...rosterStatus(roster),
+  };
   const counted = `${current} of ${servers} servers hold this JWT`;
   if (servers === 0)
     return {
@@ -144,6 +155,8 @@ export function decideDistribution(
 }
 
 export interface DeletionVerdict {
+  /** status.distribution with the roster the deletion is counted against; undefined leaves it. */
+  distribution?: Distribution;
   /** The Distributed condition while the delete is unconfirmed; undefined once it is done. */
   condition?: ConditionUpdate;
   /** Send `$SYS.REQ.CLAIMS.DELETE` once the status write (the claim) has held. */
@@ -157,7 +170,7 @@ export interface DeletionVerdict {
  * its claims lookup with no JWT; otherwise the delete is sent (once per delivery; the poll sends it
  * again while any server still holds the JWT, so a server that rejoins deletes it too).
  */
-export function decideDeletion(reading: DistributionReading): DeletionVerdict {
+export function decideDeletion(reading: DistributionReading, previous?: Distribution): DeletionVerdict {
   if (reading.kind === "off") return { send: false, confirmed: true };
   if (reading.kind === "unreachable")
     return {
@@ -165,27 +178,38 @@ export function decideDeletion(reading: DistributionReading): DeletionVerdict {
       send: false,
       confirmed: false,
     };
-  const servers = reading.roster.length;
+  const roster = nextRoster(previous, { answered: reading.roster, at: reading.polledAt });
+  const servers = roster.servers.length;
+  const distribution: Distribution = { ...previous, servers, ...rosterStatus(roster) };
+  if (!roster.polledAt) delete distribution.polledAt;
   if (servers === 0)
     return {
+      distribution,
       condition: distributed("False", "Unreachable", "deleting: no server answered $SYS.REQ.SERVER.PING.STATSZ"),
       send: false,
       confirmed: false,
     };
   const holding = Math.min(reading.holdings.filter((held) => held !== "").length, servers);
+  // A server of the roster that did not answer may still hold the JWT: not confirmed.
   const silent = Math.max(servers - reading.holdings.length, 0);
-  if (holding === 0 && silent === 0) return { send: false, confirmed: true };
+  if (holding === 0 && silent === 0) return { distribution, send: false, confirmed: true };
   const counted =
     `deleting: ${holding} of ${servers} servers still hold this account's JWT` +
     (silent > 0 ? `, ${silent} did not answer` : "");
   const refused = reading.lastDelete?.refused ?? [];
   if (refused.length > 0)
     return {
+      distribution,
       condition: distributed("False", "DeleteRefused", `${counted}; refused by ${refused.join("; ")}`),
       send: false,
       confirmed: false,
     };
-  return { condition: distributed("False", "Deleting", counted), send: !reading.lastDelete, confirmed: false };
+  return {
+    distribution,
+    condition: distributed("False", "Deleting", counted),
+    send: !reading.lastDelete,
+    confirmed: false,
+  };
 }
 
 export const distributionPollName = (account: string): string => `${account}-account-distribution`;

@@ -5,8 +5,8 @@ import type { EventRecorder } from "../../shared/kube/events.ts";
 import type { OperatorFunction } from "../../shared/runtime/function.ts";
 import { conflict, done, retry, skipped, withSchedules, type Outcome } from "../../shared/runtime/outcome.ts";
 import type { ScheduleDecision } from "../../shared/runtime/schedule.ts";
-import { dependentsOf } from "./dependents.ts";
-import { describeSubject, type Subject } from "./objects.ts";
+import { dependentsOf, type Dependent } from "./dependents.ts";
+import { describeSubject } from "./objects.ts";
 import { reconcile } from "./reconcile.ts";
 import { closeSystemConnections } from "./system-connection.ts";
 import { resolveTarget } from "./target.ts";
@@ -41,7 +41,7 @@ export const signAccount: OperatorFunction = {
       record: async (...args: Parameters<EventRecorder["record"]>) => (await context.recorder()).record(...args),
     };
     const now = context.now();
-    const queue: Subject[] = [target.subject];
+    const queue: Dependent[] = [target.subject];
     const seen = new Set<string>();
     const summaries: string[] = [];
     const schedules: ScheduleDecision[] = [];
@@ -49,8 +49,9 @@ export const signAccount: OperatorFunction = {
     let conflicted = false;
     let acted = false;
     while (queue.length > 0 && seen.size < MOST_OBJECTS) {
-      const subject = queue.shift() as Subject;
-      const id = describeSubject(subject);
+      const subject = queue.shift() as Dependent;
+      // A second visit is asked for explicitly (a user after its account revoked its key), once.
+      const id = `${describeSubject(subject)}${subject.again ? " (again)" : ""}`;
       if (seen.has(id)) continue;
       seen.add(id);
       try {

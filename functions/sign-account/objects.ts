@@ -3,6 +3,7 @@ import type { NatsAccount as AccountResource } from "../../shared/api/auth/nats-
 import type { NatsOperator as OperatorResource } from "../../shared/api/auth/nats-operator.ts";
 import type { NatsSystemAccount as SystemAccountResource } from "../../shared/api/auth/nats-system-account.ts";
 import type { NatsUser as UserResource } from "../../shared/api/auth/nats-user.ts";
+import type { NatsAccountTrust as AccountTrustResource } from "../../shared/api/core/nats-account-trust.ts";
 import type { NatsOperatorTrust as OperatorTrustResource } from "../../shared/api/core/nats-operator-trust.ts";
 import { KINDS } from "../../shared/api/kinds.ts";
 import type { KubeObject, ObjectKey, ObjectMeta } from "../../shared/kube/object.ts";
@@ -16,6 +17,7 @@ export type NatsSystemAccount = Read<SystemAccountResource>;
 export type NatsAccount = Read<AccountResource>;
 export type NatsUser = Read<UserResource>;
 export type NatsOperatorTrust = Read<OperatorTrustResource>;
+export type NatsAccountTrust = Read<AccountTrustResource>;
 
 /** The kinds one reconcile is about. */
 export const SUBJECT_KINDS = [
@@ -24,6 +26,7 @@ export const SUBJECT_KINDS = [
   "NatsAccount",
   "NatsUser",
   "NatsOperatorTrust",
+  "NatsAccountTrust",
 ] as const;
 export type SubjectKind = (typeof SUBJECT_KINDS)[number];
 

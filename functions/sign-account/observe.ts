@@ -2,6 +2,8 @@
 // it refers to, and the seed Secrets, whose seeds go into the keyring (observed holds public keys).
 import { KINDS } from "../../shared/api/kinds.ts";
 import { DEFAULT_CREDENTIALS_KEY } from "../../shared/api/common/references.ts";
+import { FINALIZERS } from "../../shared/api/constants/finalizers.ts";
+import { hasFinalizer } from "../../shared/kube/finalizers.ts";
 import type { Kube } from "../../shared/kube/client.ts";
 import type { KubeObject } from "../../shared/kube/object.ts";
 import { isAdmitted } from "../../shared/kube/reference-grants.ts";
@@ -13,6 +15,7 @@ import {
   namespaceOf,
   type NatsAccount,
   type NatsOperator,
+  type NatsAccountTrust,
   type NatsOperatorTrust,
   type NatsSystemAccount,
   type NatsUser,
@@ -21,7 +24,14 @@ import {
 import { readKeys, type KeysReading, type Secret } from "./read-keys.ts";
 import type { DistributionReading, PushOutcome } from "./distribution.ts";
 import type { DeletionsReading } from "./decide-deletions.ts";
-import { openSystemConnection, readDeletions, readDistribution, type SystemLink } from "./system-connection.ts";
+import type { ConnectionsReading, KickOutcome } from "./decide-user-deletion.ts";
+import {
+  openSystemConnection,
+  readConnections,
+  readDeletions,
+  readDistribution,
+  type SystemLink,
+} from "./system-connection.ts";
 
 export interface OperatorObserved {
   kind: "NatsOperator";
@@ -51,6 +61,8 @@ export interface AccountObserved {
   systemAccountKey?: string;
   /** The other NatsAccounts under the same operator. */
   siblings: NatsAccount[];
+  /** The NatsUsers of the account: the deleted ones and their replaced keys are revoked. */
+  users: NatsUser[];
   /** What the servers hold of the account's JWT, through the system connection. */
   distribution: DistributionReading;
 }
@@ -70,6 +82,10 @@ export interface UserObserved {
   creds: CredsReading;
   /** The other NatsUsers of the same account. */
   siblings: NatsUser[];
+  /** Whether the NatsOperator of the user's NatsAccount exists (read for a user being deleted). */
+  operatorExists?: boolean;
+  /** A deleted user's live connections, through the system connection (read for a user being deleted). */
+  connections?: ConnectionsReading;
 }
 
 export interface TrustObserved {
@@ -79,7 +95,15 @@ export interface TrustObserved {
   operator?: NatsOperator;
 }
 
-export type Observed = OperatorObserved | SystemAccountObserved | AccountObserved | UserObserved | TrustObserved;
+export interface AccountTrustObserved {
+  kind: "NatsAccountTrust";
+  object: NatsAccountTrust;
+  admitted: boolean;
+  account?: NatsAccount;
+}
+
+export type Observed =
+  OperatorObserved | SystemAccountObserved | AccountObserved | UserObserved | TrustObserved | AccountTrustObserved;
 
 const read = async <T extends KubeObject>(kube: Kube, kind: keyof typeof KINDS, namespace: string, name: string) =>
   asRead<T>(await kube.get({ apiVersion: KINDS[kind].apiVersion, kind, namespace, name }));
@@ -141,16 +165,27 @@ async function observeAccount(
       keys: { signing: [] },
       admitted,
       siblings: [],
+      users: [],
       distribution: { kind: "off" },
     };
-  const [keys, operator, all, distribution] = await Promise.all([
+  const [keys, operator, all, allUsers] = await Promise.all([
     readKeys(kube, object, keyring),
     read<NatsOperator>(kube, "NatsOperator", namespace, ref.name),
     kube.list<NatsAccount>({ apiVersion: KINDS.NatsAccount.apiVersion, kind: "NatsAccount" }),
-    readDistribution(link, object.status?.publicKey, lastPush, lastDelete),
+    kube.list<NatsUser>({ apiVersion: KINDS.NatsUser.apiVersion, kind: "NatsUser" }),
   ]);
+  // A status that lost its key still has it in the identity seed (or spec.publicKey): the servers
+  // are asked for that key's JWT, whose revocations are recovered from before signing again.
+  const identity = keys.identity?.state.kind === "ready" ? keys.identity.state.publicKey : object.spec.publicKey;
+  const distribution = await readDistribution(link, object.status?.publicKey ?? identity, lastPush, lastDelete);
   const siblings = all.filter((a) => sameOperator(a, namespace, ref.name) && a.metadata.uid !== object.metadata.uid);
-  if (!operator) return { kind: "NatsAccount", object, keys, admitted, siblings, distribution };
+  const users = allUsers.filter(
+    (u) =>
+      u.spec.accountRef.kind === "NatsAccount" &&
+      u.spec.accountRef.name === object.metadata.name &&
+      namespaceOf(u.spec.accountRef, u) === object.metadata.namespace,
+  );
+  if (!operator) return { kind: "NatsAccount", object, keys, admitted, siblings, users, distribution };
   const systemRef = operator.spec.systemAccountRef;
   const [operatorKeys, system] = await Promise.all([
     readKeys(kube, operator, keyring),
@@ -165,6 +200,7 @@ async function observeAccount(
     operator: { object: operator, keys: operatorKeys },
     ...(systemAccountKey ? { systemAccountKey } : {}),
     siblings,
+    users,
     distribution,
   };
 }
@@ -188,7 +224,30 @@ async function readCreds(kube: Kube, user: NatsUser, keyring: Keyring): Promise<
   return { kind: "held", publicKey: seed.publicKey, jwt: parsed.jwt, ...version };
 }
 
-async function observeUser(kube: Kube, object: NatsUser, keyring: Keyring): Promise<UserObserved> {
+/** What a deleted user's drain reads besides the user: whether the account's operator exists, and its connections. */
+async function observeDrain(
+  kube: Kube,
+  account: NatsAccount | NatsSystemAccount,
+  user: NatsUser,
+  link: SystemLink,
+  lastKick: KickOutcome | undefined,
+): Promise<Pick<UserObserved, "operatorExists" | "connections">> {
+  const ref = account.spec.operatorRef;
+  const operator = await read<NatsOperator>(kube, "NatsOperator", namespaceOf(ref, account), ref.name);
+  const userKey = user.status?.publicKey;
+  const accountKey = account.status?.publicKey;
+  const connections =
+    userKey && accountKey ? await readConnections(link, accountKey, userKey, lastKick) : { kind: "off" as const };
+  return { operatorExists: operator !== undefined, connections };
+}
+
+async function observeUser(
+  kube: Kube,
+  object: NatsUser,
+  keyring: Keyring,
+  link: SystemLink,
+  lastKick: KickOutcome | undefined,
+): Promise<UserObserved> {
   const ref = object.spec.accountRef;
   const namespace = namespaceOf(ref, object);
   const admitted = await admits(kube, object, ref.kind, namespace, ref.name);
@@ -207,7 +266,11 @@ async function observeUser(kube: Kube, object: NatsUser, keyring: Keyring): Prom
   );
   if (!account) return { kind: "NatsUser", object, admitted, creds, siblings };
   const keys = await readKeys(kube, account, keyring);
-  return { kind: "NatsUser", object, admitted, account: { object: account, keys }, creds, siblings };
+  const draining =
+    object.metadata.deletionTimestamp && hasFinalizer(object, FINALIZERS.userRevoke)
+      ? await observeDrain(kube, account, object, link, lastKick)
+      : {};
+  return { kind: "NatsUser", object, admitted, account: { object: account, keys }, creds, siblings, ...draining };
 }
 
 async function observeTrust(kube: Kube, object: NatsOperatorTrust): Promise<TrustObserved> {
@@ -217,6 +280,15 @@ async function observeTrust(kube: Kube, object: NatsOperatorTrust): Promise<Trus
   const admitted = await admits(kube, object, "NatsOperator", namespace, ref.name);
   const operator = admitted ? await read<NatsOperator>(kube, "NatsOperator", namespace, ref.name) : undefined;
   return { kind: "NatsOperatorTrust", object, admitted, ...(operator ? { operator } : {}) };
+}
+
+async function observeAccountTrust(kube: Kube, object: NatsAccountTrust): Promise<AccountTrustObserved> {
+  const ref = object.spec.accountRef;
+  if (!ref) return { kind: "NatsAccountTrust", object, admitted: true };
+  const namespace = namespaceOf(ref, object);
+  const admitted = await admits(kube, object, "NatsAccount", namespace, ref.name);
+  const account = admitted ? await read<NatsAccount>(kube, "NatsAccount", namespace, ref.name) : undefined;
+  return { kind: "NatsAccountTrust", object, admitted, ...(account ? { account } : {}) };
 }
 
 /** What one read hands to act beside the plain data: the seeds, and the system connection to push on. */
@@ -236,6 +308,7 @@ export async function observe(
   subject: Subject,
   lastPush?: PushOutcome,
   lastDelete?: PushOutcome,
+  lastKick?: KickOutcome,
 ): Promise<Read | undefined> {
   const object = asRead<KubeObject>(await kube.get(keyOfSubject(subject)));
   if (!object) return undefined;
@@ -257,9 +330,17 @@ export async function observe(
       const observed = await observeAccount(kube, object as NatsAccount, keyring, system, lastPush, lastDelete);
       return { observed, keyring, system };
     }
-    case "NatsUser":
-      return { observed: await observeUser(kube, object as NatsUser, keyring), keyring };
+    case "NatsUser": {
+      const user = object as NatsUser;
+      // The system connection is opened only for a deleted user whose connections are to be closed.
+      const draining = user.metadata.deletionTimestamp && hasFinalizer(user, FINALIZERS.userRevoke);
+      const system: SystemLink = draining ? await openSystemConnection(kube) : { kind: "off" };
+      const observed = await observeUser(kube, user, keyring, system, lastKick);
+      return { observed, keyring, ...(draining ? { system } : {}) };
+    }
     case "NatsOperatorTrust":
       return { observed: await observeTrust(kube, object as NatsOperatorTrust), keyring };
+    case "NatsAccountTrust":
+      return { observed: await observeAccountTrust(kube, object as NatsAccountTrust), keyring };
   }
 }

@@ -1,15 +1,18 @@
 // The system connection: a NatsConnection (named by NATS_OPERATOR_SYSTEM_CONNECTION as
 // <namespace>/<name>) whose credentials are a system-account user with the auth-controller preset.
 // Through it sign-account reads the roster (STATSZ), asks each server which JWT it holds for an
-// account (CLAIMS.LOOKUP), pushes account JWTs (CLAIMS.UPDATE) and deletes them (CLAIMS.DELETE).
-// Reads here; pushes and deletes are sent by act.
+// account (CLAIMS.LOOKUP), pushes account JWTs (CLAIMS.UPDATE) and deletes them (CLAIMS.DELETE),
+// and finds a deleted user's connections (CONNZ) and closes them (KICK). Reads here; pushes,
+// deletes and kicks are sent by act.
 import type { NatsConnection } from "@nats-io/transport-node";
 import { KINDS } from "../../shared/api/kinds.ts";
 import type { Kube } from "../../shared/kube/client.ts";
 import { connectWith, type NatsConnectionObject } from "../../shared/nats/connection.ts";
 import { connectWithInbox, createConnectionPool } from "../../shared/nats/pool.ts";
-import { gatherRawReplies, gatherReplies } from "../../shared/nats/request.ts";
+import { gatherRawReplies, gatherReplies, systemRequest } from "../../shared/nats/request.ts";
 import type { DeletionsReading } from "./decide-deletions.ts";
+import type { ConnectionsReading, KickOutcome } from "./decide-user-deletion.ts";
+import type { Kick } from "./decision.ts";
 import type { DistributionReading, PushOutcome } from "./distribution.ts";
 
 export const SYSTEM_CONNECTION_ENV = "NATS_OPERATOR_SYSTEM_CONNECTION";
@@ -60,7 +63,12 @@ let lastRoster: { nc: NatsConnection; at: number; ids: string[] } | undefined;
 
 /** Server IDs answering `$SYS.REQ.SERVER.PING.STATSZ` within the gather wait. */
 export async function readRoster(nc: NatsConnection): Promise<string[]> {
-  if (lastRoster && lastRoster.nc === nc && Date.now() - lastRoster.at < ROSTER_REUSE_MS) return lastRoster.ids;
+  return (await pollRoster(nc)).ids;
+}
+
+/** A STATSZ poll: the server IDs that answered, and when it was made (shared for a few seconds). */
+async function pollRoster(nc: NatsConnection): Promise<{ ids: string[]; at: number }> {
+  if (lastRoster && lastRoster.nc === nc && Date.now() - lastRoster.at < ROSTER_REUSE_MS) return lastRoster;
   const replies = await gatherReplies<{ server?: { id?: string } }>(
     nc,
     "$SYS.REQ.SERVER.PING.STATSZ",
@@ -72,7 +80,7 @@ export async function readRoster(nc: NatsConnection): Promise<string[]> {
   );
   const ids = [...new Set(replies.flatMap((r) => (r.server?.id ? [r.server.id] : [])))].sort();
   lastRoster = { nc, at: Date.now(), ids };
-  return ids;
+  return lastRoster;
 }
 
 /** Each answering server's JWT for the account ("" when it holds none). */
@@ -93,11 +101,13 @@ export async function readDistribution(
 ): Promise<DistributionReading> {
   if (link.kind !== "up") return link;
   try {
-    const roster = await readRoster(link.nc);
+    const poll = await pollRoster(link.nc);
+    const roster = poll.ids;
     const holdings = accountKey && roster.length > 0 ? await lookup(link.nc, accountKey, roster.length) : [];
     return {
       kind: "read",
       roster,
+      polledAt: new Date(poll.at).toISOString(),
       holdings,
       ...(lastPush ? { lastPush } : {}),
       ...(lastDelete ? { lastDelete } : {}),
@@ -125,6 +135,65 @@ export async function readDeletions(
   } catch (error) {
     return { kind: "unreachable", message: error instanceof Error ? error.message : String(error) };
   }
+}
+
+interface ConnzReply {
+  server?: { id?: string };
+  data?: { connections?: { cid?: number }[] };
+  error?: { code?: number; description?: string };
+}
+
+/**
+ * A user's open connections on every server: `$SYS.REQ.SERVER.PING.CONNZ` filtered by account and
+ * user key (the server matches the key a JWT user connected with), with the servers that answered.
+ */
+export async function readConnections(
+  link: SystemLink,
+  accountKey: string,
+  userKey: string,
+  lastKick: KickOutcome | undefined,
+): Promise<ConnectionsReading> {
+  if (link.kind !== "up") return link;
+  try {
+    const roster = await readRoster(link.nc);
+    const replies = await gatherReplies<ConnzReply>(
+      link.nc,
+      "$SYS.REQ.SERVER.PING.CONNZ",
+      { acc: accountKey, user: userKey },
+      { inboxPrefix: AUTH_CONTROLLER_INBOX, complete: (r) => r.length >= roster.length },
+    );
+    const answered: string[] = [];
+    const connections: Kick[] = [];
+    for (const reply of replies) {
+      const server = reply.server?.id;
+      if (!server || reply.error) continue;
+      answered.push(server);
+      for (const c of reply.data?.connections ?? [])
+        if (typeof c.cid === "number") connections.push({ server, cid: c.cid });
+    }
+    return { kind: "read", roster, answered: answered.sort(), connections, ...(lastKick ? { lastKick } : {}) };
+  } catch (error) {
+    return { kind: "unreachable", message: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/**
+ * Closes each connection with `$SYS.REQ.SERVER.<id>.KICK`. A connection already gone (the server
+ * closed it when it took the revocation) is not a failure.
+ */
+export async function kickConnections(nc: NatsConnection, kicks: readonly Kick[]): Promise<KickOutcome> {
+  let kicked = 0;
+  const failed: string[] = [];
+  for (const kick of kicks) {
+    try {
+      await systemRequest(nc, `$SYS.REQ.SERVER.${kick.server}.KICK`, { cid: kick.cid });
+      kicked++;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (!/no such client/i.test(message)) failed.push(`${kick.server}: ${message}`);
+    }
+  }
+  return { kicked, failed };
 }
 
 interface UpdateReply {

@@ -2,11 +2,28 @@
 import { Struct, NonEmptyText, Optional, Int32, ListOf, Text, OneOf } from "../common/fields.ts";
 import { Time } from "../common/formats.ts";
 
+const RosterServer = Struct(
+  {
+    id: NonEmptyText("Server ID (a restarted server comes back under a new one)."),
+    missedPolls: Optional(
+      Int32("STATSZ polls in a row the server did not answer; it leaves the roster at 3.", { minimum: 0 }),
+    ),
+  },
+  "A server of the roster.",
+);
+
 export const Distribution = Struct(
   {
     servers: Optional(Int32("Servers that trust the account's NATS operator.")),
     current: Optional(Int32("Servers holding the current JWT.")),
     lastPushTime: Optional(Time("Last push a server acknowledged.")),
+    roster: Optional(
+      ListOf(RosterServer, "The servers counted: each stays until it misses three STATSZ polls in a row.", {
+        listType: "map",
+        listMapKeys: ["id"],
+      }),
+    ),
+    polledAt: Optional(Time("The STATSZ poll a miss was last counted for, so one poll counts once.")),
   },
   "How far the account JWT has reached the servers.",
 );

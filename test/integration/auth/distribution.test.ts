@@ -1,12 +1,18 @@
 // Story 2's second half: with a system connection configured, sign-account pushes a NatsAccount's
 // JWT to every server of a 3-server operator-mode JetStream cluster over $SYS, shows which servers
-// hold it, and a limit change reaches them all without a restart; deleting the account deletes its
+// hold it, and a limit change reaches them all without a restart; deleting a user revokes its key
+// and closes its connections, and a user's lost key is revoked; deleting the account deletes its
 // JWT from every server's resolver before the object goes. No JWT is made by test code.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { jetstreamManager } from "@nats-io/jetstream";
 import { connect, createInbox, credsAuthenticator, type NatsConnection } from "@nats-io/transport-node";
 import { signAccount } from "../../../functions/sign-account/index.ts";
-import { SYSTEM_CONNECTION_ENV } from "../../../functions/sign-account/system-connection.ts";
+import {
+  SYSTEM_CONNECTION_ENV,
+  kickConnections,
+  openSystemConnection,
+  readConnections,
+} from "../../../functions/sign-account/system-connection.ts";
 import type { KubeObject } from "../../../shared/kube/object.ts";
 import { startEnvironment, type Environment } from "../support/environment.ts";
 import { condition, quickstart, waitAtRest, waitFor } from "../cluster/support/natscluster.ts";
@@ -89,7 +95,7 @@ beforeAll(async () => {
   process.env[SYSTEM_CONNECTION_ENV] = `${namespace}/system`;
   operator = await startOperator(env.transport, {
     extraFunctions: [signAccount],
-    extraKinds: ["NatsOperator", "NatsSystemAccount", "NatsAccount", "NatsUser", "Secret"],
+    extraKinds: ["NatsOperator", "NatsSystemAccount", "NatsAccount", "NatsUser", "NatsAccountTrust", "Secret"],
   });
   await env.kube.create(authObject("NatsOperator", "main", { systemAccountRef: { name: "sys" } }));
   await env.kube.create(authObject("NatsSystemAccount", "sys", { operatorRef: { name: "main" } }));
@@ -205,6 +211,285 @@ describe("account JWTs pushed over $SYS to a 3-server operator-mode cluster", ()
     expect(await serverIds(admin as NatsConnection)).toEqual(idsBefore);
   }, 180_000);
 
+  it("a reference-form NatsAccountTrust mirrors the account's public key and the JWT every server holds", async () => {
+    await env.kube.create({
+      apiVersion: "nats-operator.io/v1beta1",
+      kind: "NatsAccountTrust",
+      metadata: { name: "team", namespace },
+      spec: { accountRef: { name: "team" } },
+    } as KubeObject);
+    type Trust = KubeObject & { status?: Account["status"] };
+    const trust = await waitFor(
+      "the trust mirrors team",
+      async () => {
+        const t = await env.kube.get<Trust>({
+          apiVersion: "nats-operator.io/v1beta1",
+          kind: "NatsAccountTrust",
+          namespace,
+          name: "team",
+        });
+        return t?.status?.jwt ? t : undefined;
+      },
+      60_000,
+    ).catch(dumpLog);
+    const account = await readAccount();
+    expect(trust.status?.publicKey).toBe(account?.status?.publicKey);
+    expect(trust.status?.jwt).toBe(account?.status?.jwt);
+    expect(trust.status?.conditions?.find((c) => c.type === "Ready")).toMatchObject({
+      status: "True",
+      reason: "Mirrored",
+    });
+    const held = await gather(admin as NatsConnection, `$SYS.REQ.ACCOUNT.${trust.status?.publicKey}.CLAIMS.LOOKUP`);
+    expect(held.map((j) => j.trim())).toEqual([trust.status?.jwt, trust.status?.jwt, trust.status?.jwt]);
+  }, 120_000);
+});
+
+describe("users revoked in the account JWT", () => {
+  type User = KubeObject & {
+    status?: { publicKey?: string; replacedKeys?: { publicKey: string; at: string }[] };
+  };
+  const readUser = (name: string) => env.kube.get<User>({ apiVersion: AUTH, kind: "NatsUser", namespace, name });
+  const revocationsOf = (a: Account | undefined) =>
+    (
+      JSON.parse(Buffer.from((a?.status?.jwt ?? "").split(".")[1] ?? "", "base64url").toString()) as {
+        nats?: { revocations?: Record<string, number> };
+      }
+    ).nats?.revocations ?? {};
+  /** The account distributed with a JWT that revokes `key`. */
+  const waitRevoked = (key: string) =>
+    waitDistributed(`team revokes ${key} on every server`, (a) => {
+      const listed = (a.status as { revocations?: { publicKey: string }[] } | undefined)?.revocations ?? [];
+      return (
+        revocationsOf(a)[key] !== undefined &&
+        listed.some((r) => r.publicKey === key) &&
+        a.status?.distribution?.current === 3
+      );
+    });
+  const refused = async (creds: string) => {
+    const attempt = await asUser(creds).then(
+      async (nc) => {
+        await nc.close();
+        return "connected";
+      },
+      (error: unknown) => (error instanceof Error ? error.message : String(error)),
+    );
+    return attempt;
+  };
+
+  it("deleting a NatsUser closes its live connection within seconds, and its creds are refused on reconnect", async () => {
+    await env.kube.create(authObject("NatsUser", "leaver", { accountRef: { kind: "NatsAccount", name: "team" } }));
+    const creds = await waitFor(
+      "leaver's creds",
+      async () => ((await credsOf("leaver-creds")).includes("NATS USER JWT") ? credsOf("leaver-creds") : undefined),
+      60_000,
+    ).catch(dumpLog);
+    const user = await waitFor(
+      "leaver carries the revoke finalizer",
+      async () => {
+        const u = await readUser("leaver");
+        return u?.metadata.finalizers?.includes("auth.nats-operator.io/revoke") && u.status?.publicKey ? u : undefined;
+      },
+      60_000,
+    ).catch(dumpLog);
+    const key = user.status?.publicKey ?? "";
+    // A live connection that does not reconnect, so its end is seen as it happens.
+    const nc = await connect({
+      servers: servers(),
+      authenticator: credsAuthenticator(new TextEncoder().encode(creds)),
+      timeout: 5_000,
+      reconnect: false,
+    });
+    await nc.flush();
+    let closedAt = 0;
+    const closed = nc.closed().then(() => void (closedAt = Date.now()));
+    const deletedAt = Date.now();
+    await env.kube.delete({ apiVersion: AUTH, kind: "NatsUser", namespace, name: "leaver" });
+    await waitFor("leaver's connection closed", async () => closedAt > 0, 30_000, 200).catch(dumpLog);
+    await closed;
+    expect(closedAt - deletedAt).toBeLessThan(15_000);
+    await waitFor("leaver gone", async () => (await readUser("leaver")) === undefined, 60_000).catch(dumpLog);
+    // The creds Secret the user owned goes with it (garbage collection).
+    await waitFor("leaver's creds Secret gone", async () => (await readSecret("leaver-creds")) === undefined, 60_000);
+    const account = await waitRevoked(key);
+    expect(distributed(account)?.message).toBe("3 of 3 servers hold this JWT");
+    // Every server holds the revoking JWT: whichever one the client reaches refuses the creds.
+    expect(await refused(creds)).toMatch(/authorization|revoked/i);
+  }, 180_000);
+
+  it("the system connection finds a live connection of a user with CONNZ filtered by account and key, and KICK closes it", async () => {
+    await env.kube.create(authObject("NatsUser", "kicked", { accountRef: { kind: "NatsAccount", name: "team" } }));
+    const creds = await waitFor(
+      "kicked's creds",
+      async () => ((await credsOf("kicked-creds")).includes("NATS USER JWT") ? credsOf("kicked-creds") : undefined),
+      60_000,
+    ).catch(dumpLog);
+    const key = (await readUser("kicked"))?.status?.publicKey ?? "";
+    const accountKey = (await readAccount())?.status?.publicKey ?? "";
+    const nc = await connect({
+      servers: servers(),
+      authenticator: credsAuthenticator(new TextEncoder().encode(creds)),
+      timeout: 5_000,
+      reconnect: false,
+    });
+    await nc.flush();
+    let closed = false;
+    void nc.closed().then(() => void (closed = true));
+    // What a deleted user's drain reads and sends, through sign-account's own system connection.
+    const link = await openSystemConnection(env.kube);
+    const found = await readConnections(link, accountKey, key, undefined);
+    expect(found).toMatchObject({
+      kind: "read",
+      connections: [{ server: expect.any(String), cid: expect.any(Number) }],
+    });
+    if (found.kind !== "read" || link.kind !== "up") throw new Error("no reading");
+    expect(found.answered).toEqual(found.roster);
+    expect(found.roster).toHaveLength(3);
+    expect(await kickConnections(link.nc, found.connections)).toEqual({ kicked: 1, failed: [] });
+    await waitFor("kicked's connection closed", async () => closed, 10_000, 100);
+    const after = await readConnections(link, accountKey, key, undefined);
+    expect(after).toMatchObject({ kind: "read", connections: [] });
+    // A connection already gone is not a failure.
+    expect(await kickConnections(link.nc, found.connections)).toEqual({ kicked: 0, failed: [] });
+  }, 120_000);
+
+  it("a user whose creds Secret is lost gets a new key; the old one is revoked and listed in replacedKeys until the account JWT carries it", async () => {
+    const before = await readUser("app");
+    const oldKey = before?.status?.publicKey ?? "";
+    const oldCreds = await credsOf("app-creds");
+    expect(oldKey).toMatch(/^U/);
+    await env.kube.delete({ apiVersion: "v1", kind: "Secret", namespace, name: "app-creds" });
+    const after = await waitFor(
+      "app re-keyed, its replaced key carried by the account",
+      async () => {
+        const u = await readUser("app");
+        const key = u?.status?.publicKey;
+        return key && key !== oldKey && (u.status?.replacedKeys ?? []).length === 0 ? u : undefined;
+      },
+      120_000,
+    ).catch(dumpLog);
+    await waitRevoked(oldKey);
+    expect(after.status?.publicKey).not.toBe(oldKey);
+    expect(await refused(oldCreds)).toMatch(/authorization|revoked/i);
+    expect(await refused(await credsOf("app-creds"))).toBe("connected");
+  }, 180_000);
+});
+
+describe("revocations recovered from the servers", () => {
+  type Vault = Account & {
+    status?: Account["status"] & {
+      revocations?: { publicKey: string }[];
+      distribution?: { roster?: { id: string; missedPolls?: number }[] };
+    };
+  };
+  const readVault = () => env.kube.get<Vault>({ apiVersion: AUTH, kind: "NatsAccount", namespace, name: "vault" });
+  const conditionOf = (a: Account | undefined, type: string) => a?.status?.conditions?.find((c) => c.type === type);
+  const jwtRevokes = (a: Account | undefined, key: string) =>
+    (
+      JSON.parse(Buffer.from((a?.status?.jwt ?? "").split(".")[1] ?? "", "base64url").toString()) as {
+        nats?: { revocations?: Record<string, number> };
+      }
+    ).nats?.revocations?.[key] !== undefined;
+
+  it("an account whose status lost its JWT and revocations is not signed while a roster server is silent, then recovers them from every server", async () => {
+    await env.kube.create(authObject("NatsAccount", "vault", { operatorRef: { name: "main" } }));
+    await env.kube.create(authObject("NatsUser", "ex", { accountRef: { kind: "NatsAccount", name: "vault" } }));
+    const ex = await waitFor(
+      "ex signed with its finalizer",
+      async () => {
+        const u = await env.kube.get<KubeObject & { status?: { publicKey?: string } }>({
+          apiVersion: AUTH,
+          kind: "NatsUser",
+          namespace,
+          name: "ex",
+        });
+        return u?.metadata.finalizers?.includes("auth.nats-operator.io/revoke") && u.status?.publicKey ? u : undefined;
+      },
+      60_000,
+    ).catch(dumpLog);
+    const key = ex.status?.publicKey ?? "";
+    await env.kube.delete({ apiVersion: AUTH, kind: "NatsUser", namespace, name: "ex" });
+    const revoked = await waitFor(
+      "vault revokes ex on every server",
+      async () => {
+        const a = await readVault();
+        return a && jwtRevokes(a, key) && distributed(a)?.status === "True" ? a : undefined;
+      },
+      120_000,
+    ).catch(dumpLog);
+    const live = (revoked.status?.distribution?.roster ?? []).map((r) => r.id);
+    expect(live).toHaveLength(3);
+
+    // The status comes back without its JWT and revocations (a restore that kept only the
+    // distribution), and its roster names a fourth server that no longer answers.
+    const silent = "NSILENTSERVER";
+    await waitFor(
+      "vault's status replaced",
+      async () => {
+        const a = await readVault();
+        if (!a) return undefined;
+        const status = {
+          distribution: { ...a.status?.distribution, roster: [...live.map((id) => ({ id })), { id: silent }] },
+        };
+        // Guarded by the resourceVersion read: a write by sign-account meanwhile means read again.
+        return env.kube.replaceStatus({ ...a, status }).then(
+          () => true,
+          () => undefined,
+        );
+      },
+      30_000,
+    );
+    const held = await waitFor(
+      "vault held: RecoveringRevocations",
+      async () => {
+        const a = await readVault();
+        return conditionOf(a, "Ready")?.reason === "RecoveringRevocations" ? a : undefined;
+      },
+      60_000,
+      250,
+    ).catch(dumpLog);
+    expect(held.status?.jwt).toBeUndefined();
+    expect(conditionOf(held, "Ready")?.message).toContain("1 of 4 servers did not answer the claims lookup");
+    expect(conditionOf(held, "RevocationsUnrecovered")).toMatchObject({ status: "True" });
+
+    // Two missed polls in a row: the silent server is still counted, and the account still held.
+    const twice = await waitFor(
+      "the silent server missed two polls",
+      async () => {
+        const a = await readVault();
+        const entry = a?.status?.distribution?.roster?.find((r) => r.id === silent);
+        return entry?.missedPolls === 2 ? a : undefined;
+      },
+      60_000,
+      250,
+    ).catch(dumpLog);
+    expect(conditionOf(twice, "Ready")?.reason).toBe("RecoveringRevocations");
+    expect(twice.status?.jwt).toBeUndefined();
+
+    // The silent server leaves the roster after its third missed poll; then every server answers,
+    // and the JWT is signed again with the revocation the servers' JWT carries.
+    const recovered = await waitFor(
+      "vault recovered and distributed",
+      async () => {
+        const a = await readVault();
+        return a && distributed(a)?.status === "True" && a.status?.jwt ? a : undefined;
+      },
+      120_000,
+    ).catch(dumpLog);
+    expect(jwtRevokes(recovered, key)).toBe(true);
+    expect(recovered.status?.revocations?.map((r) => r.publicKey)).toContain(key);
+    expect(conditionOf(recovered, "RevocationsUnrecovered")).toMatchObject({ status: "False", reason: "Recovered" });
+    expect(recovered.status?.distribution?.roster?.map((r) => r.id).sort()).toEqual([...live].sort());
+    expect(distributed(recovered)?.message).toBe("3 of 3 servers hold this JWT");
+    const events = await env.kube.list<KubeObject & { reason?: string; regarding?: { name?: string } }>({
+      apiVersion: "events.k8s.io/v1",
+      kind: "Event",
+      namespace,
+    });
+    expect(events.some((e) => e.reason === "JWTHeld" && e.regarding?.name === "vault")).toBe(true);
+  }, 240_000);
+});
+
+describe("deleting an account", () => {
   it("deleting the NatsAccount deletes its JWT from every server's resolver, then the object goes", async () => {
     const account = await readAccount();
     const key = account?.status?.publicKey ?? "";
