@@ -15,6 +15,8 @@ export const RENDER_POLL = {
   trust: { every: "30s" },
   /** The old claim of a replaced server, which goes once its pod has stopped. */
   claim: { every: "10s" },
+  /** A leaf remote's NatsConnection, grant or Secret that is missing or unreadable. */
+  leafRemote: { every: "30s" },
 } as const satisfies Record<string, Poll>;
 
 /** A cron firing once a year at `at` (UTC minute), a minute late so the check finds it due. */
@@ -64,6 +66,8 @@ export interface RenderWaits {
   renewed: boolean;
   /** A replaced server waits for its old claim to go. */
   claimTerminating: boolean;
+  /** A leaf remote is left out until its NatsConnection can be read. */
+  leafRemotesRefused?: boolean;
 }
 
 /** The schedules a render asks for (a held render asks for the trust poll alone). */
@@ -74,11 +78,14 @@ export function renderSchedules(cluster: Cluster, waits: RenderWaits): ScheduleD
   if (waits.renewed) schedules.push(rolloutPoll(cluster, true));
   // A replaced server comes back once its old claim is gone.
   if (waits.claimTerminating) schedules.push(renderPoll(cluster, "claim"));
+  // No event says that a NatsConnection, its grant or its Secret appeared.
+  else if (waits.leafRemotesRefused) schedules.push(renderPoll(cluster, "leafRemote"));
   // Otherwise a poll can exist only under auth, when auth went away while the trust was
   // refused, or while a server is being replaced; elsewhere it is not named, which saves
   // every render of a plain cluster a DELETE that would find nothing.
   else if (
     cluster.spec.auth ||
+    cluster.spec.leafRemotes !== undefined ||
     cluster.metadata.annotations?.[RENDER_FAILURE_REASON_ANNOTATION] !== undefined ||
     cluster.status?.removals !== undefined
   ) {

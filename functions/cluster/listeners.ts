@@ -1,0 +1,86 @@
+// The gateway and leafnode listeners' TLS (C47, C48, C51): what their Secrets hold, and whether
+// the servers may be rendered with them. render-cluster and step-rollout judge the same way, so
+// neither renders nor rolls out what the other holds back.
+import type { Kube } from "../../shared/kube/client.ts";
+import type { KubeObject } from "../../shared/kube/object.ts";
+import type { Cluster } from "./cluster.ts";
+import { gatewayTlsSecretName } from "./plan/gateway.ts";
+import { leafnodesTlsSecretName } from "./plan/leafnodes.ts";
+
+/** The env var that lets a gateway run without TLS (`--allow-gateway-without-tls`). */
+export const ALLOW_GATEWAY_WITHOUT_TLS_ENV = "NATS_OPERATOR_ALLOW_GATEWAY_WITHOUT_TLS";
+
+/** Whether the operator was started to allow gateways in clear. */
+export function allowGatewayWithoutTls(env: Record<string, string | undefined> = process.env): boolean {
+  return env[ALLOW_GATEWAY_WITHOUT_TLS_ENV] === "true";
+}
+
+/** Data (base64 values) of the listener TLS Secrets, where the spec names one and it exists. */
+export interface ListenerSecrets {
+  gateway?: Record<string, string>;
+  leafnodes?: Record<string, string>;
+}
+
+/** What the listeners come to: refused (nothing is rendered), waited for (no server is created or changed), or ready. */
+export type ListenerVerdict =
+  | { kind: "ready" }
+  | { kind: "refused"; reason: "GatewayWithoutTLS"; message: string }
+  | { kind: "waiting"; reason: "GatewayCertificateNotReady" | "LeafnodesCertificateNotReady"; message: string };
+
+const holds = (data: Record<string, string> | undefined, keys: readonly string[]) =>
+  keys.every((key) => Boolean(data?.[key]));
+
+/** Judges the listeners (pure); `allowWithoutTls` is the operator's allow-gateway-without-tls. */
+export function judgeListeners(cluster: Cluster, secrets: ListenerSecrets, allowWithoutTls: boolean): ListenerVerdict {
+  const { gateway, leafnodes } = cluster.spec;
+  if (gateway && !gateway.tls && !allowWithoutTls) {
+    return {
+      kind: "refused",
+      reason: "GatewayWithoutTLS",
+      message:
+        "spec.gateway has no tls: gateway traffic would cross networks in clear; set gateway.tls.secretRef " +
+        `(a Secret with tls.crt, tls.key and ca.crt), or run the operator with ${ALLOW_GATEWAY_WITHOUT_TLS_ENV}=true`,
+    };
+  }
+  if (gateway?.tls) {
+    const name = gatewayTlsSecretName(cluster) ?? "";
+    // Without ca.crt nats-server would verify peers against the system roots (N12).
+    if (!holds(secrets.gateway, ["tls.crt", "tls.key", "ca.crt"]))
+      return {
+        kind: "waiting",
+        reason: "GatewayCertificateNotReady",
+        message: `Secret ${name} does not hold tls.crt, tls.key and ca.crt yet (gateway peers are verified against ca.crt)`,
+      };
+  }
+  if (leafnodes?.tls) {
+    const name = leafnodesTlsSecretName(cluster) ?? "";
+    if (!holds(secrets.leafnodes, ["tls.crt", "tls.key"]))
+      return {
+        kind: "waiting",
+        reason: "LeafnodesCertificateNotReady",
+        message: `Secret ${name} does not hold tls.crt and tls.key yet`,
+      };
+  }
+  return { kind: "ready" };
+}
+
+type Secret = KubeObject & { data?: Record<string, string> };
+
+/** Reads the listener TLS Secrets the spec names. */
+export async function readListenerSecrets(kube: Kube, cluster: Cluster): Promise<ListenerSecrets> {
+  const read = async (name: string | undefined) => {
+    if (!name) return undefined;
+    const secret = await kube.get<Secret>({
+      apiVersion: "v1",
+      kind: "Secret",
+      namespace: cluster.metadata.namespace,
+      name,
+    });
+    return secret?.data;
+  };
+  const [gateway, leafnodes] = await Promise.all([
+    read(gatewayTlsSecretName(cluster)),
+    read(leafnodesTlsSecretName(cluster)),
+  ]);
+  return { ...(gateway ? { gateway } : {}), ...(leafnodes ? { leafnodes } : {}) };
+}
