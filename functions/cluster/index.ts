@@ -26,6 +26,15 @@ export {
   type ListenerSecrets,
   type ListenerVerdict,
 } from "./listeners.ts";
+export {
+  judgeGateways,
+  judgeLeafRemotes,
+  type GatewayMemberStatus,
+  type Gatewayz,
+  type LeafRemoteStatus,
+  type Leafz,
+  type ServerConnectivity,
+} from "./connectivity.ts";
 export { resolveLeafRemotes, type LeafRemotes, type RefusedLeafRemote } from "./leaf-remotes.ts";
 export { type ReadyLeafRemote } from "./plan/leafnodes.ts";
 export { CONFIG_KEY } from "./plan/paths.ts";
