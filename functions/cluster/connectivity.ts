@@ -76,7 +76,8 @@ export function judgeGateways(
       condition: { type, status: "Unknown", reason: "ObservationFailed", message: "no server answered GATEWAYZ" },
     };
   const connected = members.filter((m) => m.connected);
-  const message = `${connected.length} of ${plural(members.length, "remote member", "remote members")} connected`;
+  // Said as "1 of 1 remote members connected": the count is of the whole supercluster.
+  const message = `${connected.length} of ${members.length} remote members connected`;
   if (connected.length === members.length)
     return { members, condition: { type, status: "True", reason: "AllMembersReachable", message } };
   const missing = members
