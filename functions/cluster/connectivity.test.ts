@@ -38,14 +38,14 @@ describe("GatewaysConnected (C50)", () => {
     });
   });
 
-  it("is False, naming the member, while a server has no connection to it", () => {
+  it("is False, naming the member, while a planned server has no connection to it or does not answer", () => {
     const answers = [gatewayz("demo-0", ["south"]), gatewayz("demo-1", [])];
     const judged = judgeGateways(north, answers);
     expect(judged.members).toEqual([{ name: "south", connected: false, inbound: 0, outbound: 1 }]);
     expect(judged.condition).toMatchObject({
       status: "False",
       reason: "MembersUnreachable",
-      message: "0 of 1 remote members connected; not connected: south (1 of 2 servers)",
+      message: "0 of 1 remote members connected; not connected: south (1 of 3 servers)",
     });
   });
 
@@ -73,7 +73,7 @@ const leafz = (server: string, accounts: string[]): ServerConnectivity => ({
 describe("LeafnodesConnected (C57)", () => {
   it("is True when every answering server holds the connection of every remote", () => {
     const answers = ["demo-0", "demo-1", "demo-2"].map((s) => leafz(s, ["$G"]));
-    expect(judgeLeafRemotes([remote("hub")], [], answers)).toEqual({
+    expect(judgeLeafRemotes(3, [remote("hub")], [], answers)).toEqual({
       remotes: [{ connectionNamespace: "edge", connectionName: "hub", connected: 3 }],
       condition: {
         type: "LeafnodesConnected",
@@ -86,7 +86,7 @@ describe("LeafnodesConnected (C57)", () => {
 
   it("tells remotes binding the same local account apart by count alone (LEAFZ does not name remotes)", () => {
     const remotes = [remote("a", "ASYS"), remote("b", "ASYS")];
-    const judged = judgeLeafRemotes(remotes, [], [leafz("demo-0", ["ASYS", "ASYS"]), leafz("demo-1", ["ASYS"])]);
+    const judged = judgeLeafRemotes(2, remotes, [], [leafz("demo-0", ["ASYS", "ASYS"]), leafz("demo-1", ["ASYS"])]);
     expect(judged.remotes.map((r) => r.connected)).toEqual([1, 1]);
     expect(judged.condition).toMatchObject({ status: "False", reason: "RemotesDisconnected" });
   });
@@ -95,11 +95,12 @@ describe("LeafnodesConnected (C57)", () => {
     const answers: ServerConnectivity[] = [
       { server: "demo-0", leafz: { leafs: [{ account: "$G", is_spoke: false }] } },
     ];
-    expect(judgeLeafRemotes([remote("hub")], [], answers).remotes[0]?.connected).toBe(0);
+    expect(judgeLeafRemotes(3, [remote("hub")], [], answers).remotes[0]?.connected).toBe(0);
   });
 
   it("is False with the refusal's reason while a remote is left out, naming it", () => {
     const judged = judgeLeafRemotes(
+      1,
       [remote("hub")],
       [
         {

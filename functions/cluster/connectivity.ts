@@ -50,7 +50,8 @@ const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one :
 /**
  * Per member of the supercluster (every remote but this cluster, and any other name a server
  * has a connection with, as Gossip discovers them): how many answering servers dial it, how many
- * of its connections come in, and whether every answering server dials it.
+ * of its connections come in, and whether every planned server dials it. Counted against the
+ * planned servers, not the answering ones, so a cluster still starting is not called connected.
  */
 export function judgeGateways(
   cluster: Cluster,
@@ -67,7 +68,7 @@ export function judgeGateways(
   const members = [...names].sort().map((name): GatewayMemberStatus => {
     const outbound = answering.filter((a) => a.gatewayz?.outbound_gateways?.[name]?.connection !== undefined).length;
     const inbound = answering.reduce((sum, a) => sum + (a.gatewayz?.inbound_gateways?.[name]?.length ?? 0), 0);
-    return { name, connected: answering.length > 0 && outbound === answering.length, inbound, outbound };
+    return { name, connected: outbound > 0 && outbound >= cluster.spec.replicas, inbound, outbound };
   });
   const type = "GatewaysConnected";
   if (answering.length === 0)
@@ -82,7 +83,7 @@ export function judgeGateways(
     return { members, condition: { type, status: "True", reason: "AllMembersReachable", message } };
   const missing = members
     .filter((m) => !m.connected)
-    .map((m) => `${m.name} (${m.outbound} of ${answering.length} servers)`);
+    .map((m) => `${m.name} (${m.outbound} of ${cluster.spec.replicas} servers)`);
   return {
     members,
     condition: {
@@ -105,12 +106,14 @@ function hubAccount(creds: string | undefined): string | undefined {
 const GLOBAL_ACCOUNT = "$G";
 
 /**
- * Per remote: on how many answering servers it is connected. LEAFZ does not name remotes (N13),
+ * Per remote: on how many answering servers it is connected; all is every planned server
+ * (`replicas`). LEAFZ does not name remotes (N13),
  * only the local account of each connection a server dialled, so remotes binding the same local
  * account are told apart by count: a server counts for each of them once it holds as many such
  * connections as there are remotes binding that account.
  */
 export function judgeLeafRemotes(
+  replicas: number,
   ready: readonly ReadyLeafRemote[],
   refused: readonly RefusedLeafRemote[],
   answers: readonly ServerConnectivity[],
@@ -138,7 +141,7 @@ export function judgeLeafRemotes(
     const names = refused.map((r) => `${r.connectionNamespace}/${r.connectionName}: ${r.message}`).join("; ");
     return { remotes, condition: { type, status: "False", reason: first.reason, message: `left out: ${names}` } };
   }
-  const servers = answering.length;
+  const servers = replicas;
   const message = `${plural(servers, "server", "servers")} connected to ${plural(remotes.length, "remote", "remotes")}`;
   const down = remotes.filter((r) => servers === 0 || r.connected < servers);
   if (down.length === 0)

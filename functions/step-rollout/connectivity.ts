@@ -123,7 +123,12 @@ export function withConnectivity(
     drop.add("GatewaysConnected");
   }
   if ((cluster.spec.leafRemotes ?? []).length > 0) {
-    const judged = judgeLeafRemotes(leafRemotes?.ready ?? [], leafRemotes?.refused ?? [], answers ?? []);
+    const judged = judgeLeafRemotes(
+      cluster.spec.replicas,
+      leafRemotes?.ready ?? [],
+      leafRemotes?.refused ?? [],
+      answers ?? [],
+    );
     next.leafRemotes = judged.remotes;
     updates.push(judged.condition);
   } else {
