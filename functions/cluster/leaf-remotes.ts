@@ -1,6 +1,7 @@
 // The hubs a leaf NatsCluster dials (C52–C54): each `leafRemotes[]` entry names a NatsConnection
 // (in another namespace only while a NatsReferenceGrant there admits this NatsCluster) whose
-// servers, creds and CA make the remote. A remote that cannot be read is left out and named;
+// servers, creds and CA make the remote, bound to the global account, the cluster's system
+// account, or the account of a NatsAccountTrust, whose JWT is preloaded. A remote that cannot be read is left out and named;
 // the others are rendered.
 import type { NatsConnectionSpec } from "../../shared/api/core/nats-connection.ts";
 import { KINDS } from "../../shared/api/kinds.ts";
@@ -10,6 +11,7 @@ import { isAdmitted } from "../../shared/kube/reference-grants.ts";
 import { readConnectionSettings } from "../../shared/nats/connection-settings.ts";
 import type { Cluster } from "./cluster.ts";
 import type { ReadyLeafRemote } from "./plan/leafnodes.ts";
+import { type AccountTrustObject, judgeAccountTrust } from "./trust/account-trust.ts";
 import type { ReadyTrust } from "./trust/trust-validation.ts";
 
 export interface RefusedLeafRemote {
@@ -26,6 +28,62 @@ export interface LeafRemotes {
 
 type ConnectionObject = KubeObject & { spec?: NatsConnectionSpec };
 type LeafRemote = NonNullable<Cluster["spec"]["leafRemotes"]>[number];
+
+const TRUST_REASONS = {
+  AccountTrustNotFound: "LeafRemoteNotFound",
+  AccountTrustNotReady: "LeafRemoteNotReady",
+  NoGrant: "NoGrant",
+} as const;
+
+/**
+ * The local account a remote binds by `localAccountTrustRef`: the NatsAccountTrust's key, and
+ * its JWT to preload, judged as `auth.accountTrustRefs` are (C44). One account given another
+ * JWT by the trusts the cluster already preloads is refused: servers could not know which to serve.
+ */
+async function localAccount(
+  kube: Kube,
+  cluster: Cluster,
+  ref: { name: string; namespace?: string },
+  trust: ReadyTrust | undefined,
+): Promise<
+  | { kind: "ready"; publicKey: string; jwt: string }
+  | { kind: "refused"; reason: RefusedLeafRemote["reason"]; message: string }
+> {
+  const namespace = ref.namespace ?? cluster.metadata.namespace;
+  const source = `NatsAccountTrust ${namespace}/${ref.name}`;
+  if (!trust) return { kind: "refused", reason: "LeafRemoteInvalid", message: "localAccountTrustRef needs spec.auth" };
+  const admitted = await isAdmitted(
+    kube,
+    { group: KINDS.NatsCluster.group, kind: KINDS.NatsCluster.kind, namespace: cluster.metadata.namespace },
+    { group: KINDS.NatsAccountTrust.group, kind: KINDS.NatsAccountTrust.kind, namespace, name: ref.name },
+  );
+  if (!admitted)
+    return {
+      kind: "refused",
+      reason: "NoGrant",
+      message: `no NatsReferenceGrant in namespace ${namespace} admits ${source}`,
+    };
+  const object = await kube.get<AccountTrustObject>({
+    apiVersion: KINDS.NatsAccountTrust.apiVersion,
+    kind: KINDS.NatsAccountTrust.kind,
+    namespace,
+    name: ref.name,
+  });
+  const judged = judgeAccountTrust(namespace, ref.name, object, trust.signers);
+  if (judged.kind === "refused") {
+    const reason = (TRUST_REASONS as Record<string, RefusedLeafRemote["reason"]>)[judged.reason] ?? "LeafRemoteInvalid";
+    return { kind: "refused", reason, message: judged.message };
+  }
+  const preloaded = { [trust.systemAccount]: trust.systemAccountJWT, ...(trust.accounts ?? {}) };
+  const kept = preloaded[judged.publicKey];
+  if (kept !== undefined && kept !== judged.jwt)
+    return {
+      kind: "refused",
+      reason: "LeafRemoteInvalid",
+      message: `${source} gives account ${judged.publicKey} another JWT than the one already preloaded`,
+    };
+  return { kind: "ready", publicKey: judged.publicKey, jwt: judged.jwt };
+}
 
 async function resolveOne(
   kube: Kube,
@@ -65,11 +123,15 @@ async function resolveOne(
   });
   if (!connection?.spec) return refuse("LeafRemoteNotFound", `${source} does not exist`);
   let account: string | undefined;
+  let accountJwt: string | undefined;
   if (remote.localSystemAccount) {
     if (!trust) return refuse("LeafRemoteInvalid", `${source}: localSystemAccount needs spec.auth`);
     account = trust.systemAccount;
   } else if (remote.localAccountTrustRef) {
-    return refuse("LeafRemoteInvalid", `${source}: localAccountTrustRef is not supported yet`);
+    const local = await localAccount(kube, cluster, remote.localAccountTrustRef, trust);
+    if (local.kind === "refused") return refuse(local.reason, `${source}: ${local.message}`);
+    account = local.publicKey;
+    accountJwt = local.jwt;
   }
   const settings = await readConnectionSettings(kube, connectionNamespace, connection.spec);
   if (!settings.ok)
@@ -83,6 +145,7 @@ async function resolveOne(
     ...(settings.settings.creds !== undefined ? { creds: settings.settings.creds } : {}),
     ...(settings.settings.ca !== undefined ? { ca: settings.settings.ca } : {}),
     ...(account ? { account } : {}),
+    ...(accountJwt ? { accountJwt } : {}),
   };
 }
 

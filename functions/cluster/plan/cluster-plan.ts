@@ -113,7 +113,12 @@ export function planCluster(input: ClusterPlanInput): ClusterPlan {
   const leafRemotesSecret = leafRemotes.length > 0;
   const ordinals = Array.from({ length: cluster.spec.replicas }, (_, i) => i);
   // The trust is in the config, so a new operator or system account JWT is a new revision.
-  const auth = cluster.spec.auth && input.trust ? authConfig(cluster, input.trust) : undefined;
+  const baseAuth = cluster.spec.auth && input.trust ? authConfig(cluster, input.trust) : undefined;
+  // A remote's local account is preloaded too, so the leaf serves it before its hub is reached.
+  const remotePreloads = Object.fromEntries(
+    (input.leafRemotes ?? []).flatMap((r) => (r.account && r.accountJwt ? [[r.account, r.accountJwt]] : [])),
+  );
+  const auth = baseAuth ? { ...baseAuth, preload: { ...baseAuth.preload, ...remotePreloads } } : undefined;
 
   const drafts = ordinals.map((ordinal) => {
     const base = { cluster, ordinal, limits, routeTls: routeTls.enabled };

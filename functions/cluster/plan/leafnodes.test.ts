@@ -106,6 +106,29 @@ describe("leaf remotes (C52, C53)", () => {
     expect(p.retired).toContainEqual({ apiVersion: "v1", kind: "Secret", name: "demo-leaf-remotes" });
   });
 
+  it("preloads the account a remote binds by localAccountTrustRef beside the system account", () => {
+    const cluster = demoCluster({
+      auth: { trustRef: { name: "corp" } },
+      leafRemotes: [{ connectionRef: { name: "hub" }, localAccountTrustRef: { name: "sensors" } }],
+    });
+    const trust = {
+      kind: "ready" as const,
+      operatorJWT: "eyJoperator",
+      signers: ["OCORP"],
+      systemAccount: "ASYS",
+      systemAccountJWT: "eyJsys",
+    };
+    const p = planCluster({
+      cluster,
+      routeTlsData: routeTlsData(),
+      trust,
+      leafRemotes: [hubRemote({ account: "ASENSORS", accountJwt: "eyJsensors" })],
+    });
+    const config = configOf(p);
+    expect(config["resolver_preload"]).toEqual({ ASYS: "eyJsys", ASENSORS: "eyJsensors" });
+    expect((config["leafnodes"] as { remotes: { account?: string }[] }).remotes[0]?.account).toBe("ASENSORS");
+  });
+
   it("comes after JetStream", () => {
     const p = plan(demoCluster({ leafRemotes: [{ connectionRef: { name: "hub" } }] }), [hubRemote()]);
     expect(Object.keys(configOf(p)).slice(-2)).toEqual(["jetstream", "leafnodes"]);

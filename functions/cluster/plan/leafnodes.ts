@@ -16,6 +16,8 @@ export interface ReadyLeafRemote {
   ca?: string;
   /** Public key of the local account the remote binds; absent: the global account. */
   account?: string;
+  /** The JWT of `account` when it comes from a NatsAccountTrust: preloaded beside the others. */
+  accountJwt?: string;
 }
 
 /** The Secret holding the listener's certificate: the named one, or `<name>-leafnodes-tls`. */

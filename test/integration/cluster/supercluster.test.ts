@@ -9,6 +9,7 @@ import type { Condition } from "../../../shared/kube/conditions.ts";
 import type { KubeObject } from "../../../shared/kube/object.ts";
 import type { Cluster } from "../../../functions/cluster/index.ts";
 import { ALLOW_GATEWAY_WITHOUT_TLS_ENV } from "../../../functions/cluster/index.ts";
+import { pingConnectivity } from "../../../functions/step-rollout/connectivity.ts";
 import { createOperator, type SignedAccount, type TestOperator } from "../../support/nats-auth.ts";
 import { startEnvironment, type Environment } from "../support/environment.ts";
 import { condition, readCluster, waitFor } from "./support/natscluster.ts";
@@ -154,6 +155,17 @@ describe("a supercluster over gateways (story 6)", () => {
     });
     expect(service?.metadata.annotations).toMatchObject({ "example.com/exposed-by": "test" });
     expect(service?.spec).toMatchObject({ type: "ClusterIP", publishNotReadyAddresses: true });
+
+    // What GatewaysConnected is judged from: each east server answers $SYS GATEWAYZ (filtered to
+    // east), naming its outbound connection to west.
+    const system = await connectAs(nats.systemUserCreds, [podUrl("east", 0)]);
+    try {
+      const answers = await pingConnectivity(system, east, ["east-0", "east-1"], { gateways: true, leafs: false });
+      expect(answers.map((a) => a.server).sort()).toEqual(["east-0", "east-1"]);
+      for (const answer of answers) expect(answer.gatewayz?.outbound_gateways?.["west"]?.connection).toBeDefined();
+    } finally {
+      await system.close();
+    }
 
     // A user of the application account on east hears what one on west publishes.
     const listener = await connectAs(app.userCreds, [podUrl("east", 0)]);
