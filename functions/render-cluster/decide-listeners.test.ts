@@ -57,6 +57,11 @@ describe("render-cluster and the gateway and leafnode listeners", () => {
     expect(writes(waiting)).not.toContain("create StatefulSet demo-0");
     expect(writes(waiting)).toContain("apply Service demo-headless");
     expect(waiting.summary).toContain("Secret gw does not hold tls.crt, tls.key and ca.crt yet");
+    // No event tells of Secrets: the render looks again.
+    expect(waiting.schedules.map((s) => [s.schedule.name, s.poll])).toContainEqual([
+      "demo-render-poll",
+      { every: "10s" },
+    ]);
     const ready = decide(observed(cluster, { listeners: { gateway: routeTlsData() } }), NOW);
     expect(writes(ready)).toContain("create StatefulSet demo-0");
   });

@@ -129,6 +129,7 @@ function decideRender(observed: RenderableCluster, now: Date, options: RenderOpt
       renewed: routeTls.kind === "ready" && routeTls.renewed === true,
       claimTerminating: rendered.claimTerminating.length > 0,
       leafRemotesRefused: refusedRemotes.length > 0,
+      certificateWait: listeners.kind === "waiting",
     }),
     summary: parts.join("; "),
   };

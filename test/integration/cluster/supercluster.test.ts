@@ -4,6 +4,7 @@
 // message published on one cluster received on the other. A gateway without TLS is refused
 // (C47) unless the operator allows it.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { jetstream, jetstreamManager } from "@nats-io/jetstream";
 import { connect, credsAuthenticator, type NatsConnection } from "@nats-io/transport-node";
 import type { Condition } from "../../../shared/kube/conditions.ts";
 import type { KubeObject } from "../../../shared/kube/object.ts";
@@ -36,6 +37,8 @@ function member(name: "east" | "west"): KubeObject {
       version: "2.15.2",
       replicas: 2,
       resources: { requests: { cpu: "100m", memory: "128Mi" }, limits: { memory: "128Mi" } },
+      // One meta group spans the supercluster: its leader is elected over the gateways.
+      jetstream: {},
       auth: { ...operatorModeAuth(), accountTrustRefs: [{ name: "app" }] },
       gateway: {
         discovery: "Explicit",
@@ -85,7 +88,7 @@ beforeAll(async () => {
   namespaces.west = await env.namespace("west");
   operator = await startOperator(env.transport);
   nats = await createOperator();
-  app = await nats.signAccount("app");
+  app = await nats.signAccount("app", { jetstream: true });
   ca = await createCertificateAuthority();
   for (const name of ["east", "west"] as const) {
     const namespace = namespaces[name];
@@ -186,11 +189,74 @@ describe("a supercluster over gateways (story 6)", () => {
         0,
       );
       sub.unsubscribe();
+
+      // A stream placed on west, written and read from east.
+      const jsm = await jetstreamManager(listener);
+      const info = await waitFor(
+        "a stream placed on west",
+        () => jsm.streams.add({ name: "ORDERS", subjects: ["orders.>"], placement: { cluster: "west", tags: [] } }),
+        120_000,
+        1_000,
+      );
+      expect(info.cluster?.name).toBe("west");
+      expect(["west-0", "west-1"]).toContain(info.cluster?.leader);
+      await jetstream(listener).publish("orders.1", "one");
+      const stored = await jsm.streams.getMessage("ORDERS", { seq: 1 });
+      expect(stored?.string()).toBe("one");
     } finally {
       await listener.close();
       await speaker.close();
     }
   }, 480_000);
+
+  it("creates no server until the gateway Secret holds ca.crt (C48), and finds it without an event", async () => {
+    const namespace = namespaces.west;
+    const certificate = await ca.issue("waiting", [`waiting-gateway.${namespace}.svc`]);
+    const { "ca.crt": _ca, ...withoutCa } = certificate;
+    await env.kube.create(tlsSecret(namespace, "waiting-certs", withoutCa));
+    await env.kube.create({
+      apiVersion: "cluster.nats-operator.io/v1beta1",
+      kind: "NatsCluster",
+      metadata: { name: "waiting", namespace },
+      spec: {
+        version: "2.15.2",
+        replicas: 1,
+        resources: { requests: { cpu: "100m", memory: "128Mi" }, limits: { memory: "128Mi" } },
+        gateway: {
+          discovery: "Explicit",
+          remotes: [{ name: "east", url: `tls://${gatewayHost("east")}:7222` }],
+          tls: { secretRef: { name: "waiting-certs" } },
+        },
+      },
+    } as KubeObject);
+    const waiting = await waitFor(
+      "Progressing GatewayCertificateNotReady",
+      async () => {
+        const c = await readCluster(env.kube, namespace, "waiting");
+        return condition(c, "Progressing")?.reason === "GatewayCertificateNotReady" ? c : undefined;
+      },
+      60_000,
+    );
+    expect(condition(waiting, "Progressing")).toMatchObject({
+      status: "True",
+      message: expect.stringContaining("Secret waiting-certs does not hold tls.crt, tls.key and ca.crt") as unknown,
+    });
+    const statefulSet = { apiVersion: "apps/v1", kind: "StatefulSet", namespace, name: "waiting-0" };
+    expect(await env.kube.get(statefulSet)).toBeUndefined();
+    // The CA added to the Secret: render-cluster's poll sees it, as no event would tell it.
+    await env.kube.patch(
+      { apiVersion: "v1", kind: "Secret", namespace, name: "waiting-certs" },
+      { stringData: { "ca.crt": certificate["ca.crt"] } },
+      "merge",
+    );
+    await waitFor("waiting-0 created", () => env.kube.get(statefulSet), 60_000);
+    await env.kube.delete({
+      apiVersion: "cluster.nats-operator.io/v1beta1",
+      kind: "NatsCluster",
+      namespace,
+      name: "waiting",
+    });
+  }, 180_000);
 
   it("refuses a gateway without TLS, rendering nothing, until the operator allows it", async () => {
     const namespace = namespaces.east;
