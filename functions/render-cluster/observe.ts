@@ -1,6 +1,7 @@
 // Everything one render-cluster delivery reads, and nothing else: the trust the NatsCluster runs
-// under, its route and client TLS Secrets, and the objects of the names it renders (with the
-// servers' data claims). What it all comes to is decided in decide.ts.
+// under, its route, client, gateway and leafnode TLS Secrets, its leaf remotes' NatsConnections,
+// and the objects of the names it renders (with the servers' data claims). What it all comes to
+// is decided in decide.ts.
 import type { Kube } from "../../shared/kube/client.ts";
 import { keyOf, type KubeObject, type ObjectKey } from "../../shared/kube/object.ts";
 import {

@@ -159,7 +159,8 @@ function decideStep(observed: Observed, now: Date): RolloutStepDecision {
     step,
     events,
     clear,
-    poll: rollout.polling || !connectivity.settled,
+    // Peers coming up send no event; while held or with no server yet, there is nothing to watch.
+    poll: rollout.polling || (!connectivity.settled && !observed.hold && observed.statefulSets.size > 0),
     servers: changes.servers,
     plan: rollout,
     pendingReloads: changes.pending,
