@@ -2,7 +2,13 @@ import { describe, expect, it } from "@jest/globals";
 import { demoCluster, routeTlsData } from "../../test/fixtures/cluster/clusters.ts";
 import { allowGatewayWithoutTls, judgeListeners } from "./listeners.ts";
 
-const gateway = { discovery: "Explicit" as const, remotes: [{ name: "south", url: "tls://south.example:7222" }] };
+const gateway = {
+  discovery: "Explicit" as const,
+  remotes: [
+    { name: "demo", url: "tls://demo.example:7222" },
+    { name: "south", url: "tls://south.example:7222" },
+  ],
+};
 const { "ca.crt": _ca, ...withoutCa } = routeTlsData();
 
 describe("listener TLS (C47, C48, C51)", () => {
@@ -11,6 +17,21 @@ describe("listener TLS (C47, C48, C51)", () => {
       kind: "refused",
       reason: "GatewayWithoutTLS",
       message: expect.stringContaining("NATS_OPERATOR_ALLOW_GATEWAY_WITHOUT_TLS=true") as unknown,
+    });
+  });
+
+  it("refuses an Explicit member list that leaves this cluster out, naming the fix", () => {
+    const others = { ...gateway, remotes: gateway.remotes.filter((r) => r.name !== "demo") };
+    expect(judgeListeners(demoCluster({ gateway: others }), {}, true)).toEqual({
+      kind: "refused",
+      reason: "UnsupportedSpec",
+      message:
+        "spec.gateway.remotes does not list this cluster (demo): with Explicit discovery it lists every member of " +
+        "the supercluster, this one included; add {name: demo, url: <the URL other members dial for it>}",
+    });
+    // Gossip remotes are seeds: this cluster need not be among them.
+    expect(judgeListeners(demoCluster({ gateway: { ...others, discovery: "Gossip" } }), {}, true)).toEqual({
+      kind: "ready",
     });
   });
 

@@ -1,5 +1,5 @@
-// The gateway and leafnode listeners' TLS (C47, C48, C51): what their Secrets hold, and whether
-// the servers may be rendered with them. render-cluster and step-rollout judge the same way, so
+// The gateway and leafnode listeners (C46–C48, C51): whether the gateway's member list and TLS may
+// be rendered, and what the listeners' TLS Secrets hold. render-cluster and step-rollout judge the same way, so
 // neither renders nor rolls out what the other holds back.
 import type { Kube } from "../../shared/kube/client.ts";
 import type { KubeObject } from "../../shared/kube/object.ts";
@@ -24,7 +24,7 @@ export interface ListenerSecrets {
 /** What the listeners come to: refused (nothing is rendered), waited for (no server is created or changed), or ready. */
 export type ListenerVerdict =
   | { kind: "ready" }
-  | { kind: "refused"; reason: "GatewayWithoutTLS"; message: string }
+  | { kind: "refused"; reason: "GatewayWithoutTLS" | "UnsupportedSpec"; message: string }
   | { kind: "waiting"; reason: "GatewayCertificateNotReady" | "LeafnodesCertificateNotReady"; message: string };
 
 const holds = (data: Record<string, string> | undefined, keys: readonly string[]) =>
@@ -33,6 +33,18 @@ const holds = (data: Record<string, string> | undefined, keys: readonly string[]
 /** Judges the listeners (pure); `allowWithoutTls` is the operator's allow-gateway-without-tls. */
 export function judgeListeners(cluster: Cluster, secrets: ListenerSecrets, allowWithoutTls: boolean): ListenerVerdict {
   const { gateway, leafnodes } = cluster.spec;
+  const own = cluster.metadata.name;
+  // With Explicit discovery the list is the whole supercluster, the same on every member; one
+  // that leaves this cluster out is some other member's list, or a typo in this one's name.
+  if (gateway?.discovery === "Explicit" && !gateway.remotes.some((r) => r.name === own)) {
+    return {
+      kind: "refused",
+      reason: "UnsupportedSpec",
+      message:
+        `spec.gateway.remotes does not list this cluster (${own}): with Explicit discovery it lists every member ` +
+        `of the supercluster, this one included; add {name: ${own}, url: <the URL other members dial for it>}`,
+    };
+  }
   if (gateway && !gateway.tls && !allowWithoutTls) {
     return {
       kind: "refused",

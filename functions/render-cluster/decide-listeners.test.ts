@@ -6,7 +6,13 @@ import type { RenderableCluster } from "./observe.ts";
 import type { RouteSecrets } from "./tls/route-secrets.ts";
 
 const NOW = new Date("2026-12-03T10:00:00.000Z");
-const gateway = { discovery: "Explicit" as const, remotes: [{ name: "south", url: "tls://south.example:7222" }] };
+const gateway = {
+  discovery: "Explicit" as const,
+  remotes: [
+    { name: "demo", url: "tls://demo.example:7222" },
+    { name: "south", url: "tls://south.example:7222" },
+  ],
+};
 
 /** Route TLS named by the user (no issuing), so only the listeners decide what is written. */
 function observed(cluster: Cluster, extra: Partial<RenderableCluster> = {}): RenderableCluster {

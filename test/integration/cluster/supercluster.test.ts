@@ -209,7 +209,7 @@ describe("a supercluster over gateways (story 6)", () => {
     }
   }, 480_000);
 
-  it("creates no server until the gateway Secret holds ca.crt (C48), and finds it without an event", async () => {
+  it("refuses a member list without this cluster, then creates no server until the gateway Secret holds ca.crt (C48)", async () => {
     const namespace = namespaces.west;
     const certificate = await ca.issue("waiting", [`waiting-gateway.${namespace}.svc`]);
     const { "ca.crt": _ca, ...withoutCa } = certificate;
@@ -229,6 +229,34 @@ describe("a supercluster over gateways (story 6)", () => {
         },
       },
     } as KubeObject);
+    const key = { apiVersion: "cluster.nats-operator.io/v1beta1", kind: "NatsCluster", namespace, name: "waiting" };
+    const refused = await waitFor(
+      "Progressing UnsupportedSpec",
+      async () => {
+        const c = await readCluster(env.kube, namespace, "waiting");
+        return condition(c, "Progressing")?.reason === "UnsupportedSpec" ? c : undefined;
+      },
+      60_000,
+    );
+    expect(condition(refused, "Progressing")).toMatchObject({
+      status: "False",
+      message: expect.stringContaining("spec.gateway.remotes does not list this cluster (waiting)") as unknown,
+    });
+    // Listed, as on every other member: now only the certificate is missing.
+    await env.kube.patch(
+      key,
+      {
+        spec: {
+          gateway: {
+            remotes: [
+              { name: "east", url: `tls://${gatewayHost("east")}:7222` },
+              { name: "waiting", url: `tls://waiting-gateway.${namespace}.svc:7222` },
+            ],
+          },
+        },
+      },
+      "merge",
+    );
     const waiting = await waitFor(
       "Progressing GatewayCertificateNotReady",
       async () => {
@@ -250,12 +278,7 @@ describe("a supercluster over gateways (story 6)", () => {
       "merge",
     );
     await waitFor("waiting-0 created", () => env.kube.get(statefulSet), 60_000);
-    await env.kube.delete({
-      apiVersion: "cluster.nats-operator.io/v1beta1",
-      kind: "NatsCluster",
-      namespace,
-      name: "waiting",
-    });
+    await env.kube.delete(key);
   }, 180_000);
 
   it("refuses a gateway without TLS, rendering nothing, until the operator allows it", async () => {
