@@ -191,17 +191,30 @@ describe("a supercluster over gateways (story 6)", () => {
       sub.unsubscribe();
 
       // A stream placed on west, written and read from east.
-      const jsm = await jetstreamManager(listener);
+      // The meta group may still be electing its leader over the gateways: asked again until it answers.
       const info = await waitFor(
         "a stream placed on west",
-        () => jsm.streams.add({ name: "ORDERS", subjects: ["orders.>"], placement: { cluster: "west", tags: [] } }),
+        async () =>
+          (await jetstreamManager(listener, { timeout: 2_000 })).streams.add({
+            name: "ORDERS",
+            subjects: ["orders.>"],
+            placement: { cluster: "west", tags: [] },
+          }),
         120_000,
         1_000,
       );
       expect(info.cluster?.name).toBe("west");
-      expect(["west-0", "west-1"]).toContain(info.cluster?.leader);
+      const led = await waitFor(
+        "the stream's leader",
+        async () => {
+          const current = await (await jetstreamManager(listener)).streams.info("ORDERS");
+          return current.cluster?.leader ? current : undefined;
+        },
+        30_000,
+      );
+      expect(["west-0", "west-1"]).toContain(led.cluster?.leader);
       await jetstream(listener).publish("orders.1", "one");
-      const stored = await jsm.streams.getMessage("ORDERS", { seq: 1 });
+      const stored = await (await jetstreamManager(listener)).streams.getMessage("ORDERS", { seq: 1 });
       expect(stored?.string()).toBe("one");
     } finally {
       await listener.close();
