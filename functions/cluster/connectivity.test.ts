@@ -1,4 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
+import { createOperator } from "../../test/support/nats-auth.ts";
 import { demoCluster } from "../../test/fixtures/cluster/clusters.ts";
 import { judgeGateways, judgeLeafRemotes, type ServerConnectivity } from "./connectivity.ts";
 import type { ReadyLeafRemote } from "./plan/leafnodes.ts";
@@ -82,6 +83,16 @@ describe("LeafnodesConnected (C57)", () => {
         message: "3 of 3 servers connected to 1 remote",
       },
     });
+  });
+
+  it("names the hub account the remote's creds authenticate into", async () => {
+    const operator = await createOperator();
+    // A JWT is base64url: make sure one with "-" or "_" in it is read too.
+    let account = await operator.signAccount("hub");
+    for (let i = 0; i < 20 && !/[-_]/.test(account.userCreds.split("\n")[1] ?? ""); i++)
+      account = await operator.signAccount("hub");
+    const hub = { ...remote("hub"), creds: account.userCreds };
+    expect(judgeLeafRemotes(1, [hub], [], [leafz("demo-0", ["$G"])]).remotes[0]?.account).toBe(account.publicKey);
   });
 
   it("tells remotes binding the same local account apart by count alone (LEAFZ does not name remotes)", () => {

@@ -97,7 +97,8 @@ export function judgeGateways(
 
 /** The hub account a remote's creds authenticate into: the user JWT's issuer account. */
 function hubAccount(creds: string | undefined): string | undefined {
-  const jwt = creds?.match(/-----BEGIN NATS USER JWT-----\s*([^\s-]+)\s*------END NATS USER JWT------/)?.[1];
+  // A JWT is base64url: its parts may hold "-" and "_".
+  const jwt = creds?.match(/-----BEGIN NATS USER JWT-----\s*([A-Za-z0-9._-]+)\s*------END NATS USER JWT------/)?.[1];
   if (!jwt) return undefined;
   const claims = decodeClaims(jwt).claims as { iss?: string; nats?: { issuer_account?: string } } | undefined;
   return claims?.nats?.issuer_account ?? claims?.iss;
