@@ -1,7 +1,8 @@
 // Story 10, on one control plane: a hub NatsCluster opens a leafnode listener (C51) and an edge
 // NatsCluster in another namespace dials it through a NatsConnection whose creds authenticate
 // into the hub's application account (C52, C53). LeafnodesConnected on the edge, and a message
-// published at the edge is received at the hub.
+// published at the edge is received at the hub. A second site under the hub's operator binds its
+// system account to the hub's, observed over $SYS LEAFZ, and serves accounts it never cached (C56).
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { connect, credsAuthenticator, type NatsConnection } from "@nats-io/transport-node";
 import type { Condition } from "../../../shared/kube/conditions.ts";
@@ -160,5 +161,86 @@ describe("a leaf cluster on a hub (story 10)", () => {
       await hub.close();
       await site.close();
     }
+  }, 480_000);
+
+  it("binds a leaf that trusts the hub's operator to its system account: it fetches accounts it never cached (C56)", async () => {
+    // The second site runs under the hub's operator; its system account dials the hub's as a
+    // system user, and LEAFZ is asked over $SYS with the site's own system user.
+    await installOperatorTrust(env.kube, edgeNamespace, nats);
+    await env.kube.create({
+      apiVersion: "v1",
+      kind: "Secret",
+      metadata: { name: "hub-system-creds", namespace: edgeNamespace },
+      stringData: { "user.creds": nats.systemUserCreds },
+    } as KubeObject);
+    await env.kube.create({
+      apiVersion: "nats-operator.io/v1beta1",
+      kind: "NatsConnection",
+      metadata: { name: "hub-system", namespace: edgeNamespace },
+      spec: {
+        servers: [`nats-leaf://hub-leafnodes.${hubNamespace}.svc:7422`],
+        credentials: { secretKeyRef: { name: "hub-system-creds" } },
+      },
+    } as KubeObject);
+    await env.kube.create({
+      apiVersion: "cluster.nats-operator.io/v1beta1",
+      kind: "NatsCluster",
+      metadata: { name: "site2", namespace: edgeNamespace },
+      spec: {
+        version: "2.15.2",
+        replicas: 1,
+        resources,
+        auth: operatorModeAuth(),
+        leafRemotes: [{ connectionRef: { name: "hub-system" }, localSystemAccount: true }],
+      },
+    } as KubeObject);
+    let last: Cluster | undefined;
+    const site = await waitFor(
+      "site2 LeafnodesConnected",
+      async () => {
+        last = await readCluster(env.kube, edgeNamespace, "site2");
+        return condition(last, "LeafnodesConnected")?.status === "True" ? last : undefined;
+      },
+      240_000,
+    ).catch((error: unknown) => {
+      process.stdout.write(operator.log.slice(-30).join(""));
+      throw new Error(`${String(error)}; ${describeConditions(last)}; ${JSON.stringify(last?.status?.leafRemotes)}`);
+    });
+    expect(site.status?.leafRemotes).toEqual([
+      {
+        connectionNamespace: edgeNamespace,
+        connectionName: "hub-system",
+        connected: 1,
+        account: nats.systemAccount.publicKey,
+      },
+    ]);
+    const configMap = await env.kube.get<KubeObject & { data: Record<string, string> }>({
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      namespace: edgeNamespace,
+      name: "site2-0-config",
+    });
+    const config = JSON.parse(configMap?.data["nats.conf"] ?? "{}") as {
+      leafnodes?: { remotes?: { account?: string }[] };
+      resolver?: { type?: string };
+    };
+    expect(config.leafnodes?.remotes?.[0]?.account).toBe(nats.systemAccount.publicKey);
+    // A leaf that preloads no account caches the hub's accounts on demand.
+    expect(config.resolver?.type).toBe("cache");
+
+    // The application account was never given to site2: its user still connects there.
+    const user = await waitFor(
+      "a user of the hub's account on site2",
+      () =>
+        connect({
+          servers: [`nats://site2-0-0.site2-headless.${edgeNamespace}.svc:4222`],
+          authenticator: credsAuthenticator(new TextEncoder().encode(app.userCreds)),
+          timeout: 5_000,
+        }),
+      60_000,
+      1_000,
+    );
+    expect(user.info?.server_name).toBe("site2-0");
+    await user.close();
   }, 480_000);
 });
