@@ -58,6 +58,22 @@ describe("listener TLS (C47, C48, C51)", () => {
     expect(judgeListeners(cluster, { leafnodes: withoutCa }, false)).toEqual({ kind: "ready" });
   });
 
+  it("refuses a leaf that preloads accounts into a Full resolver without a volume to keep them on (C43)", () => {
+    const leaf = (extra: Parameters<typeof demoCluster>[0]) =>
+      demoCluster({
+        auth: { trustRef: { name: "corp" } },
+        leafRemotes: [{ connectionRef: { name: "hub" }, localAccountTrustRef: { name: "sensors" } }],
+        jetstream: { domain: "site" },
+        ...extra,
+      });
+    expect(judgeListeners(leaf({}), {}, false)).toMatchObject({ kind: "refused", reason: "UnsupportedSpec" });
+    expect(judgeListeners(leaf({ auth: { trustRef: { name: "corp" }, resolver: "Cache" } }), {}, false)).toEqual({
+      kind: "ready",
+    });
+    const kept = { domain: "site", volumeClaimTemplate: { spec: { resources: { requests: { storage: "1Gi" } } } } };
+    expect(judgeListeners(leaf({ jetstream: kept }), {}, false)).toEqual({ kind: "ready" });
+  });
+
   it("reads allow-gateway-without-tls from NATS_OPERATOR_ALLOW_GATEWAY_WITHOUT_TLS, true only when it says true", () => {
     expect(allowGatewayWithoutTls({ NATS_OPERATOR_ALLOW_GATEWAY_WITHOUT_TLS: "true" })).toBe(true);
     expect(allowGatewayWithoutTls({ NATS_OPERATOR_ALLOW_GATEWAY_WITHOUT_TLS: "1" })).toBe(false);

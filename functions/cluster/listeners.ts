@@ -1,9 +1,10 @@
-// The gateway and leafnode listeners (C46–C48, C51): whether the gateway's member list and TLS may
-// be rendered, and what the listeners' TLS Secrets hold. render-cluster and step-rollout judge the same way, so
+// The gateway and leafnode listeners (C43, C46–C48, C51): whether the gateway's member list and
+// TLS, and a leaf's resolver, may be rendered, and what the listeners' TLS Secrets hold. render-cluster and step-rollout judge the same way, so
 // neither renders nor rolls out what the other holds back.
 import type { Kube } from "../../shared/kube/client.ts";
 import type { KubeObject } from "../../shared/kube/object.ts";
 import type { Cluster } from "./cluster.ts";
+import { chooseResolver } from "./plan/auth-config.ts";
 import { gatewayTlsSecretName } from "./plan/gateway.ts";
 import { leafnodesTlsSecretName } from "./plan/leafnodes.ts";
 
@@ -43,6 +44,25 @@ export function judgeListeners(cluster: Cluster, secrets: ListenerSecrets, allow
       message:
         `spec.gateway.remotes does not list this cluster (${own}): with Explicit discovery it lists every member ` +
         `of the supercluster, this one included; add {name: ${own}, url: <the URL other members dial for it>}`,
+    };
+  }
+  // A preload is stored only where the resolver's directory holds nothing newer, and a fetch never
+  // replaces it (N5): on an emptyDir a restarted leaf would serve a stale preload for good.
+  const remotes = cluster.spec.leafRemotes ?? [];
+  const preloads =
+    (cluster.spec.auth?.accountTrustRefs ?? []).length > 0 || remotes.some((r) => r.localAccountTrustRef !== undefined);
+  if (
+    remotes.length > 0 &&
+    preloads &&
+    chooseResolver(cluster) === "Full" &&
+    !cluster.spec.jetstream?.volumeClaimTemplate
+  ) {
+    return {
+      kind: "refused",
+      reason: "UnsupportedSpec",
+      message:
+        "a leaf that preloads accounts runs its Full resolver on a persistent volume: set " +
+        "jetstream.volumeClaimTemplate, or auth.resolver: Cache",
     };
   }
   if (gateway && !gateway.tls && !allowWithoutTls) {
