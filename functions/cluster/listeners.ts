@@ -1,6 +1,7 @@
 // The gateway and leafnode listeners (C43, C46–C48, C51): whether the gateway's member list and
-// TLS, and a leaf's resolver, may be rendered, and what the listeners' TLS Secrets hold. render-cluster and step-rollout judge the same way, so
-// neither renders nor rolls out what the other holds back.
+// TLS, and a leaf's resolver, may be rendered, and what the listeners' TLS Secrets hold.
+// render-cluster and step-rollout judge the same way, so neither renders nor rolls out what the
+// other holds back.
 import type { Kube } from "../../shared/kube/client.ts";
 import type { KubeObject } from "../../shared/kube/object.ts";
 import type { Cluster } from "./cluster.ts";
@@ -22,7 +23,10 @@ export interface ListenerSecrets {
   leafnodes?: Record<string, string>;
 }
 
-/** What the listeners come to: refused (nothing is rendered), waited for (no server is created or changed), or ready. */
+/**
+ * What the listeners come to: refused (nothing is rendered), waited for (no server is created or
+ * changed), or ready.
+ */
 export type ListenerVerdict =
   | { kind: "ready" }
   | { kind: "refused"; reason: "GatewayWithoutTLS" | "UnsupportedSpec"; message: string }
