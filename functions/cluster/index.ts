@@ -10,6 +10,7 @@ export {
   claimName,
   clusterLabels,
   configMapName,
+  leafRemotesSecretName,
   monitorUrl,
   ordinalOf,
   routesCaSecretName,
@@ -17,6 +18,25 @@ export {
   serverLabels,
 } from "./names.ts";
 export { operatorNamespace } from "./operator-namespace.ts";
+export {
+  ALLOW_GATEWAY_WITHOUT_TLS_ENV,
+  allowGatewayWithoutTls,
+  judgeListeners,
+  readListenerSecrets,
+  type ListenerSecrets,
+  type ListenerVerdict,
+} from "./listeners.ts";
+export {
+  judgeGateways,
+  judgeLeafRemotes,
+  type GatewayMemberStatus,
+  type Gatewayz,
+  type LeafRemoteStatus,
+  type Leafz,
+  type ServerConnectivity,
+} from "./connectivity.ts";
+export { resolveLeafRemotes, type LeafRemotes, type RefusedLeafRemote } from "./leaf-remotes.ts";
+export { type ReadyLeafRemote } from "./plan/leafnodes.ts";
 export { CONFIG_KEY } from "./plan/paths.ts";
 export {
   clientTlsSecretName,

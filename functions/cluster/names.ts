@@ -22,6 +22,10 @@ export const headlessServiceName = (cluster: string): string => `${cluster}-head
 export const routesTlsSecretName = (cluster: string): string => `${cluster}-routes-tls`;
 export const routesCaSecretName = (cluster: string): string => `${cluster}-routes-ca`;
 export const scheduleName = (cluster: string): string => `${cluster}-rollout`;
+export const gatewayServiceName = (cluster: string): string => `${cluster}-gateway`;
+export const leafnodesServiceName = (cluster: string): string => `${cluster}-leafnodes`;
+/** Where the remotes' creds and CAs are copied, beside the config file. */
+export const leafRemotesSecretName = (cluster: string): string => `${cluster}-leaf-remotes`;
 
 /** The ordinal of a server name of this cluster, or undefined when it is not one. */
 export function ordinalOf(cluster: string, server: string): number | undefined {

@@ -5,6 +5,7 @@ import { FIELD_MANAGERS } from "../../shared/api/constants/field-managers.ts";
 import type { Kube } from "../../shared/kube/client.ts";
 import type { EventRecorder } from "../../shared/kube/events.ts";
 import { guarded } from "../../shared/kube/guarded.ts";
+import { keyOf } from "../../shared/kube/object.ts";
 import { writeStatus } from "../../shared/kube/status.ts";
 import type { Cluster } from "../cluster/index.ts";
 import type { Decision } from "./decide.ts";
@@ -35,6 +36,7 @@ export async function act(
 ): Promise<void> {
   for (const write of decision.writes) {
     if (write.kind === "apply") await kube.apply(write.object, FIELD_MANAGER);
+    else if (write.kind === "delete") await kube.delete(keyOf(write.object));
     // Lost to a concurrent create: the StatefulSet that exists now is the rollout's to change.
     else await guarded(() => kube.create(write.object));
   }

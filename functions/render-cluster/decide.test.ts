@@ -46,7 +46,7 @@ function observed(
   routes: RouteSecrets = routeSecrets(cluster),
   rendered = nothingRendered(),
 ): RenderableCluster {
-  return { kind: "render", cluster, routes, rendered };
+  return { kind: "render", cluster, routes, listeners: {}, leafRemotes: { ready: [], refused: [] }, rendered };
 }
 
 const held = (cluster: Cluster): HeldCluster => ({

@@ -3,7 +3,13 @@
 // (decideRouteTls): the render's revision is made of the certificate the servers mount, so a
 // leaf issued or renewed in this delivery is written before the render is decided from it.
 import type { ScheduleDecision } from "../../shared/runtime/schedule.ts";
-import { clientTlsSecretName, type Cluster, planCluster, type RenderFailure } from "../cluster/index.ts";
+import {
+  clientTlsSecretName,
+  type Cluster,
+  judgeListeners,
+  planCluster,
+  type RenderFailure,
+} from "../cluster/index.ts";
 import { failureAnnotationChanges, failureEvent, namedFailure } from "./failure-annotations.ts";
 import type { HeldCluster, Observed, RenderableCluster } from "./observe.ts";
 import { renderPoll, renderSchedules } from "./schedule.ts";
@@ -34,6 +40,14 @@ export interface Decision {
   summary: string;
 }
 
+/** What a render is decided with besides the observation: how the operator was started. */
+export interface RenderOptions {
+  /** `NATS_OPERATOR_ALLOW_GATEWAY_WITHOUT_TLS=true`: a gateway may run in clear. */
+  allowGatewayWithoutTls: boolean;
+}
+
+const DEFAULT_OPTIONS: RenderOptions = { allowGatewayWithoutTls: false };
+
 /** Phase 1: the route TLS Secrets to issue or renew before the render, if any. None while held. */
 export function decideRouteTls(observed: Observed, now: Date): IssueRouteTls | undefined {
   if (observed.kind === "held") return undefined;
@@ -62,21 +76,35 @@ function decideHold({ cluster, refused }: HeldCluster): Decision {
   };
 }
 
-function decideRender(observed: RenderableCluster, now: Date): Decision {
+function decideRender(observed: RenderableCluster, now: Date, options: RenderOptions): Decision {
   const { cluster } = observed;
+  const listeners = judgeListeners(cluster, observed.listeners, options.allowGatewayWithoutTls);
+  // A gateway in clear is refused whole (C47): nothing is rendered, existing servers keep their last render.
+  if (listeners.kind === "refused") {
+    return {
+      writes: [],
+      ...failureDecision(cluster, { reason: listeners.reason, message: listeners.message }),
+      schedules: [],
+      summary: `held, ${listeners.reason}: ${listeners.message}`,
+    };
+  }
   const routeTls = routeTlsForRender(observed.routes, cluster, now);
   const clientData = observed.clientTls?.data;
   const plan = planCluster({
     cluster,
     ...(routeTls.kind === "ready" ? { routeTlsData: routeTls.data } : {}),
     ...(clientData ? { clientTlsData: clientData } : {}),
+    ...(observed.listeners.gateway ? { gatewayTlsData: observed.listeners.gateway } : {}),
+    ...(observed.listeners.leafnodes ? { leafnodesTlsData: observed.listeners.leafnodes } : {}),
+    leafRemotes: observed.leafRemotes.ready,
     ...(observed.operatorNamespace ? { operatorNamespace: observed.operatorNamespace } : {}),
     ...(observed.trust ? { trust: observed.trust } : {}),
   });
   const routesReady = routeTls.kind === "ready" || routeTls.kind === "off";
   const clientReady = !clientTlsSecretName(cluster) || Boolean(clientData?.["tls.crt"]);
   // Servers are created only once the Secrets they mount hold certificates.
-  const rendered = renderWrites(cluster, plan, observed.rendered, routesReady && clientReady);
+  const listenersReady = listeners.kind === "ready";
+  const rendered = renderWrites(cluster, plan, observed.rendered, routesReady && clientReady && listenersReady);
   const foreign = [...(routeTls.kind === "foreign" ? routeTls.objects : []), ...rendered.foreign];
   const failure =
     foreign.length > 0 ? `not controlled by this NatsCluster, left untouched: ${foreign.join(", ")}` : undefined;
@@ -85,6 +113,10 @@ function decideRender(observed: RenderableCluster, now: Date): Decision {
   const parts = [`revision ${plan.revision}`];
   if (created.length > 0) parts.push(`creating ${created.join(", ")}`);
   if (routeTls.kind === "waiting") parts.push(routeTls.message);
+  if (listeners.kind === "waiting") parts.push(listeners.message);
+  const refusedRemotes = observed.leafRemotes.refused;
+  if (refusedRemotes.length > 0)
+    parts.push(`leaf remotes left out: ${refusedRemotes.map((r) => `${r.reason}: ${r.message}`).join("; ")}`);
   if (rendered.claimTerminating.length > 0)
     parts.push(`waiting for the old claim of ${rendered.claimTerminating.join(", ")}`);
   if (foreign.length > 0) parts.push(`foreign: ${foreign.join(", ")}`);
@@ -96,12 +128,14 @@ function decideRender(observed: RenderableCluster, now: Date): Decision {
       ...(routeTls.kind === "ready" && routeTls.renewAt ? { renewAt: routeTls.renewAt } : {}),
       renewed: routeTls.kind === "ready" && routeTls.renewed === true,
       claimTerminating: rendered.claimTerminating.length > 0,
+      leafRemotesRefused: refusedRemotes.length > 0,
+      certificateWait: listeners.kind === "waiting",
     }),
     summary: parts.join("; "),
   };
 }
 
 /** What one delivery does for the NatsCluster observed (after phase 1), at `now`. */
-export function decide(observed: Observed, now: Date): Decision {
-  return observed.kind === "held" ? decideHold(observed) : decideRender(observed, now);
+export function decide(observed: Observed, now: Date, options: RenderOptions = DEFAULT_OPTIONS): Decision {
+  return observed.kind === "held" ? decideHold(observed) : decideRender(observed, now, options);
 }

@@ -2,7 +2,7 @@ import { isConflict } from "../../shared/kube/guarded.ts";
 import type { Kube } from "../../shared/kube/client.ts";
 import type { FunctionContext, OperatorFunction } from "../../shared/runtime/function.ts";
 import { done, skipped, withSchedules, type Outcome } from "../../shared/runtime/outcome.ts";
-import { type Cluster, readCluster, resolveTarget } from "../cluster/index.ts";
+import { allowGatewayWithoutTls, type Cluster, readCluster, resolveTarget } from "../cluster/index.ts";
 import { act, actRouteTls } from "./act.ts";
 import { decide, decideRouteTls } from "./decide.ts";
 import { reportFailure } from "./failure.ts";
@@ -49,7 +49,7 @@ async function render(context: FunctionContext, kube: Kube, cluster: Cluster): P
   const routes = decideRouteTls(observed, now);
   if (routes) observed = await actRouteTls(kube, observed, routes, now);
   // Phase 2: the render, from the Secrets as phase 1 left them.
-  const decision = decide(observed, now);
+  const decision = decide(observed, now, { allowGatewayWithoutTls: allowGatewayWithoutTls() });
   await act(kube, () => context.recorder(), cluster, decision);
   return withSchedules(done(decision.summary), decision.schedules);
 }

@@ -1,17 +1,22 @@
 // Everything one render-cluster delivery reads, and nothing else: the trust the NatsCluster runs
-// under, its route and client TLS Secrets, and the objects of the names it renders (with the
-// servers' data claims). What it all comes to is decided in decide.ts.
+// under, its route, client, gateway and leafnode TLS Secrets, its leaf remotes' NatsConnections,
+// and the objects of the names it renders (with the servers' data claims). What it all comes to
+// is decided in decide.ts.
 import type { Kube } from "../../shared/kube/client.ts";
-import { keyOf, type KubeObject } from "../../shared/kube/object.ts";
+import { keyOf, type KubeObject, type ObjectKey } from "../../shared/kube/object.ts";
 import {
   claimName,
   clientTlsSecretName,
   type Cluster,
   type ClusterPlan,
+  type LeafRemotes,
+  type ListenerSecrets,
   operatorNamespace,
   planCluster,
+  readListenerSecrets,
   type ReadyTrust,
   type RefusedTrust,
+  resolveLeafRemotes,
   resolveTrust,
 } from "../cluster/index.ts";
 import { readRouteSecrets, type RouteSecrets, secretKey, type SecretObject } from "./tls/route-secrets.ts";
@@ -24,6 +29,7 @@ export interface ServerObjects {
 
 /** The objects of the rendered names: shared ones by `Kind/name`, a server's by server name. */
 export interface RenderedObjects {
+  /** Shared objects, and those of names rendered only on demand (a listener's Service). */
   shared: Map<string, KubeObject | undefined>;
   servers: Map<string, ServerObjects>;
 }
@@ -46,6 +52,10 @@ export interface RenderableCluster {
   routes: RouteSecrets;
   /** The client TLS Secret `spec.tls` names, when it exists. */
   clientTls?: SecretObject;
+  /** The gateway and leafnode listener TLS Secrets' data. */
+  listeners: ListenerSecrets;
+  /** The leaf remotes as read: rendered, or refused and left out. */
+  leafRemotes: LeafRemotes;
   rendered: RenderedObjects;
 }
 
@@ -55,7 +65,8 @@ export const sharedKey = (object: KubeObject): string => `${object.kind}/${objec
 
 async function readRendered(kube: Kube, plan: ClusterPlan, namespace: string): Promise<RenderedObjects> {
   const shared = new Map<string, KubeObject | undefined>();
-  await Promise.all(plan.shared.map(async (object) => shared.set(sharedKey(object), await kube.get(keyOf(object)))));
+  const keys: ObjectKey[] = [...plan.shared.map(keyOf), ...plan.retired.map((r) => ({ ...r, namespace }))];
+  await Promise.all(keys.map(async (key) => shared.set(`${key.kind}/${key.name}`, await kube.get(key))));
   const servers = new Map<string, ServerObjects>();
   await Promise.all(
     plan.servers.map(async (server) => {
@@ -91,9 +102,11 @@ export async function observe(kube: Kube, cluster: Cluster): Promise<Observed> {
     ...(trust ? { trust } : {}),
   });
   const clientName = clientTlsSecretName(cluster);
-  const [routes, clientTls, rendered] = await Promise.all([
+  const [routes, clientTls, listeners, leafRemotes, rendered] = await Promise.all([
     readRouteSecrets(kube, cluster),
     clientName ? kube.get<SecretObject>(secretKey(cluster, clientName)) : Promise.resolve(undefined),
+    readListenerSecrets(kube, cluster),
+    resolveLeafRemotes(kube, cluster, trust),
     readRendered(kube, names, cluster.metadata.namespace),
   ]);
   return {
@@ -103,6 +116,8 @@ export async function observe(kube: Kube, cluster: Cluster): Promise<Observed> {
     ...(namespace ? { operatorNamespace: namespace } : {}),
     routes,
     ...(clientTls ? { clientTls } : {}),
+    listeners,
+    leafRemotes,
     rendered,
   };
 }

@@ -15,6 +15,10 @@ export const RENDER_POLL = {
   trust: { every: "30s" },
   /** The old claim of a replaced server, which goes once its pod has stopped. */
   claim: { every: "10s" },
+  /** A leaf remote's NatsConnection, grant or Secret that is missing or unreadable. */
+  leafRemote: { every: "30s" },
+  /** A listener's TLS Secret that does not hold its certificate yet (no event tells of Secrets). */
+  certificate: { every: "10s" },
 } as const satisfies Record<string, Poll>;
 
 /** A cron firing once a year at `at` (UTC minute), a minute late so the check finds it due. */
@@ -64,6 +68,10 @@ export interface RenderWaits {
   renewed: boolean;
   /** A replaced server waits for its old claim to go. */
   claimTerminating: boolean;
+  /** A leaf remote is left out until its NatsConnection can be read. */
+  leafRemotesRefused?: boolean;
+  /** Servers wait for a gateway or leafnode listener certificate. */
+  certificateWait?: boolean;
 }
 
 /** The schedules a render asks for (a held render asks for the trust poll alone). */
@@ -74,11 +82,17 @@ export function renderSchedules(cluster: Cluster, waits: RenderWaits): ScheduleD
   if (waits.renewed) schedules.push(rolloutPoll(cluster, true));
   // A replaced server comes back once its old claim is gone.
   if (waits.claimTerminating) schedules.push(renderPoll(cluster, "claim"));
-  // Otherwise a poll can exist only under auth, when auth went away while the trust was
-  // refused, or while a server is being replaced; elsewhere it is not named, which saves
-  // every render of a plain cluster a DELETE that would find nothing.
+  // No event says that a Secret, a NatsConnection or its grant appeared.
+  else if (waits.certificateWait) schedules.push(renderPoll(cluster, "certificate"));
+  else if (waits.leafRemotesRefused) schedules.push(renderPoll(cluster, "leafRemote"));
+  // Otherwise a poll can exist only under auth, with leaf remotes or listener TLS, when auth
+  // went away while the trust was refused, or while a server is being replaced; elsewhere it is
+  // not named, which saves every render of a plain cluster a DELETE that would find nothing.
   else if (
     cluster.spec.auth ||
+    cluster.spec.leafRemotes !== undefined ||
+    cluster.spec.gateway?.tls !== undefined ||
+    cluster.spec.leafnodes?.tls !== undefined ||
     cluster.metadata.annotations?.[RENDER_FAILURE_REASON_ANNOTATION] !== undefined ||
     cluster.status?.removals !== undefined
   ) {

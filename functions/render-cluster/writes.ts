@@ -12,7 +12,9 @@ export type RenderWrite =
   /** A server-side apply under render-cluster's field manager. */
   | { kind: "apply"; object: KubeObject }
   /** A create that never applies over: a StatefulSet that appeared meanwhile belongs to the rollout. */
-  | { kind: "create"; object: KubeObject; server: string };
+  | { kind: "create"; object: KubeObject; server: string }
+  /** An object of ours the spec no longer wants (a listener's Service, the leaf remotes' Secret). */
+  | { kind: "delete"; object: KubeObject };
 
 export interface RenderWrites {
   /** In the order they are made: shared objects, then each new server's ConfigMap and StatefulSet. */
@@ -34,6 +36,11 @@ export function renderWrites(
     const existing = rendered.shared.get(sharedKey(object));
     if (existing && !isControlledBy(existing, cluster)) result.foreign.push(describeObject(existing));
     else if (!existing || !containsRendered(existing, object)) result.writes.push({ kind: "apply", object });
+  }
+  for (const retired of plan.retired) {
+    const existing = rendered.shared.get(`${retired.kind}/${retired.name}`);
+    // Only our own is deleted; someone else's object of that name is no longer ours to report.
+    if (existing && isControlledBy(existing, cluster)) result.writes.push({ kind: "delete", object: existing });
   }
   for (const server of plan.servers) {
     const objects = rendered.servers.get(server.name) ?? {};

@@ -4,11 +4,12 @@
 import type { NatsClusterStatus } from "../../shared/api/cluster/nats-cluster.ts";
 import { CLUSTER_ANNOTATIONS, RENDER_FAILURE_ANNOTATION } from "../../shared/api/constants/annotations.ts";
 import { FINALIZERS } from "../../shared/api/constants/finalizers.ts";
-import { setConditions } from "../../shared/kube/conditions.ts";
+import { type ConditionUpdate, setConditions } from "../../shared/kube/conditions.ts";
 import { hasFinalizer } from "../../shared/kube/finalizers.ts";
 import { renderFailureReason } from "../cluster/index.ts";
 import { appliedBy } from "./config-apply.ts";
 import { planConfigChanges, type ReloadAction } from "./config-changes.ts";
+import { withConnectivity } from "./connectivity.ts";
 import { judgeDeletion } from "./deletion.ts";
 import type { Observed } from "./observe.ts";
 import { planRollout, type RolloutDecision, type ServerInput, type Step } from "./plan.ts";
@@ -86,7 +87,10 @@ function decideStep(observed: Observed, now: Date): RolloutStepDecision {
   const previousProgressing = cluster.status?.conditions?.find((c) => c.type === "Progressing")?.reason;
   const certificateHold = observed.certificatesReady
     ? undefined
-    : { reason: "RouteCertificateNotReady", message: "waiting for the route or client TLS Secret" };
+    : (observed.certificateWait ?? {
+        reason: "RouteCertificateNotReady",
+        message: "waiting for the route or client TLS Secret",
+      });
   const hold = observed.hold ? { ...observed.hold, refused: true } : certificateHold;
   const rollout = planRollout({
     cluster: cluster.metadata.name,
@@ -110,13 +114,26 @@ function decideStep(observed: Observed, now: Date): RolloutStepDecision {
       : {}),
     now,
   });
-  const status = nextStatus(
+  const stepped = nextStatus(
     cluster,
     { ...observed, servers: changes.servers, ...(snapshot ? { snapshot } : {}) },
     rollout,
     now,
     appliedBy(plan.revision, changes.marks),
   );
+  const connectivity = withConnectivity(stepped, cluster, observed.leafRemotes, observed.connectivity, now);
+  const status = connectivity.status;
+  // A gateway in clear renders nothing (C47): the cluster is not Ready for what was asked of it.
+  if (observed.hold?.reason === "GatewayWithoutTLS") {
+    const refused: ConditionUpdate = {
+      type: "Ready",
+      status: "False",
+      reason: observed.hold.reason,
+      message: observed.hold.message,
+      observedGeneration: cluster.metadata.generation ?? 0,
+    };
+    status.conditions = setConditions(status.conditions, [refused], now);
+  }
 
   const events: ClusterEvent[] = [];
   if (rollout.stepEvent) events.push({ type: "Normal", reason: "RolloutStep", note: rollout.stepEvent });
@@ -142,7 +159,8 @@ function decideStep(observed: Observed, now: Date): RolloutStepDecision {
     step,
     events,
     clear,
-    poll: rollout.polling,
+    // Peers coming up send no event; while held or with no server yet, there is nothing to watch.
+    poll: rollout.polling || (!connectivity.settled && !observed.hold && observed.statefulSets.size > 0),
     servers: changes.servers,
     plan: rollout,
     pendingReloads: changes.pending,

@@ -5,19 +5,26 @@ import { LABELS } from "../../shared/api/constants/labels.ts";
 import type { Kube } from "../../shared/kube/client.ts";
 import { keyOf, type KubeObject } from "../../shared/kube/object.ts";
 import {
+  allowGatewayWithoutTls,
   clientTlsSecretName,
   type Cluster,
   type ClusterPlan,
+  judgeListeners,
+  type LeafRemotes,
   operatorNamespace,
   ordinalOf,
   planCluster,
+  readListenerSecrets,
+  resolveLeafRemotes,
   resolveTrust,
   routeTlsPlan,
+  type ServerConnectivity,
 } from "../cluster/index.ts";
 import { describeObject, isControlledBy } from "../../shared/kube/ownership.ts";
+import { pingConnectivity, readConnectivity } from "./connectivity.ts";
 import { readServers, type MonitorAddress } from "./monitor.ts";
 import type { ServerReport } from "./snapshot.ts";
-import { readSystemUser, type SystemUser } from "./system-user.ts";
+import { readSystemUser, systemConnection, type SystemUser } from "./system-user.ts";
 
 export type StatefulSet = KubeObject & {
   spec: {
@@ -43,6 +50,12 @@ export interface Observed {
   plan: ClusterPlan;
   /** False while the mounted TLS Secrets are not there yet. */
   certificatesReady: boolean;
+  /** Which certificate is awaited, while one is (absent: the route or client one). */
+  certificateWait?: Hold;
+  /** The leaf remotes as read: rendered, or refused and left out (absent: none). */
+  leafRemotes?: LeafRemotes;
+  /** What the servers answered about their gateway and leaf connections; absent with neither. */
+  connectivity?: ServerConnectivity[];
   /** Set while the trust is refused: the servers are held at their last render. */
   hold?: Hold;
   /** The owned StatefulSets of the cluster's servers, by server name. */
@@ -80,36 +93,80 @@ const secretKey = (cluster: Cluster, name: string) => ({
 export async function planFor(
   kube: Kube,
   cluster: Cluster,
-): Promise<{ plan: ClusterPlan; certificatesReady: boolean; hold?: Hold }> {
+): Promise<{
+  plan: ClusterPlan;
+  certificatesReady: boolean;
+  certificateWait?: Hold;
+  hold?: Hold;
+  leafRemotes: LeafRemotes;
+}> {
   const routes = routeTlsPlan(cluster);
   const clientName = clientTlsSecretName(cluster);
-  const [routeSecret, clientSecret, trust] = await Promise.all([
+  const [routeSecret, clientSecret, trust, listenerSecrets] = await Promise.all([
     routes.enabled ? kube.get<Secret>(secretKey(cluster, routes.secretName)) : Promise.resolve(undefined),
     clientName ? kube.get<Secret>(secretKey(cluster, clientName)) : Promise.resolve(undefined),
     resolveTrust(kube, cluster),
+    readListenerSecrets(kube, cluster),
   ]);
+  const ready = trust?.kind === "ready" ? trust : undefined;
+  const leafRemotes = await resolveLeafRemotes(kube, cluster, ready);
   const ns = operatorNamespace();
   const plan = planCluster({
     cluster,
     ...(routeSecret?.data ? { routeTlsData: routeSecret.data } : {}),
     ...(clientSecret?.data ? { clientTlsData: clientSecret.data } : {}),
+    ...(listenerSecrets.gateway ? { gatewayTlsData: listenerSecrets.gateway } : {}),
+    ...(listenerSecrets.leafnodes ? { leafnodesTlsData: listenerSecrets.leafnodes } : {}),
+    leafRemotes: leafRemotes.ready,
     ...(ns ? { operatorNamespace: ns } : {}),
-    ...(trust?.kind === "ready" ? { trust } : {}),
+    ...(ready ? { trust: ready } : {}),
   });
+  // Judged as render-cluster judges them, so neither moves servers the other holds back.
+  const listeners = judgeListeners(cluster, listenerSecrets, allowGatewayWithoutTls());
   const certificatesReady =
     (!routes.enabled || Boolean(routeSecret?.data?.["tls.crt"])) &&
-    (!clientName || Boolean(clientSecret?.data?.["tls.crt"]));
+    (!clientName || Boolean(clientSecret?.data?.["tls.crt"])) &&
+    listeners.kind !== "waiting";
+  const hold =
+    trust?.kind === "refused"
+      ? { reason: trust.reason, message: trust.message }
+      : listeners.kind === "refused"
+        ? { reason: listeners.reason, message: listeners.message }
+        : undefined;
   return {
     plan,
     certificatesReady,
-    ...(trust?.kind === "refused" ? { hold: { reason: trust.reason, message: trust.message } } : {}),
+    ...(listeners.kind === "waiting"
+      ? { certificateWait: { reason: listeners.reason, message: listeners.message } }
+      : {}),
+    ...(hold ? { hold } : {}),
+    leafRemotes,
   };
+}
+
+/** The servers' gateway and leaf connections, when the cluster has either. */
+async function observeConnectivity(
+  cluster: Cluster,
+  servers: readonly string[],
+  systemUser: SystemUser,
+  address: MonitorAddress | undefined,
+): Promise<ServerConnectivity[] | undefined> {
+  const what = { gateways: cluster.spec.gateway !== undefined, leafs: (cluster.spec.leafRemotes ?? []).length > 0 };
+  if (!what.gateways && !what.leafs) return undefined;
+  if (systemUser.kind === "ready") {
+    try {
+      return await pingConnectivity(await systemConnection(cluster, systemUser), cluster, servers, what);
+    } catch {
+      // The system user cannot reach the servers now: their monitoring ports may still answer.
+    }
+  }
+  return readConnectivity(cluster, servers, what, address);
 }
 
 export async function observeCluster(kube: Kube, cluster: Cluster, address?: MonitorAddress): Promise<Observed> {
   const name = cluster.metadata.name;
   const namespace = cluster.metadata.namespace;
-  const { plan, certificatesReady, hold } = await planFor(kube, cluster);
+  const { plan, certificatesReady, certificateWait, hold, leafRemotes } = await planFor(kube, cluster);
   const labelSelector = `${LABELS.cluster}=${name}`;
   const [stsList, cmList, systemUser] = await Promise.all([
     kube.list<StatefulSet>({ apiVersion: "apps/v1", kind: "StatefulSet", namespace, labelSelector }),
@@ -129,9 +186,10 @@ export async function observeCluster(kube: Kube, cluster: Cluster, address?: Mon
     if (!statefulSets.has(server.name)) candidates.push(server.statefulSet);
     if (!configMaps.has(server.configMap.metadata.name)) candidates.push(server.configMap);
   }
-  const [found, reports] = await Promise.all([
+  const [found, reports, connectivity] = await Promise.all([
     Promise.all(candidates.map((c) => kube.get<KubeObject>(keyOf(c)))),
     readServers(name, namespace, [...statefulSets.keys()], cluster.spec.jetstream !== undefined, address),
+    observeConnectivity(cluster, [...statefulSets.keys()], systemUser, address),
   ]);
   const foreign = found
     .filter((o): o is KubeObject => o !== undefined && !isControlledBy(o, cluster))
@@ -141,7 +199,10 @@ export async function observeCluster(kube: Kube, cluster: Cluster, address?: Mon
     cluster,
     plan,
     certificatesReady,
+    ...(certificateWait ? { certificateWait } : {}),
     ...(hold ? { hold } : {}),
+    leafRemotes,
+    ...(connectivity ? { connectivity } : {}),
     statefulSets,
     configMaps,
     foreign,

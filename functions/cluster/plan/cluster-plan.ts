@@ -2,16 +2,28 @@
 import type { Cluster as NatsCluster } from "../cluster.ts";
 import { RENDERED_ANNOTATIONS } from "../../../shared/api/constants/annotations.ts";
 import { controllerReference, type KubeObject } from "../../../shared/kube/object.ts";
-import { PORTS, configMapName, headlessServiceName, routesTlsSecretName, serverLabels, serverName } from "../names.ts";
+import {
+  PORTS,
+  clusterLabels,
+  configMapName,
+  gatewayServiceName,
+  headlessServiceName,
+  leafRemotesSecretName,
+  routesTlsSecretName,
+  serverLabels,
+  serverName,
+} from "../names.ts";
 import type { ReadyTrust } from "../trust/trust-validation.ts";
 import { configRevision, secretDigest, shortDigest } from "./revision.ts";
 import { authConfig } from "./auth-config.ts";
+import { gatewayTlsSecretName } from "./gateway.ts";
+import { leafnodesTlsSecretName, leafRemotesSecretData, type ReadyLeafRemote } from "./leafnodes.ts";
 import { deriveLimits, limitsStatus, type DerivedLimits } from "./limits.ts";
 import { renderNetworkPolicy } from "./network-policy.ts";
 import { CONFIG_KEY } from "./paths.ts";
 import { renderPdb } from "./pdb.ts";
 import { renderServerConfig } from "./server-config.ts";
-import { renderServices } from "./services.ts";
+import { listenerServiceNames, renderServices } from "./services.ts";
 import { renderStatefulSet, renderStatefulSetSpec, type StatefulSetObject } from "./statefulset.ts";
 
 export interface ClusterPlanInput {
@@ -20,6 +32,12 @@ export interface ClusterPlanInput {
   routeTlsData?: Record<string, string>;
   /** Data of the mounted client TLS Secret when `spec.tls` names one. */
   clientTlsData?: Record<string, string>;
+  /** Data of the mounted gateway TLS Secret when `gateway.tls` names one. */
+  gatewayTlsData?: Record<string, string>;
+  /** Data of the mounted leafnode listener TLS Secret when `leafnodes.tls` names one. */
+  leafnodesTlsData?: Record<string, string>;
+  /** The leaf remotes admitted and read (a refused one is left out of the render). */
+  leafRemotes?: readonly ReadyLeafRemote[];
   /** Namespace the operator runs in, admitted to the monitoring port. */
   operatorNamespace?: string;
   /**
@@ -55,12 +73,14 @@ export interface ClusterPlan {
   revision: string;
   servers: PlannedServer[];
   shared: KubeObject[];
+  /** Objects of names this cluster renders only on demand that the spec does not want now. */
+  retired: { apiVersion: string; kind: string; name: string }[];
   limits: DerivedLimits;
   routeTls: RouteTlsPlan;
   clientTlsSecret?: string;
   status: {
     replicas: number;
-    endpoints: { client: string; monitor: string };
+    endpoints: { client: string; monitor: string; gateway?: string };
     jetstream?: { limits: { maxMemoryStore?: string; maxFileStore?: string } };
   };
 }
@@ -86,15 +106,37 @@ export function planCluster(input: ClusterPlanInput): ClusterPlan {
   const limits = deriveLimits(cluster.spec);
   const routeTls = routeTlsPlan(cluster);
   const clientTlsSecret = clientTlsSecretName(cluster);
+  const gatewayTlsSecret = gatewayTlsSecretName(cluster);
+  const leafnodesTlsSecret = leafnodesTlsSecretName(cluster);
+  const leafRemotes = input.leafRemotes ?? [];
+  // The creds Secret is projected only while a remote is rendered: the first one added restarts.
+  const leafRemotesSecret = leafRemotes.length > 0;
   const ordinals = Array.from({ length: cluster.spec.replicas }, (_, i) => i);
   // The trust is in the config, so a new operator or system account JWT is a new revision.
-  const auth = cluster.spec.auth && input.trust ? authConfig(cluster, input.trust) : undefined;
+  const baseAuth = cluster.spec.auth && input.trust ? authConfig(cluster, input.trust) : undefined;
+  // A remote's local account is preloaded too, so the leaf serves it before its hub is reached.
+  const remotePreloads = Object.fromEntries(
+    (input.leafRemotes ?? []).flatMap((r) => (r.account && r.accountJwt ? [[r.account, r.accountJwt]] : [])),
+  );
+  const auth = baseAuth ? { ...baseAuth, preload: { ...baseAuth.preload, ...remotePreloads } } : undefined;
 
   const drafts = ordinals.map((ordinal) => {
     const base = { cluster, ordinal, limits, routeTls: routeTls.enabled };
-    const configInput = { ...base, clientTls: clientTlsSecret !== undefined, ...(auth ? { auth } : {}) };
+    const configInput = {
+      ...base,
+      clientTls: clientTlsSecret !== undefined,
+      ...(auth ? { auth } : {}),
+      ...(leafRemotes.length > 0 ? { leafRemotes } : {}),
+    };
     const draftConfig = renderServerConfig(configInput);
-    const stsInput = { ...base, routeTlsSecret: routeTls.secretName, ...(clientTlsSecret ? { clientTlsSecret } : {}) };
+    const stsInput = {
+      ...base,
+      routeTlsSecret: routeTls.secretName,
+      ...(clientTlsSecret ? { clientTlsSecret } : {}),
+      ...(gatewayTlsSecret ? { gatewayTlsSecret } : {}),
+      ...(leafnodesTlsSecret ? { leafnodesTlsSecret } : {}),
+      ...(leafRemotesSecret ? { leafRemotesSecret } : {}),
+    };
     const { spec, volumeClaimTemplates } = renderStatefulSetSpec(stsInput);
     const specJson = JSON.stringify(spec);
     return {
@@ -112,8 +154,8 @@ export function planCluster(input: ClusterPlanInput): ClusterPlan {
     {
       client: clientTlsSecret ? secretDigest(input.clientTlsData) : "",
       routes: routeTls.enabled ? secretDigest(input.routeTlsData) : "",
-      gateway: "",
-      leafnodes: "",
+      gateway: gatewayTlsSecret ? secretDigest(input.gatewayTlsData) : "",
+      leafnodes: leafnodesTlsSecret ? secretDigest(input.leafnodesTlsData) : "",
     },
   );
 
@@ -152,12 +194,31 @@ export function planCluster(input: ClusterPlanInput): ClusterPlan {
     renderPdb(cluster, owner),
     ...(networkPolicy ? [networkPolicy] : []),
   ];
+  if (leafRemotesSecret) {
+    shared.push({
+      apiVersion: "v1",
+      kind: "Secret",
+      metadata: { name: leafRemotesSecretName(name), namespace, labels: clusterLabels(name), ownerReferences: owner },
+      type: "Opaque",
+      data: leafRemotesSecretData(leafRemotes),
+    } as KubeObject);
+  }
+  const retired = [
+    ...listenerServiceNames(cluster)
+      .filter((s) => !s.wanted)
+      .map((s) => ({ apiVersion: "v1", kind: "Service", name: s.name })),
+    ...(leafRemotesSecret ? [] : [{ apiVersion: "v1", kind: "Secret", name: leafRemotesSecretName(name) }]),
+  ];
+  const gatewayEndpoint =
+    cluster.spec.gateway?.advertise ??
+    (cluster.spec.gateway?.service ? `${gatewayServiceName(name)}.${namespace}.svc:${PORTS.gateway}` : undefined);
   const scheme = clientTlsSecret ? "tls" : "nats";
   const jetstreamLimits = limitsStatus(limits);
   return {
     revision,
     servers,
     shared,
+    retired,
     limits,
     routeTls,
     ...(clientTlsSecret ? { clientTlsSecret } : {}),
@@ -166,6 +227,7 @@ export function planCluster(input: ClusterPlanInput): ClusterPlan {
       endpoints: {
         client: `${scheme}://${name}.${namespace}.svc:${PORTS.client}`,
         monitor: `http://${headlessServiceName(name)}.${namespace}.svc:${PORTS.monitor}`,
+        ...(gatewayEndpoint ? { gateway: gatewayEndpoint } : {}),
       },
       ...(cluster.spec.jetstream ? { jetstream: { limits: jetstreamLimits } } : {}),
     },

@@ -1,5 +1,6 @@
 // Ingress to the server pods: routes only from the cluster itself, monitoring only from the
-// operator's namespace, metrics from there and exporter.from, the client port from anywhere.
+// operator's namespace, metrics from there and exporter.from, the client, gateway and leafnode
+// ports from anywhere.
 import type { Cluster as NatsCluster } from "../cluster.ts";
 import type { KubeObject, OwnerReference } from "../../../shared/kube/object.ts";
 import { PORTS, clusterLabels, clusterSelector } from "../names.ts";
@@ -21,7 +22,13 @@ export function renderNetworkPolicy(
     ? [{ namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": operatorNamespace } } }]
     : [];
   const ingress: Record<string, unknown>[] = [
-    { ports: [tcp(PORTS.client)] },
+    {
+      ports: [
+        tcp(PORTS.client),
+        ...(cluster.spec.gateway ? [tcp(PORTS.gateway)] : []),
+        ...(cluster.spec.leafnodes ? [tcp(PORTS.leafnodes)] : []),
+      ],
+    },
     { ports: [tcp(PORTS.route)], from: [{ podSelector: { matchLabels: clusterSelector(name) } }] },
   ];
   if (fromOperator.length > 0) ingress.push({ ports: [tcp(PORTS.monitor)], from: fromOperator });

@@ -11,6 +11,8 @@ export const POD_PATHS = {
   resolverDir: "/data/resolver",
   routesTlsDir: "/etc/nats-routes-tls",
   clientTlsDir: "/etc/nats-client-tls",
+  gatewayTlsDir: "/etc/nats-gateway-tls",
+  leafnodesTlsDir: "/etc/nats-leafnodes-tls",
 } as const;
 
 export const CONFIG_KEY = "nats.conf";

@@ -2,6 +2,8 @@
 import type { Cluster as NatsCluster } from "../cluster.ts";
 import { PORTS, podHost, serverName } from "../names.ts";
 import { renderAuthKeys, type AuthConfig } from "./auth-config.ts";
+import { renderGateway } from "./gateway.ts";
+import { renderLeafnodes, type ReadyLeafRemote } from "./leafnodes.ts";
 import type { DerivedLimits } from "./limits.ts";
 import { POD_PATHS } from "./paths.ts";
 
@@ -15,6 +17,8 @@ export interface ServerConfigInput {
   clientTls: boolean;
   /** Operator mode (`spec.auth`, its trust resolved); omitted without auth. */
   auth?: AuthConfig;
+  /** The leaf remotes admitted and read; a refused one is left out. */
+  leafRemotes?: readonly ReadyLeafRemote[];
   /** The revision to report through `server_metadata`; omitted for the render that is hashed. */
   revision?: string;
 }
@@ -64,6 +68,8 @@ export function renderServerConfigObject(input: ServerConfigInput): Record<strin
     };
   }
   config["cluster"] = routes;
+  const gateway = renderGateway(cluster);
+  if (gateway) config["gateway"] = gateway;
   if (spec.jetstream) {
     const jetstream: Record<string, unknown> = { store_dir: POD_PATHS.storeDir };
     if (limits.maxMemoryStore !== undefined) jetstream["max_memory_store"] = Number(limits.maxMemoryStore);
@@ -71,6 +77,8 @@ export function renderServerConfigObject(input: ServerConfigInput): Record<strin
     if (spec.jetstream.domain) jetstream["domain"] = spec.jetstream.domain;
     config["jetstream"] = jetstream;
   }
+  const leafnodes = renderLeafnodes(cluster, input.leafRemotes ?? []);
+  if (leafnodes) config["leafnodes"] = leafnodes;
   if (input.auth) Object.assign(config, renderAuthKeys(input.auth));
   return config;
 }

@@ -7,6 +7,7 @@ import {
   clusterSelector,
   configMapName,
   headlessServiceName,
+  leafRemotesSecretName,
   serverLabels,
   serverName,
   serverSelector,
@@ -30,6 +31,12 @@ export interface StatefulSetInput {
   routeTlsSecret: string;
   /** Secret mounted for client TLS, when `spec.tls` is set. */
   clientTlsSecret?: string;
+  /** Secret mounted for gateway TLS, when `gateway.tls` is set. */
+  gatewayTlsSecret?: string;
+  /** Secret mounted for the leafnode listener's TLS, when `leafnodes.tls` is set. */
+  leafnodesTlsSecret?: string;
+  /** The remotes' creds and CAs are projected beside the config (`leafRemotes` admitted). */
+  leafRemotesSecret?: boolean;
 }
 
 /** JetStream stores and the account resolver's directory both live on the data volume. */
@@ -76,15 +83,21 @@ function natsContainer(input: StatefulSetInput): Record<string, unknown> {
   if (needsData(spec)) mounts.push({ name: "data", mountPath: POD_PATHS.dataDir });
   if (input.routeTls) mounts.push({ name: "routes-tls", mountPath: POD_PATHS.routesTlsDir, readOnly: true });
   if (input.clientTlsSecret) mounts.push({ name: "client-tls", mountPath: POD_PATHS.clientTlsDir, readOnly: true });
+  if (input.gatewayTlsSecret) mounts.push({ name: "gateway-tls", mountPath: POD_PATHS.gatewayTlsDir, readOnly: true });
+  if (input.leafnodesTlsSecret)
+    mounts.push({ name: "leafnodes-tls", mountPath: POD_PATHS.leafnodesTlsDir, readOnly: true });
+  const ports: { name: string; containerPort: number }[] = [
+    { name: "client", containerPort: PORTS.client },
+    { name: "route", containerPort: PORTS.route },
+    { name: "monitor", containerPort: PORTS.monitor },
+  ];
+  if (spec.gateway) ports.push({ name: "gateway", containerPort: PORTS.gateway });
+  if (spec.leafnodes) ports.push({ name: "leafnodes", containerPort: PORTS.leafnodes });
   const container: Record<string, unknown> = {
     name: "nats",
     image: natsImage(spec),
     args: ["--config", POD_PATHS.configFile],
-    ports: [
-      { name: "client", containerPort: PORTS.client },
-      { name: "route", containerPort: PORTS.route },
-      { name: "monitor", containerPort: PORTS.monitor },
-    ],
+    ports,
   };
   if (input.limits.goMemLimit !== undefined)
     container["env"] = [{ name: "GOMEMLIMIT", value: input.limits.goMemLimit.toString() }];
@@ -122,19 +135,21 @@ function exporterContainer(spec: NatsCluster["spec"]): Record<string, unknown> {
 }
 
 function volumes(input: StatefulSetInput, server: string): Record<string, unknown>[] {
+  const sources: Record<string, unknown>[] = [
+    { configMap: { name: configMapName(server), items: [{ key: CONFIG_KEY, path: CONFIG_KEY }] } },
+  ];
+  // One projected volume, so the kubelet swaps the config and the remotes' creds together.
+  if (input.leafRemotesSecret) sources.push({ secret: { name: leafRemotesSecretName(input.cluster.metadata.name) } });
   const list: Record<string, unknown>[] = [
-    {
-      name: "config",
-      projected: {
-        sources: [{ configMap: { name: configMapName(server), items: [{ key: CONFIG_KEY, path: CONFIG_KEY }] } }],
-      },
-    },
+    { name: "config", projected: { sources } },
     { name: "pid", emptyDir: {} },
   ];
   if (needsData(input.cluster.spec) && !input.cluster.spec.jetstream?.volumeClaimTemplate)
     list.push({ name: "data", emptyDir: {} });
   if (input.routeTls) list.push({ name: "routes-tls", secret: { secretName: input.routeTlsSecret } });
   if (input.clientTlsSecret) list.push({ name: "client-tls", secret: { secretName: input.clientTlsSecret } });
+  if (input.gatewayTlsSecret) list.push({ name: "gateway-tls", secret: { secretName: input.gatewayTlsSecret } });
+  if (input.leafnodesTlsSecret) list.push({ name: "leafnodes-tls", secret: { secretName: input.leafnodesTlsSecret } });
   return list;
 }
 

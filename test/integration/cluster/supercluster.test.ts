@@ -1,0 +1,388 @@
+// Story 6, on one control plane: two NatsClusters in two namespaces join one supercluster over
+// gateways the operator renders (C46–C50), with TLS from Secrets the user made (a private CA,
+// peers verified both ways); GatewaysConnected on both, observed over $SYS GATEWAYZ, and a
+// message published on one cluster received on the other. A gateway without TLS is refused
+// (C47) unless the operator allows it.
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { jetstream, jetstreamManager } from "@nats-io/jetstream";
+import { connect, credsAuthenticator, type NatsConnection } from "@nats-io/transport-node";
+import type { Condition } from "../../../shared/kube/conditions.ts";
+import type { KubeObject } from "../../../shared/kube/object.ts";
+import type { Cluster } from "../../../functions/cluster/index.ts";
+import { ALLOW_GATEWAY_WITHOUT_TLS_ENV } from "../../../functions/cluster/index.ts";
+import { pingConnectivity } from "../../../functions/step-rollout/connectivity.ts";
+import { createOperator, type SignedAccount, type TestOperator } from "../../support/nats-auth.ts";
+import { startEnvironment, type Environment } from "../support/environment.ts";
+import { condition, readCluster, waitFor } from "./support/natscluster.ts";
+import { startOperator, type RunningOperator } from "./support/operator.ts";
+import { installOperatorTrust, operatorModeAuth } from "./support/operator-mode.ts";
+import { createCertificateAuthority, tlsSecret, type CertificateAuthority } from "./support/tls-secrets.ts";
+
+let env: Environment;
+let operator: RunningOperator;
+let nats: TestOperator;
+let app: SignedAccount;
+let ca: CertificateAuthority;
+/** Namespace of each member cluster. */
+const namespaces: Record<"east" | "west", string> = { east: "", west: "" };
+
+const gatewayHost = (name: "east" | "west") => `${name}-gateway.${namespaces[name]}.svc`;
+
+function member(name: "east" | "west"): KubeObject {
+  return {
+    apiVersion: "cluster.nats-operator.io/v1beta1",
+    kind: "NatsCluster",
+    metadata: { name, namespace: namespaces[name] },
+    spec: {
+      version: "2.15.2",
+      replicas: 2,
+      resources: { requests: { cpu: "100m", memory: "128Mi" }, limits: { memory: "128Mi" } },
+      // One meta group spans the supercluster: its leader is elected over the gateways.
+      jetstream: {},
+      auth: { ...operatorModeAuth(), accountTrustRefs: [{ name: "app" }] },
+      gateway: {
+        discovery: "Explicit",
+        // The same list on both members: each skips its own entry.
+        remotes: [
+          { name: "east", url: `tls://${gatewayHost("east")}:7222` },
+          { name: "west", url: `tls://${gatewayHost("west")}:7222` },
+        ],
+        tls: { secretRef: { name: `${name}-gateway-certs` } },
+        service: { type: "ClusterIP", annotations: { "example.com/exposed-by": "test" } },
+        advertise: `${gatewayHost(name)}:7222`,
+      },
+    },
+  } as KubeObject;
+}
+
+const podUrl = (name: "east" | "west", ordinal: number) =>
+  `nats://${name}-${ordinal}-0.${name}-headless.${namespaces[name]}.svc:4222`;
+const connectAs = (creds: string, servers: string[]): Promise<NatsConnection> =>
+  connect({ servers, authenticator: credsAuthenticator(new TextEncoder().encode(creds)), timeout: 5_000 });
+
+const describeConditions = (cluster: Cluster | undefined) =>
+  ((cluster?.status?.conditions ?? []) as Condition[])
+    .map((c) => `${c.type}=${c.status}/${c.reason}: ${c.message}`)
+    .join("; ");
+
+async function waitGatewaysConnected(name: "east" | "west", timeoutMs: number): Promise<Cluster> {
+  let last: Cluster | undefined;
+  return waitFor(
+    `${name} GatewaysConnected`,
+    async () => {
+      last = await readCluster(env.kube, namespaces[name], name);
+      return condition(last, "GatewaysConnected")?.status === "True" ? last : undefined;
+    },
+    timeoutMs,
+  ).catch((error: unknown) => {
+    process.stdout.write(operator.log.slice(-30).join(""));
+    throw new Error(
+      `${String(error)}; ${describeConditions(last)}; gateways ${JSON.stringify(last?.status?.gateways)}`,
+    );
+  });
+}
+
+beforeAll(async () => {
+  env = await startEnvironment();
+  namespaces.east = await env.namespace("east");
+  namespaces.west = await env.namespace("west");
+  operator = await startOperator(env.transport);
+  nats = await createOperator();
+  app = await nats.signAccount("app", { jetstream: true });
+  ca = await createCertificateAuthority();
+  for (const name of ["east", "west"] as const) {
+    const namespace = namespaces[name];
+    await installOperatorTrust(env.kube, namespace, nats);
+    // Both members preload the application account, so its users exist on either side.
+    await env.kube.create({
+      apiVersion: "nats-operator.io/v1beta1",
+      kind: "NatsAccountTrust",
+      metadata: { name: "app", namespace },
+      spec: { publicKey: app.publicKey, jwt: app.jwt },
+    } as KubeObject);
+    const certificate = await ca.issue(name, [gatewayHost(name), `${gatewayHost(name)}.cluster.local`]);
+    await env.kube.create(tlsSecret(namespace, `${name}-gateway-certs`, certificate));
+  }
+}, 300_000);
+
+afterAll(async () => {
+  process.env[ALLOW_GATEWAY_WITHOUT_TLS_ENV] = "";
+  await operator?.stop();
+  await env?.stop();
+  await ca?.dispose();
+}, 120_000);
+
+describe("a supercluster over gateways (story 6)", () => {
+  it("joins east and west over verified TLS: GatewaysConnected on both, and a message crosses", async () => {
+    await env.kube.create(member("east"));
+    await env.kube.create(member("west"));
+    const east = await waitGatewaysConnected("east", 240_000);
+    const west = await waitGatewaysConnected("west", 120_000);
+
+    expect(condition(east, "GatewaysConnected")).toMatchObject({
+      reason: "AllMembersReachable",
+      message: "1 of 1 remote members connected",
+    });
+    // Every east server dials west, and west's servers dial in.
+    expect(east.status?.gateways?.map((g) => [g.name, g.connected, g.outbound])).toEqual([["west", true, 2]]);
+    expect(east.status?.gateways?.[0]?.inbound).toBeGreaterThanOrEqual(1);
+    expect(west.status?.gateways?.map((g) => [g.name, g.connected, g.outbound])).toEqual([["east", true, 2]]);
+    expect(east.status?.endpoints?.gateway).toBe(`${gatewayHost("east")}:7222`);
+
+    // The rendered gateway: its own name, the other member only, the private CA verifying peers.
+    const configMap = await env.kube.get<KubeObject & { data: Record<string, string> }>({
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      namespace: namespaces.east,
+      name: "east-0-config",
+    });
+    const config = JSON.parse(configMap?.data["nats.conf"] ?? "{}") as { gateway?: Record<string, unknown> };
+    expect(config.gateway).toEqual({
+      name: "east",
+      listen: "0.0.0.0:7222",
+      advertise: `${gatewayHost("east")}:7222`,
+      reject_unknown: true,
+      gateways: [{ name: "west", urls: [`tls://${gatewayHost("west")}:7222`] }],
+      tls: {
+        cert_file: "/etc/nats-gateway-tls/tls.crt",
+        key_file: "/etc/nats-gateway-tls/tls.key",
+        ca_file: "/etc/nats-gateway-tls/ca.crt",
+        verify: true,
+      },
+    });
+    const service = await env.kube.get<KubeObject & { spec: Record<string, unknown> }>({
+      apiVersion: "v1",
+      kind: "Service",
+      namespace: namespaces.east,
+      name: "east-gateway",
+    });
+    expect(service?.metadata.annotations).toMatchObject({ "example.com/exposed-by": "test" });
+    expect(service?.spec).toMatchObject({ type: "ClusterIP", publishNotReadyAddresses: true });
+
+    // What GatewaysConnected is judged from: each east server answers $SYS GATEWAYZ (filtered to
+    // east), naming its outbound connection to west.
+    const system = await connectAs(nats.systemUserCreds, [podUrl("east", 0)]);
+    try {
+      const answers = await pingConnectivity(system, east, ["east-0", "east-1"], { gateways: true, leafs: false });
+      expect(answers.map((a) => a.server).sort()).toEqual(["east-0", "east-1"]);
+      for (const answer of answers) expect(answer.gatewayz?.outbound_gateways?.["west"]?.connection).toBeDefined();
+    } finally {
+      await system.close();
+    }
+
+    // A user of the application account on east hears what one on west publishes.
+    const listener = await connectAs(app.userCreds, [podUrl("east", 0)]);
+    const speaker = await connectAs(app.userCreds, [podUrl("west", 1)]);
+    try {
+      const received: string[] = [];
+      const sub = listener.subscribe("greetings.>", { callback: (_err, msg) => void received.push(msg.string()) });
+      await listener.flush();
+      await waitFor(
+        "a message from west on east",
+        async () => {
+          speaker.publish("greetings.east", "hello from west");
+          await speaker.flush();
+          await new Promise((r) => setTimeout(r, 250));
+          return received.includes("hello from west");
+        },
+        60_000,
+        0,
+      );
+      sub.unsubscribe();
+
+      // A stream placed on west, written and read from east.
+      // The meta group may still be electing its leader over the gateways: asked again until it answers.
+      const info = await waitFor(
+        "a stream placed on west",
+        async () =>
+          (await jetstreamManager(listener, { timeout: 2_000 })).streams.add({
+            name: "ORDERS",
+            subjects: ["orders.>"],
+            placement: { cluster: "west", tags: [] },
+          }),
+        120_000,
+        1_000,
+      );
+      expect(info.cluster?.name).toBe("west");
+      const led = await waitFor(
+        "the stream's leader",
+        async () => {
+          const current = await (await jetstreamManager(listener)).streams.info("ORDERS");
+          return current.cluster?.leader ? current : undefined;
+        },
+        30_000,
+      );
+      expect(["west-0", "west-1"]).toContain(led.cluster?.leader);
+      await jetstream(listener).publish("orders.1", "one");
+      const stored = await (await jetstreamManager(listener)).streams.getMessage("ORDERS", { seq: 1 });
+      expect(stored?.string()).toBe("one");
+    } finally {
+      await listener.close();
+      await speaker.close();
+    }
+  }, 480_000);
+
+  it("refuses a member list without this cluster, then creates no server until the gateway Secret holds ca.crt (C48)", async () => {
+    const namespace = namespaces.west;
+    const certificate = await ca.issue("waiting", [`waiting-gateway.${namespace}.svc`]);
+    const { "ca.crt": _ca, ...withoutCa } = certificate;
+    await env.kube.create(tlsSecret(namespace, "waiting-certs", withoutCa));
+    await env.kube.create({
+      apiVersion: "cluster.nats-operator.io/v1beta1",
+      kind: "NatsCluster",
+      metadata: { name: "waiting", namespace },
+      spec: {
+        version: "2.15.2",
+        replicas: 1,
+        resources: { requests: { cpu: "100m", memory: "128Mi" }, limits: { memory: "128Mi" } },
+        gateway: {
+          discovery: "Explicit",
+          remotes: [{ name: "east", url: `tls://${gatewayHost("east")}:7222` }],
+          tls: { secretRef: { name: "waiting-certs" } },
+        },
+      },
+    } as KubeObject);
+    const key = { apiVersion: "cluster.nats-operator.io/v1beta1", kind: "NatsCluster", namespace, name: "waiting" };
+    const refused = await waitFor(
+      "Progressing UnsupportedSpec",
+      async () => {
+        const c = await readCluster(env.kube, namespace, "waiting");
+        return condition(c, "Progressing")?.reason === "UnsupportedSpec" ? c : undefined;
+      },
+      60_000,
+    );
+    expect(condition(refused, "Progressing")).toMatchObject({
+      status: "False",
+      message: expect.stringContaining("spec.gateway.remotes does not list this cluster (waiting)") as unknown,
+    });
+    // Listed, as on every other member: now only the certificate is missing.
+    await env.kube.patch(
+      key,
+      {
+        spec: {
+          gateway: {
+            remotes: [
+              { name: "east", url: `tls://${gatewayHost("east")}:7222` },
+              { name: "waiting", url: `tls://waiting-gateway.${namespace}.svc:7222` },
+            ],
+          },
+        },
+      },
+      "merge",
+    );
+    const waiting = await waitFor(
+      "Progressing GatewayCertificateNotReady",
+      async () => {
+        const c = await readCluster(env.kube, namespace, "waiting");
+        return condition(c, "Progressing")?.reason === "GatewayCertificateNotReady" ? c : undefined;
+      },
+      60_000,
+    );
+    expect(condition(waiting, "Progressing")).toMatchObject({
+      status: "True",
+      message: expect.stringContaining("Secret waiting-certs does not hold tls.crt, tls.key and ca.crt") as unknown,
+    });
+    const statefulSet = { apiVersion: "apps/v1", kind: "StatefulSet", namespace, name: "waiting-0" };
+    expect(await env.kube.get(statefulSet)).toBeUndefined();
+    // The CA added to the Secret: render-cluster's poll sees it, as no event would tell it.
+    await env.kube.patch(
+      { apiVersion: "v1", kind: "Secret", namespace, name: "waiting-certs" },
+      { stringData: { "ca.crt": certificate["ca.crt"] } },
+      "merge",
+    );
+    await waitFor("waiting-0 created", () => env.kube.get(statefulSet), 60_000);
+    await env.kube.delete(key);
+  }, 180_000);
+
+  it("refuses a gateway without TLS, rendering nothing, until the operator allows it", async () => {
+    const namespace = namespaces.east;
+    const plain: KubeObject = {
+      apiVersion: "cluster.nats-operator.io/v1beta1",
+      kind: "NatsCluster",
+      metadata: { name: "plain", namespace },
+      spec: {
+        version: "2.15.2",
+        replicas: 1,
+        resources: { requests: { cpu: "100m", memory: "128Mi" }, limits: { memory: "128Mi" } },
+        gateway: { discovery: "Gossip", remotes: [{ name: "seed", url: "nats://seed.example:7222" }] },
+      },
+    } as KubeObject;
+    await env.kube.create(plain);
+    const refused = await waitFor(
+      "Progressing=False GatewayWithoutTLS",
+      async () => {
+        const c = await readCluster(env.kube, namespace, "plain");
+        return condition(c, "Progressing")?.reason === "GatewayWithoutTLS" &&
+          condition(c, "Ready")?.reason === "GatewayWithoutTLS"
+          ? c
+          : undefined;
+      },
+      60_000,
+    );
+    expect(condition(refused, "Progressing")?.status).toBe("False");
+    expect(condition(refused, "Ready")?.status).toBe("False");
+    expect(condition(refused, "Progressing")?.message).toContain(ALLOW_GATEWAY_WITHOUT_TLS_ENV);
+    type Event = KubeObject & { reason?: string; type?: string; regarding?: { name?: string } };
+    const events = await waitFor(
+      "the GatewayWithoutTLS event",
+      async () => {
+        const list = await env.kube.list<Event>({ apiVersion: "events.k8s.io/v1", kind: "Event", namespace });
+        const found = list.filter((e) => e.regarding?.name === "plain" && e.reason === "GatewayWithoutTLS");
+        return found.length > 0 ? found : undefined;
+      },
+      30_000,
+    );
+    expect(events.map((e) => e.type)).toEqual(["Warning"]);
+    const nothing = await env.kube.list<KubeObject>({
+      apiVersion: "apps/v1",
+      kind: "StatefulSet",
+      namespace,
+      labelSelector: "cluster.nats-operator.io/cluster=plain",
+    });
+    expect(nothing).toEqual([]);
+    expect(await env.kube.get({ apiVersion: "v1", kind: "Service", namespace, name: "plain" })).toBeUndefined();
+
+    // Started with allow-gateway-without-tls, the operator renders the gateway in clear.
+    process.env[ALLOW_GATEWAY_WITHOUT_TLS_ENV] = "true";
+    await env.kube.patch(
+      { apiVersion: "cluster.nats-operator.io/v1beta1", kind: "NatsCluster", namespace, name: "plain" },
+      { spec: { serverTags: { allowed: "clear" } } },
+      "merge",
+    );
+    const configMap = await waitFor(
+      "plain-0's config",
+      () =>
+        env.kube.get<KubeObject & { data: Record<string, string> }>({
+          apiVersion: "v1",
+          kind: "ConfigMap",
+          namespace,
+          name: "plain-0-config",
+        }),
+      60_000,
+    );
+    const config = JSON.parse(configMap.data["nats.conf"] ?? "{}") as { gateway?: Record<string, unknown> };
+    expect(config.gateway).toEqual({
+      name: "plain",
+      listen: "0.0.0.0:7222",
+      reject_unknown: false,
+      gateways: [{ name: "seed", urls: ["nats://seed.example:7222"] }],
+    });
+    await waitFor(
+      "the refusal cleared",
+      async () => {
+        const c = await readCluster(env.kube, namespace, "plain");
+        return c?.metadata.annotations?.["cluster.nats-operator.io/render-failure"] === undefined &&
+          condition(c, "Progressing")?.reason !== "GatewayWithoutTLS"
+          ? c
+          : undefined;
+      },
+      60_000,
+    );
+    await env.kube.delete({
+      apiVersion: "cluster.nats-operator.io/v1beta1",
+      kind: "NatsCluster",
+      namespace,
+      name: "plain",
+    });
+  }, 240_000);
+});
