@@ -8,7 +8,7 @@ import { decide, decideRouteTls } from "./decide.ts";
 import { reportFailure } from "./failure.ts";
 import { observe } from "./observe.ts";
 import { noRenderTicks } from "./schedule.ts";
-import { isTrustRef, renderReferrers, TRUST_KINDS } from "./trust-referrers.ts";
+import { INPUT_KINDS, isInputRef, renderReferrers } from "./referrers.ts";
 
 /**
  * Renders a NatsCluster into its route TLS, Services, PDB and NetworkPolicy, and creates the
@@ -19,7 +19,7 @@ import { isTrustRef, renderReferrers, TRUST_KINDS } from "./trust-referrers.ts";
  */
 export const renderCluster: OperatorFunction = {
   name: "render-cluster",
-  kinds: ["NatsCluster.cluster.nats-operator.io", "StatefulSet.apps", ...TRUST_KINDS],
+  kinds: ["NatsCluster.cluster.nats-operator.io", "StatefulSet.apps", ...INPUT_KINDS],
   handlesPings: true,
   owns: ["NatsCluster.cluster.nats-operator.io"],
   // A mirrored trust's JWTs live in its status: their change is no echo here.
@@ -31,7 +31,7 @@ export const renderCluster: OperatorFunction = {
     const kube = await context.kube();
     const event = context.event;
     const renderOne = (cluster: Cluster) => reportingFailure(context, kube, cluster);
-    if (event.source === "apiserver" && isTrustRef(event.ref)) return renderReferrers(kube, event.ref, renderOne);
+    if (event.source === "apiserver" && isInputRef(event.ref)) return renderReferrers(kube, event.ref, renderOne);
     const target = await resolveTarget(kube, event);
     if (target.kind === "none") return skipped(target.reason);
     const cluster = await readCluster(kube, target.namespace, target.name);

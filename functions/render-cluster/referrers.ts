@@ -1,0 +1,96 @@
+// The NatsClusters an input's event concerns. A NatsCluster's rendered config is made of more than
+// the NatsCluster: the trusts its `spec.auth` names, the NatsConnections its leaf remotes dial
+// (their URLs and creds), and the NatsReferenceGrants that admit those references across
+// namespaces. A change of any of them is a new revision for each NatsCluster that uses it.
+import type { Kube } from "../../shared/kube/client.ts";
+import type { ObjectRef } from "../../shared/runtime/event.ts";
+import { qualifiedKind } from "../../shared/runtime/function.ts";
+import { done, type Outcome, skipped, withSchedules } from "../../shared/runtime/outcome.ts";
+import type { ScheduleDecision } from "../../shared/runtime/schedule.ts";
+import { KINDS } from "../../shared/api/kinds.ts";
+import { asCluster, type Cluster, CLUSTER_API_VERSION, CLUSTER_KIND, rolloutPoll } from "../cluster/index.ts";
+
+export const INPUT_KINDS = [
+  KINDS.NatsOperatorTrust,
+  KINDS.NatsAccountTrust,
+  KINDS.NatsConnection,
+  KINDS.NatsReferenceGrant,
+].map((k) => qualifiedKind(k.apiVersion, k.kind));
+
+export const isInputRef = (ref: ObjectRef): boolean => INPUT_KINDS.includes(qualifiedKind(ref.apiVersion, ref.kind));
+
+/** Whether the cluster's auth names the trust (pure); an omitted namespace is the cluster's own. */
+export function namesTrust(cluster: Cluster, trust: ObjectRef): boolean {
+  const auth = cluster.spec.auth;
+  if (!auth) return false;
+  const same = (ref: { name: string; namespace?: string }) =>
+    ref.name === trust.name && (ref.namespace ?? cluster.metadata.namespace) === trust.namespace;
+  if (trust.kind === KINDS.NatsOperatorTrust.kind) return same(auth.trustRef);
+  return (auth.accountTrustRefs ?? []).some(same);
+}
+
+/** Whether a leaf remote of the cluster dials the NatsConnection (pure). */
+export function namesConnection(cluster: Cluster, connection: ObjectRef): boolean {
+  return (cluster.spec.leafRemotes ?? []).some(
+    (r) =>
+      r.connectionRef.name === connection.name &&
+      (r.connectionRef.namespace ?? cluster.metadata.namespace) === connection.namespace,
+  );
+}
+
+/** Whether the cluster refers into the grant's namespace from its own, which only a grant admits (pure). */
+export function reliesOnGrant(cluster: Cluster, grant: ObjectRef): boolean {
+  if (cluster.metadata.namespace === grant.namespace) return false;
+  const auth = cluster.spec.auth;
+  const refs = [
+    ...(cluster.spec.leafRemotes ?? []).map((r) => r.connectionRef),
+    ...(auth ? [auth.trustRef, ...(auth.accountTrustRefs ?? [])] : []),
+  ];
+  return refs.some((ref) => ref.namespace === grant.namespace);
+}
+
+/** Whether the cluster's rendered config is made of the input `ref` names (pure). */
+export function usesInput(cluster: Cluster, ref: ObjectRef): boolean {
+  switch (ref.kind) {
+    case KINDS.NatsConnection.kind:
+      return namesConnection(cluster, ref);
+    case KINDS.NatsReferenceGrant.kind:
+      return reliesOnGrant(cluster, ref);
+    default:
+      return namesTrust(cluster, ref);
+  }
+}
+
+/** Every NatsCluster, in any namespace (a grant can admit it from anywhere), that uses the input. */
+export async function clustersUsing(kube: Kube, input: ObjectRef): Promise<Cluster[]> {
+  const all = await kube.list({ apiVersion: CLUSTER_API_VERSION, kind: CLUSTER_KIND });
+  return all
+    .map(asCluster)
+    .filter((c): c is Cluster => c !== undefined && !c.metadata.deletionTimestamp && usesInput(c, input));
+}
+
+/**
+ * An input changed: every NatsCluster using it is rendered again (by `render`), and step-rollout is
+ * poked, since at rest it has no tick that would notice the new revision (C31 rolls it out).
+ */
+export async function renderReferrers(
+  kube: Kube,
+  input: ObjectRef,
+  render: (cluster: Cluster) => Promise<Outcome>,
+): Promise<Outcome> {
+  const clusters = await clustersUsing(kube, input);
+  if (clusters.length === 0) return skipped(`no NatsCluster uses ${input.kind} ${input.namespace}/${input.name}`);
+  const rendered: string[] = [];
+  const schedules: ScheduleDecision[][] = [];
+  for (const cluster of clusters) {
+    const outcome = await render(cluster);
+    schedules.push([...(outcome.schedules ?? []), rolloutPoll(cluster, true)]);
+    rendered.push(
+      `${cluster.metadata.namespace}/${cluster.metadata.name}: ${outcome.kind === "done" ? outcome.summary : outcome.kind}`,
+    );
+  }
+  return withSchedules(
+    done(`${input.kind} ${input.namespace}/${input.name} changed; ${rendered.join("; ")}`),
+    ...schedules,
+  );
+}
