@@ -86,3 +86,19 @@ describe("leaf remote referrers", () => {
     expect(usesInput(withAuth({ name: "t", namespace: "trusts" }), grant("trusts", "g"))).toBe(true);
   });
 });
+
+describe("Secret referrers", () => {
+  const secret = (namespace: string, name: string) => ({ apiVersion: "v1", kind: "Secret", namespace, name });
+  const withTls = demoCluster({ tls: { client: { secretRef: { name: "demo-client-tls" } } } } as never);
+
+  it("are NatsClusters of the Secret's namespace whose spec names it", () => {
+    const ns = withTls.metadata.namespace ?? "";
+    expect(usesInput(withTls, secret(ns, "demo-client-tls"))).toBe(true);
+    expect(usesInput(withTls, secret(ns, "other"))).toBe(false);
+    expect(usesInput(withTls, secret("elsewhere", "demo-client-tls"))).toBe(false);
+  });
+
+  it("come from Secret events", () => {
+    expect(isInputRef(secret("a", "b"))).toBe(true);
+  });
+});

@@ -1,7 +1,8 @@
 // The NatsClusters an input's event concerns. A NatsCluster's rendered config is made of more than
-// the NatsCluster: the trusts its `spec.auth` names, the NatsConnections its leaf remotes dial
-// (their URLs and creds), and the NatsReferenceGrants that admit those references across
-// namespaces. A change of any of them is a new revision for each NatsCluster that uses it.
+// the NatsCluster: the Secrets its spec names (TLS certificates, system credentials), the trusts
+// its `spec.auth` names, the NatsConnections its leaf remotes dial (their URLs and creds), and the
+// NatsReferenceGrants that admit those references across namespaces. A change of any of them is a
+// new revision for each NatsCluster that uses it (a rotated certificate is reloaded by step-rollout).
 import type { Kube } from "../../shared/kube/client.ts";
 import type { ObjectRef } from "../../shared/runtime/event.ts";
 import { qualifiedKind } from "../../shared/runtime/function.ts";
@@ -11,11 +12,11 @@ import { KINDS } from "../../shared/api/kinds.ts";
 import { asCluster, type Cluster, CLUSTER_API_VERSION, CLUSTER_KIND, rolloutPoll } from "../cluster/index.ts";
 
 export const INPUT_KINDS = [
-  KINDS.NatsOperatorTrust,
-  KINDS.NatsAccountTrust,
-  KINDS.NatsConnection,
-  KINDS.NatsReferenceGrant,
-].map((k) => qualifiedKind(k.apiVersion, k.kind));
+  ...[KINDS.NatsOperatorTrust, KINDS.NatsAccountTrust, KINDS.NatsConnection, KINDS.NatsReferenceGrant].map((k) =>
+    qualifiedKind(k.apiVersion, k.kind),
+  ),
+  qualifiedKind("v1", "Secret"),
+];
 
 export const isInputRef = (ref: ObjectRef): boolean => INPUT_KINDS.includes(qualifiedKind(ref.apiVersion, ref.kind));
 
@@ -49,9 +50,29 @@ export function reliesOnGrant(cluster: Cluster, grant: ObjectRef): boolean {
   return refs.some((ref) => ref.namespace === grant.namespace);
 }
 
+/** Names of the Secrets a spec refers to (`secretRef` and `secretKeyRef` anywhere in it). */
+function secretNames(value: unknown, into = new Set<string>()): Set<string> {
+  if (Array.isArray(value)) for (const item of value) secretNames(item, into);
+  else if (value !== null && typeof value === "object") {
+    for (const [key, child] of Object.entries(value)) {
+      const name = (child as { name?: unknown } | null)?.name;
+      if ((key === "secretRef" || key === "secretKeyRef") && typeof name === "string") into.add(name);
+      else secretNames(child, into);
+    }
+  }
+  return into;
+}
+
+/** Whether the cluster's spec names the Secret; Secret references are always in its own namespace (pure). */
+export function namesSecret(cluster: Cluster, secret: ObjectRef): boolean {
+  return cluster.metadata.namespace === secret.namespace && secretNames(cluster.spec).has(secret.name);
+}
+
 /** Whether the cluster's rendered config is made of the input `ref` names (pure). */
 export function usesInput(cluster: Cluster, ref: ObjectRef): boolean {
   switch (ref.kind) {
+    case "Secret":
+      return namesSecret(cluster, ref);
     case KINDS.NatsConnection.kind:
       return namesConnection(cluster, ref);
     case KINDS.NatsReferenceGrant.kind:
@@ -61,9 +82,16 @@ export function usesInput(cluster: Cluster, ref: ObjectRef): boolean {
   }
 }
 
-/** Every NatsCluster, in any namespace (a grant can admit it from anywhere), that uses the input. */
+/**
+ * Every NatsCluster that uses the input: in any namespace (a grant can admit it from anywhere), or
+ * for a Secret in its own.
+ */
 export async function clustersUsing(kube: Kube, input: ObjectRef): Promise<Cluster[]> {
-  const all = await kube.list({ apiVersion: CLUSTER_API_VERSION, kind: CLUSTER_KIND });
+  const all = await kube.list({
+    apiVersion: CLUSTER_API_VERSION,
+    kind: CLUSTER_KIND,
+    ...(input.kind === "Secret" ? { namespace: input.namespace } : {}),
+  });
   return all
     .map(asCluster)
     .filter((c): c is Cluster => c !== undefined && !c.metadata.deletionTimestamp && usesInput(c, input));

@@ -31,9 +31,9 @@ describe("routeEvent with the Triggers in knative/", () => {
     expect(routeEvent(await loadTriggerRoutes(), tick)).toEqual(["sync-stream"]);
   });
 
-  it("sends Secret references to sign-account only", async () => {
+  it("sends Secret references to the functions that resolve them: render-cluster and sign-account", async () => {
     const ce = clusterEvent({ type: "dev.knative.apiserver.ref.update", kind: "Secret", apiversion: "v1" }, {});
-    expect(routeEvent(await loadTriggerRoutes(), ce)).toEqual(["sign-account"]);
+    expect(routeEvent(await loadTriggerRoutes(), ce).sort()).toEqual(["render-cluster", "sign-account"]);
   });
 
   it("routes every kind the ApiServerSources watch to at least one function", async () => {

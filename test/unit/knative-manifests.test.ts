@@ -4,8 +4,6 @@
 import { describe, expect, it } from "@jest/globals";
 import { readFile } from "node:fs/promises";
 import { parseAllDocuments } from "yaml";
-import { WATCHED_SECRET_LABELS } from "../../functions/sign-account/seed-secrets.ts";
-import { MANAGED_BY } from "../../shared/api/constants/labels.ts";
 import { brokerDelivery } from "../../shared/eventing/delivery.ts";
 import { knativeDir, loadTriggerRoutes, loadWatchedResources } from "../../shared/eventing/manifests.ts";
 import { pingEvent } from "../../shared/eventing/ping-event.ts";
@@ -140,12 +138,11 @@ describe("knative/resync.yaml", () => {
 });
 
 describe("knative/apiserversources.yaml", () => {
-  it("selects Secrets by the label sign-account writes, not render-cluster's", async () => {
+  it("watches every Secret, users' unlabelled ones too, in Reference mode so no secret data crosses the Broker", async () => {
     const secrets = (await loadWatchedResources()).filter((r) => r.kind === "Secret");
     expect(secrets).toHaveLength(1);
     expect(secrets[0]?.mode).toBe("Reference");
-    expect(secrets[0]?.selector).toEqual({ matchLabels: WATCHED_SECRET_LABELS });
-    expect(Object.values(WATCHED_SECRET_LABELS)).not.toContain(MANAGED_BY);
+    expect(secrets[0]?.selector).toBeUndefined();
   });
 });
 

@@ -163,7 +163,10 @@ export async function rollOut(
     );
   };
   const before = await pods();
-  const watch: RolloutWatch = { mostDown: 0, uids: new Map() };
+  const watch: RolloutWatch = {
+    mostDown: 0,
+    uids: new Map([...before].map(([name, p]) => [name, new Set([p.uid])])),
+  };
   await k.kubectl(
     "patch",
     "natscluster",

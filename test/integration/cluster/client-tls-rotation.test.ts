@@ -1,0 +1,111 @@
+// A NatsCluster's client TLS from a Secret the user keeps (as cert-manager or a script would): the
+// servers serve its certificate, and when the Secret is rotated the new certificate reaches every
+// server by reload, with no edit of the NatsCluster and no pod restart. The Secret's own event is
+// what starts it (the ApiServerSource watches every Secret in Reference mode).
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { connect } from "@nats-io/transport-node";
+import type { KubeObject } from "../../../shared/kube/object.ts";
+import { startEnvironment, type Environment } from "../support/environment.ts";
+import type { Cluster } from "../../../functions/cluster/index.ts";
+import { condition, readCluster, waitAtRest, waitFor } from "./support/natscluster.ts";
+import { startOperator, type RunningOperator } from "./support/operator.ts";
+import { createCertificateAuthority, tlsSecret, type CertificateAuthority } from "./support/tls-secrets.ts";
+
+const NAME = "demo";
+let env: Environment;
+let operator: RunningOperator;
+let namespace: string;
+const authorities: CertificateAuthority[] = [];
+
+const hosts = () => [`${NAME}.${namespace}.svc`, `*.${NAME}-headless.${namespace}.svc`];
+const serverUrl = (ordinal: number) => `tls://${NAME}-${ordinal}-0.${NAME}-headless.${namespace}.svc:4222`;
+
+async function issuedBy(ca: CertificateAuthority): Promise<KubeObject> {
+  return tlsSecret(namespace, "demo-client-tls", await ca.issue("demo", hosts()));
+}
+
+/** Whether a client trusting only `caPem` completes a TLS connection to the server. */
+async function trustedBy(caPem: string, ordinal: number): Promise<boolean> {
+  try {
+    const nc = await connect({ servers: serverUrl(ordinal), tls: { ca: caPem }, reconnect: false, timeout: 5_000 });
+    await nc.close();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+beforeAll(async () => {
+  env = await startEnvironment();
+  namespace = await env.namespace("client-tls");
+  operator = await startOperator(env.transport);
+  const first = await createCertificateAuthority();
+  authorities.push(first);
+  await env.kube.create(await issuedBy(first));
+  await env.kube.create({
+    apiVersion: "cluster.nats-operator.io/v1beta1",
+    kind: "NatsCluster",
+    metadata: { name: NAME, namespace },
+    spec: {
+      version: "2.15.2",
+      replicas: 2,
+      resources: { requests: { cpu: "100m", memory: "128Mi" }, limits: { memory: "128Mi" } },
+      tls: { secretRef: { name: "demo-client-tls" } },
+    },
+  } as KubeObject);
+  await waitAtRest(env.kube, namespace, 240_000, NAME);
+}, 300_000);
+
+afterAll(async () => {
+  await operator?.stop();
+  await env?.stop();
+  for (const ca of authorities) await ca.dispose();
+}, 120_000);
+
+describe("client TLS from a user's Secret", () => {
+  it("is served by every server", async () => {
+    const secret = await env.kube.get<KubeObject & { data: Record<string, string> }>({
+      apiVersion: "v1",
+      kind: "Secret",
+      namespace,
+      name: "demo-client-tls",
+    });
+    const ca = Buffer.from(secret?.data["ca.crt"] ?? "", "base64").toString("utf8");
+    expect([await trustedBy(ca, 0), await trustedBy(ca, 1)]).toEqual([true, true]);
+  });
+
+  it("rotated in its Secret, reaches every server by reload: no NatsCluster edit, no pod restart", async () => {
+    const before = (await readCluster(env.kube, namespace, NAME)) as Cluster;
+    const generation = before.metadata.generation;
+    const pods = async () =>
+      (await env.kube.list<KubeObject>({ apiVersion: "v1", kind: "Pod", namespace })).map((p) => p.metadata.uid).sort();
+    const uids = await pods();
+    const next = await createCertificateAuthority();
+    authorities.push(next);
+    const rotated = await issuedBy(next);
+    await env.kube.apply(rotated, "client-tls-rotation-test");
+    const nextCa = (rotated as unknown as { stringData: Record<string, string> }).stringData["ca.crt"] ?? "";
+    const after = await waitFor(
+      "the rotated certificate applied",
+      async () => {
+        const cluster = await readCluster(env.kube, namespace, NAME);
+        const revision = cluster?.status?.config?.revision;
+        return cluster &&
+          revision !== before.status?.config?.revision &&
+          condition(cluster, "Progressing")?.reason === "UpToDate" &&
+          cluster.status?.servers?.every((s) => s.configRevision === revision)
+          ? cluster
+          : undefined;
+      },
+      180_000,
+    );
+    expect(after.metadata.generation).toBe(generation);
+    expect(after.status?.config?.appliedBy).toBe("Reload");
+    expect(await pods()).toEqual(uids);
+    await waitFor(
+      "servers presenting the new certificate",
+      async () => (await trustedBy(nextCa, 0)) && (await trustedBy(nextCa, 1)),
+      60_000,
+    );
+  }, 240_000);
+});
