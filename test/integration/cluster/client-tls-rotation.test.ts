@@ -40,7 +40,8 @@ async function trustedBy(caPem: string, ordinal: number): Promise<boolean> {
 beforeAll(async () => {
   env = await startEnvironment();
   namespace = await env.namespace("client-tls");
-  operator = await startOperator(env.transport);
+  // Watching Secrets as the nats-operator-secrets ApiServerSource does.
+  operator = await startOperator(env.transport, { extraKinds: ["Secret"] });
   const first = await createCertificateAuthority();
   authorities.push(first);
   await env.kube.create(await issuedBy(first));
