@@ -58,7 +58,8 @@ if (existsSync("scripts/check-generated.ts"))
 jest("unit tests", "jest.config.js");
 if (
   run("build the test infrastructure", "bash", ["test/infra/build.sh"]) &&
-  run("build Knative Eventing for the tests on real Knative", "bash", ["test/infra/build-knative.sh"])
+  run("build Knative Eventing for the tests on real Knative", "bash", ["test/infra/build-knative.sh"]) &&
+  run("build helm for the chart tests", "bash", ["test/infra/build-helm.sh"])
 ) {
   jest("integration tests", "jest.integration.config.js", ["--runInBand"]);
 } else {

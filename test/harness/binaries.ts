@@ -36,6 +36,14 @@ export async function ensureKnative(progress: (line: string) => void = stderrLin
   return runBuildScript("build-knative.sh", "test-infra: knative ", progress);
 }
 
+/**
+ * Builds the helm CLI (test/infra/build-helm.sh, cached) and returns the path
+ * of the binary.
+ */
+export async function ensureHelm(progress: (line: string) => void = stderrLine): Promise<string> {
+  return runBuildScript("build-helm.sh", "test-infra: helm ", progress);
+}
+
 function stderrLine(line: string): void {
   process.stderr.write(`${line}\n`);
 }
