@@ -1,0 +1,351 @@
+// The Helm chart (chart/), with the helm CLI the harness builds (test/infra/build-helm.sh). No
+// cluster is needed: `helm lint` and `helm template` only. The drift check keeps the chart and
+// knative/ equal, so the two install paths can never disagree.
+import { beforeAll, describe, expect, it } from "@jest/globals";
+import { execFile } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseAllDocuments } from "yaml";
+import { ensureHelm } from "../../harness/binaries.ts";
+import { repoRoot } from "../../harness/paths.ts";
+
+interface Manifest {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+  spec?: Record<string, unknown>;
+}
+
+interface EnvVar {
+  name: string;
+  value?: string;
+  valueFrom?: unknown;
+}
+
+interface ServiceSpec {
+  template: {
+    metadata: { annotations: Record<string, string> };
+    spec: {
+      containerConcurrency: number;
+      timeoutSeconds: number;
+      imagePullSecrets?: { name: string }[];
+      nodeSelector?: Record<string, string>;
+      tolerations?: unknown[];
+      affinity?: unknown;
+      containers: { image: string; imagePullPolicy?: string; env: EnvVar[]; resources?: unknown }[];
+    };
+  };
+}
+
+const chartDir = join(repoRoot, "chart");
+const allOptions = join(repoRoot, "test", "integration", "chart", "all-options.yaml");
+/** The files the default install applies (knative/oidc/event-policy.yaml is optional). */
+const knativeFiles = ["rbac.yaml", "broker.yaml", "services.yaml", "triggers.yaml", "apiserversources.yaml", "resync.yaml"];
+const functionNames = ["render-cluster", "step-rollout", "sign-account", "sync-stream", "balance", "dead-letter"];
+
+let helm: string;
+// helm keeps its config, cache and data here rather than in $HOME.
+const helmHome = mkdtempSync(join(tmpdir(), "nats-operator-helm-"));
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function run(args: string[]): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      helm,
+      args,
+      {
+        cwd: repoRoot,
+        timeout: 60_000,
+        maxBuffer: 64 * 1024 * 1024,
+        env: {
+          PATH: process.env["PATH"] ?? "",
+          HOME: helmHome,
+          HELM_CACHE_HOME: join(helmHome, "cache"),
+          HELM_CONFIG_HOME: join(helmHome, "config"),
+          HELM_DATA_HOME: join(helmHome, "data"),
+          KUBECONFIG: join(helmHome, "no-kubeconfig"),
+        },
+      },
+      (error, stdout, stderr) => {
+        if (error && typeof error.code !== "number") reject(error);
+        else resolve({ code: error ? Number(error.code) : 0, stdout, stderr });
+      },
+    );
+  });
+}
+
+function parse(text: string): Manifest[] {
+  return parseAllDocuments(text)
+    .map((doc) => doc.toJS() as Manifest | null)
+    .filter((m): m is Manifest => m !== null);
+}
+
+/** `helm template` of the chart, parsed; fails the test on a non-zero exit. */
+async function template(args: string[] = [], namespace = "nats-operator"): Promise<Manifest[]> {
+  const result = await run(["template", "nats-operator", chartDir, "--namespace", namespace, ...args]);
+  if (result.code !== 0) throw new Error(`helm template ${args.join(" ")} failed:\n${result.stderr}`);
+  return parse(result.stdout);
+}
+
+const key = (m: Manifest): string => `${m.kind}/${m.metadata.namespace ?? ""}/${m.metadata.name}`;
+const byKey = (all: Manifest[]): Map<string, Manifest> => new Map(all.map((m) => [key(m), m]));
+
+function knativeManifests(files: string[]): Manifest[] {
+  return files.flatMap((f) => parse(readFileSync(join(repoRoot, "knative", f), "utf8")));
+}
+
+/** The image knative/services.yaml names, as chart values. */
+function knativeImage(): { repository: string; tag: string } {
+  const images = new Set(
+    knativeManifests(["services.yaml"]).flatMap((s) =>
+      (s.spec as unknown as ServiceSpec).template.spec.containers.map((c) => c.image),
+    ),
+  );
+  expect(images.size).toBe(1);
+  const [image] = [...images];
+  const match = /^(.+):([^:/@]+)$/.exec(image ?? "");
+  if (!match?.[1] || !match[2]) throw new Error(`knative/services.yaml: image ${image} has no tag`);
+  return { repository: match[1], tag: match[2] };
+}
+
+const service = (all: Manifest[], name: string): ServiceSpec => {
+  const found = all.find((m) => m.kind === "Service" && m.apiVersion.startsWith("serving.") && m.metadata.name === name);
+  if (!found) throw new Error(`no Knative Service ${name}`);
+  return found.spec as unknown as ServiceSpec;
+};
+const envOf = (all: Manifest[], name: string): EnvVar[] => service(all, name).template.spec.containers[0]?.env ?? [];
+
+beforeAll(async () => {
+  helm = await ensureHelm();
+}, 30 * 60_000);
+
+describe("helm lint", () => {
+  it("passes strict lint with the default values", async () => {
+    const result = await run(["lint", "--strict", chartDir]);
+    expect([result.code, result.stdout + result.stderr]).toEqual([0, expect.stringContaining("0 chart(s) failed")]);
+    expect(result.stdout).not.toMatch(/\[(WARNING|ERROR)\]/);
+  });
+
+  it("passes strict lint with every option set", async () => {
+    const result = await run(["lint", "--strict", chartDir, "-f", allOptions]);
+    expect([result.code, result.stdout + result.stderr]).toEqual([0, expect.stringContaining("0 chart(s) failed")]);
+  });
+});
+
+describe("the chart and knative/", () => {
+  it("render the same objects with the default values (the image aside)", async () => {
+    const { repository, tag } = knativeImage();
+    const rendered = byKey(await template(["--set", `image.repository=${repository}`, "--set", `image.tag=${tag}`]));
+    const knative = byKey(knativeManifests(knativeFiles));
+    expect([...rendered.keys()].sort()).toEqual([...knative.keys()].sort());
+    for (const [k, manifest] of knative) expect([k, rendered.get(k)]).toEqual([k, manifest]);
+  });
+
+  it("render the same EventPolicy when oidc.eventPolicy is enabled", async () => {
+    const rendered = (await template(["--set", "oidc.eventPolicy.enabled=true"])).filter(
+      (m) => m.kind === "EventPolicy",
+    );
+    expect(rendered).toEqual(knativeManifests(["oidc/event-policy.yaml"]));
+  });
+
+  it("ship the CRDs of crds/", async () => {
+    const result = await run(["show", "crds", chartDir]);
+    expect(result.code).toBe(0);
+    const crds = parse(result.stdout).map((m) => m.metadata.name);
+    const generated = readdirSync(join(repoRoot, "crds")).flatMap((f) =>
+      parse(readFileSync(join(repoRoot, "crds", f), "utf8")).map((m) => m.metadata.name),
+    );
+    expect(crds.sort()).toEqual(generated.sort());
+    expect(crds).toHaveLength(16);
+  });
+});
+
+describe("the image", () => {
+  it("defaults to the chart's appVersion, which is the package version, never latest", async () => {
+    const chart = parse(readFileSync(join(chartDir, "Chart.yaml"), "utf8"))[0] as unknown as {
+      appVersion: string;
+      annotations: Record<string, string>;
+    };
+    const pkg = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { version: string; license: string };
+    expect(chart.appVersion).toBe(pkg.version);
+    expect(chart.annotations["artifacthub.io/license"]).toBe(pkg.license);
+    const all = await template();
+    for (const name of ["render-cluster", "nats-operator-dead-letter"]) {
+      expect(service(all, name).template.spec.containers[0]?.image).toBe(
+        `ghcr.io/nats-operator/nats-operator:${pkg.version}`,
+      );
+    }
+  });
+
+  it("is repository:tag@digest when a digest is given", async () => {
+    const digest = `sha256:${"ab".repeat(32)}`;
+    const all = await template(["--set", `image.digest=${digest}`, "--set", "image.tag=1.2.3"]);
+    expect(service(all, "balance").template.spec.containers[0]?.image).toBe(
+      `ghcr.io/nats-operator/nats-operator:1.2.3@${digest}`,
+    );
+  });
+});
+
+describe("a values file enabling every option", () => {
+  let all: Manifest[];
+  beforeAll(async () => {
+    all = await template(["-f", allOptions], "nats-system");
+  });
+
+  it("renders the image, pull settings and scheduling on the Services", () => {
+    const spec = service(all, "render-cluster").template.spec;
+    expect(spec.containers[0]?.image).toBe(
+      "registry.example.com/nats/nats-operator:0.1.0-rc.1@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+    );
+    expect(spec.containers[0]?.imagePullPolicy).toBe("IfNotPresent");
+    expect(spec.imagePullSecrets).toEqual([{ name: "registry-pull" }]);
+    expect(spec.nodeSelector).toEqual({ "kubernetes.io/os": "linux" });
+    expect(spec.tolerations).toEqual([{ key: "dedicated", operator: "Equal", value: "operators", effect: "NoSchedule" }]);
+    expect(spec.affinity).toMatchObject({ nodeAffinity: expect.anything() });
+    expect(spec.containers[0]?.resources).toEqual({
+      requests: { cpu: "100m", memory: "128Mi" },
+      limits: { cpu: "1", memory: "512Mi" },
+    });
+    expect([spec.containerConcurrency, spec.timeoutSeconds]).toEqual([50, 300]);
+    expect(service(all, "render-cluster").template.metadata.annotations).toEqual({
+      "autoscaling.knative.dev/min-scale": "1",
+      "autoscaling.knative.dev/max-scale": "10",
+      "autoscaling.knative.dev/target": "50",
+    });
+    expect(service(all, "nats-operator-dead-letter").template.metadata.annotations).toMatchObject({
+      "autoscaling.knative.dev/target": "5",
+    });
+  });
+
+  it("sets the functions' env: settings, telemetry, the Broker's namespace and extra env", () => {
+    const env = envOf(all, "render-cluster");
+    expect(env).toEqual(
+      expect.arrayContaining([
+        { name: "FUNCTIONS", value: "render-cluster" },
+        { name: "NATS_OPERATOR_ALLOW_GATEWAY_WITHOUT_TLS", value: "true" },
+        { name: "BROKER_NAMESPACE", value: "nats-system" },
+        { name: "OTEL_EXPORTER_OTLP_ENDPOINT", value: "http://otel-collector.observability:4318" },
+        { name: "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", value: "http://otel-collector.observability:4318/v1/traces" },
+        { name: "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT", value: "http://otel-collector.observability:4318/v1/metrics" },
+        { name: "OTEL_EXPORTER_OTLP_PROTOCOL", value: "http/protobuf" },
+        { name: "OTEL_TRACES_EXPORTER", value: "otlp" },
+        { name: "OTEL_METRICS_EXPORTER", value: "otlp" },
+        { name: "OTEL_TRACES_SAMPLER", value: "parentbased_traceidratio" },
+        { name: "OTEL_TRACES_SAMPLER_ARG", value: "0.25" },
+        { name: "OTEL_RESOURCE_ATTRIBUTES", value: "deployment.environment=test" },
+        { name: "OTEL_EXPORTER_OTLP_HEADERS", valueFrom: { secretKeyRef: { name: "otel-auth", key: "headers" } } },
+        { name: "LOG_LEVEL", value: "debug" },
+        { name: "FROM_SECRET", valueFrom: { secretKeyRef: { name: "some-secret", key: "value", optional: true } } },
+      ]),
+    );
+    // step-rollout judges the same listeners as render-cluster: both get the gateway setting.
+    expect(envOf(all, "step-rollout")).toContainEqual({ name: "NATS_OPERATOR_ALLOW_GATEWAY_WITHOUT_TLS", value: "true" });
+    expect(envOf(all, "sign-account")).not.toContainEqual(expect.objectContaining({ name: "NATS_OPERATOR_ALLOW_GATEWAY_WITHOUT_TLS" }));
+    expect(envOf(all, "sign-account")).toContainEqual({ name: "NATS_OPERATOR_SYSTEM_CONNECTION", value: "nats-system/sys" });
+    for (const name of ["render-cluster", "step-rollout", "sign-account", "nats-operator-dead-letter"]) {
+      const names = envOf(all, name).map((e) => e.name);
+      expect([name, new Set(names).size]).toEqual([name, names.length]);
+    }
+  });
+
+  it("renders the schedule, the Broker class and the EventPolicy in the release namespace", () => {
+    const pings = all.filter((m) => m.kind === "PingSource");
+    expect(pings.map((p) => p.metadata.name).sort()).toEqual(["render-cluster-resync", "sign-account-resync", "step-rollout-resync"]);
+    for (const p of pings) expect([p.metadata.namespace, p.spec?.["schedule"]]).toEqual(["nats-system", "*/30 * * * *"]);
+    const broker = all.find((m) => m.kind === "Broker");
+    expect(broker?.metadata.annotations?.["eventing.knative.dev/broker.class"]).toBe("Kafka");
+    const policy = all.find((m) => m.kind === "EventPolicy");
+    expect(policy?.spec?.["from"]).toEqual([
+      { sub: "system:serviceaccount:nats-system:*" },
+      { sub: "system:serviceaccount:team-a:*" },
+      { sub: "system:serviceaccount:team-b:*" },
+    ]);
+    for (const m of all) {
+      if (m.metadata.namespace !== undefined) expect([key(m), m.metadata.namespace]).toEqual([key(m), "nats-system"]);
+    }
+    const bindings = all.filter((m) => m.kind === "ClusterRoleBinding") as unknown as { subjects: { namespace: string }[] }[];
+    for (const b of bindings) expect(b.subjects.map((s) => s.namespace)).toEqual(["nats-system"]);
+  });
+});
+
+describe("NOTES.txt", () => {
+  it("says what to apply next, how to upgrade the CRDs, and what uninstall keeps", async () => {
+    const result = await run(["install", "nats-operator", chartDir, "-n", "nats-operator", "--dry-run=client"]);
+    expect(result.code).toBe(0);
+    const notes = result.stdout.slice(result.stdout.indexOf("NOTES:"));
+    expect(notes).toContain("kubectl -n nats-operator get broker,triggers,apiserversources,pingsources,ksvc");
+    expect(notes).toContain("kubectl apply --server-side -f <chart>/crds/");
+    expect(notes).toMatch(/helm uninstall nats-operator -n nats-operator[^]*keeps the CRDs and every object of\s+yours/);
+  });
+});
+
+describe("values.schema.json", () => {
+  it("refuses an unknown key", async () => {
+    const result = await run(["template", "nats-operator", chartDir, "--set", "functions.balance.replicas=2"]);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toMatch(/values don't meet the specifications of the schema/);
+    expect(result.stderr).toMatch(/additional properties? 'replicas' not allowed/);
+  });
+
+  it("refuses an unknown top-level key", async () => {
+    const result = await run(["template", "nats-operator", chartDir, "--set", "replicaCount=2"]);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toMatch(/additional properties? 'replicaCount' not allowed/);
+  });
+
+  it("refuses a wrong type", async () => {
+    const result = await run(["template", "nats-operator", chartDir, "--set", "functions.step-rollout.timeoutSeconds=soon"]);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toMatch(/values don't meet the specifications of the schema/);
+    expect(result.stderr).toMatch(/timeoutSeconds.*got string, want integer/s);
+  });
+
+  it("refuses a malformed digest", async () => {
+    const result = await run(["template", "nats-operator", chartDir, "--set", "image.digest=latest"]);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toMatch(/digest/);
+  });
+});
+
+describe("functions.<name>.enabled: false", () => {
+  const removed = (fn: string): string[] => {
+    const serviceName = fn === "dead-letter" ? "nats-operator-dead-letter" : fn;
+    const keys = [
+      `Service/nats-operator/${serviceName}`,
+      `ServiceAccount/nats-operator/nats-operator-${fn}`,
+      `ClusterRole//nats-operator-${fn}`,
+      `ClusterRoleBinding//nats-operator-${fn}`,
+    ];
+    if (fn !== "dead-letter") keys.push(`Trigger/nats-operator/${fn}`, `PingSource/nats-operator/${fn}-resync`);
+    // Only sign-account takes Secret events: the Secrets source goes with it.
+    if (fn === "sign-account") keys.push("ApiServerSource/nats-operator/nats-operator-secrets");
+    return keys.sort();
+  };
+
+  it.each(functionNames)("removes %s's Service, Trigger, RBAC and resync PingSource, and nothing else", async (fn) => {
+    const all = byKey(await template());
+    const without = byKey(await template(["--set", `functions.${fn}.enabled=false`]));
+    expect([...all.keys()].filter((k) => !without.has(k)).sort()).toEqual(removed(fn));
+    expect([...without.keys()].filter((k) => !all.has(k))).toEqual([]);
+    // Whatever refers to a removed object changes too; everything else is untouched.
+    const changed = [...without.keys()].filter((k) => JSON.stringify(without.get(k)) !== JSON.stringify(all.get(k)));
+    if (fn === "dead-letter") {
+      for (const k of changed) expect(k).toMatch(/^(Broker|Trigger)\//);
+      for (const m of without.values())
+        expect([key(m), JSON.stringify(m)]).toEqual([key(m), expect.not.stringContaining("nats-operator-dead-letter")]);
+    } else if (fn === "sign-account") {
+      expect(changed).toEqual(["ClusterRole//nats-operator-source"]);
+      const rules = (without.get("ClusterRole//nats-operator-source") as unknown as { rules: { resources: string[] }[] })
+        .rules;
+      expect(rules.flatMap((r) => r.resources)).not.toContain("secrets");
+    } else {
+      expect(changed).toEqual([]);
+    }
+  });
+});
