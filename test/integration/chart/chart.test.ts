@@ -285,6 +285,29 @@ describe("NOTES.txt", () => {
   });
 });
 
+describe("docs/install.md", () => {
+  /** Leaf paths of values.yaml, each function's under `functions.<name>`; Kubernetes objects (resources) whole. */
+  const leaves = (value: unknown, path: string[] = []): string[] =>
+    value !== null &&
+    typeof value === "object" &&
+    !Array.isArray(value) &&
+    Object.keys(value).length > 0 &&
+    path.at(-1) !== "resources"
+      ? Object.entries(value).flatMap(([k, v]) => leaves(v, [...path, path.length === 1 && path[0] === "functions" ? "<name>" : k]))
+      : [path.join(".")];
+
+  it("documents every value of values.yaml", () => {
+    const values = parse(readFileSync(join(chartDir, "values.yaml"), "utf8"))[0];
+    const doc = readFileSync(join(repoRoot, "docs", "install.md"), "utf8");
+    const undocumented = [...new Set(leaves(values))].filter((p) => {
+      const parent = p.slice(0, p.lastIndexOf("."));
+      const last = p.slice(p.lastIndexOf(".") + 1);
+      return !doc.includes(`\`${p}\``) && !(doc.includes(`\`${parent}.`) && doc.includes(`\`.${last}\``));
+    });
+    expect(undocumented).toEqual([]);
+  });
+});
+
 describe("values.schema.json", () => {
   it("refuses an unknown key", async () => {
     const result = await run(["template", "nats-operator", chartDir, "--set", "functions.balance.replicas=2"]);
