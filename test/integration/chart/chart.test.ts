@@ -2,8 +2,8 @@
 // cluster is needed: `helm lint` and `helm template` only. The drift check keeps the chart and
 // knative/ equal, so the two install paths can never disagree.
 import { beforeAll, describe, expect, it } from "@jest/globals";
-import { execFile } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { execFile, spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseAllDocuments } from "yaml";
@@ -88,7 +88,8 @@ function parse(text: string): Manifest[] {
 
 /** `helm template` of the chart, parsed; fails the test on a non-zero exit. */
 async function template(args: string[] = [], namespace = "nats-operator"): Promise<Manifest[]> {
-  const result = await run(["template", "nats-operator", chartDir, "--namespace", namespace, ...args]);
+  // The `helm test` hook objects are checked on their own (below).
+  const result = await run(["template", "nats-operator", chartDir, "--namespace", namespace, "--skip-tests", ...args]);
   if (result.code !== 0) throw new Error(`helm template ${args.join(" ")} failed:\n${result.stderr}`);
   return parse(result.stdout);
 }
@@ -282,6 +283,29 @@ describe("NOTES.txt", () => {
     expect(notes).toContain("kubectl -n nats-operator get broker,triggers,apiserversources,pingsources,ksvc");
     expect(notes).toContain("kubectl apply --server-side -f <chart>/crds/");
     expect(notes).toMatch(/helm uninstall nats-operator -n nats-operator[^]*keeps the CRDs and every object of\s+yours/);
+  });
+});
+
+describe("helm test", () => {
+  it("is a hook Pod that checks every enabled function, with a script node accepts", async () => {
+    const result = await run(["template", "nats-operator", chartDir, "-n", "nats-operator", "--set", "functions.balance.enabled=false"]);
+    expect(result.code).toBe(0);
+    const hooks = parse(result.stdout).filter((m) => m.metadata.annotations?.["helm.sh/hook"] === "test");
+    expect(hooks.map((m) => m.kind).sort()).toEqual(["Pod", "Role", "RoleBinding", "ServiceAccount"]);
+    const pod = hooks.find((m) => m.kind === "Pod") as unknown as {
+      spec: { containers: { image: string; args: string[]; env: EnvVar[] }[] };
+    };
+    const container = pod.spec.containers[0];
+    expect(container?.env).toEqual(
+      expect.arrayContaining([
+        { name: "SERVICES", value: "render-cluster step-rollout sign-account sync-stream nats-operator-dead-letter" },
+        { name: "TRIGGERS", value: "render-cluster step-rollout sign-account sync-stream" },
+      ]),
+    );
+    const script = join(helmHome, "helm-test.mjs");
+    writeFileSync(script, container?.args[0] ?? "");
+    const check = spawnSync(process.execPath, ["--check", script], { encoding: "utf8" });
+    expect([check.status, check.stderr]).toEqual([0, ""]);
   });
 });
 
