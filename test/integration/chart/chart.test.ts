@@ -370,8 +370,6 @@ describe("functions.<name>.enabled: false", () => {
       `ClusterRoleBinding//nats-operator-${fn}`,
     ];
     if (fn !== "dead-letter") keys.push(`Trigger/nats-operator/${fn}`, `PingSource/nats-operator/${fn}-resync`);
-    // Only sign-account takes Secret events: the Secrets source goes with it.
-    if (fn === "sign-account") keys.push("ApiServerSource/nats-operator/nats-operator-secrets");
     return keys.sort();
   };
 
@@ -386,13 +384,22 @@ describe("functions.<name>.enabled: false", () => {
       for (const k of changed) expect(k).toMatch(/^(Broker|Trigger)\//);
       for (const m of without.values())
         expect([key(m), JSON.stringify(m)]).toEqual([key(m), expect.not.stringContaining("nats-operator-dead-letter")]);
-    } else if (fn === "sign-account") {
-      expect(changed).toEqual(["ClusterRole//nats-operator-source"]);
-      const rules = (without.get("ClusterRole//nats-operator-source") as unknown as { rules: { resources: string[] }[] })
-        .rules;
-      expect(rules.flatMap((r) => r.resources)).not.toContain("secrets");
     } else {
       expect(changed).toEqual([]);
     }
+  });
+
+  it("removes the Secrets source, and the sources' read of Secrets, only with render-cluster and sign-account both", async () => {
+    const all = byKey(await template());
+    const without = byKey(
+      await template(["--set", "functions.render-cluster.enabled=false", "--set", "functions.sign-account.enabled=false"]),
+    );
+    expect([...all.keys()].filter((k) => !without.has(k)).sort()).toEqual(
+      [...removed("render-cluster"), ...removed("sign-account"), "ApiServerSource/nats-operator/nats-operator-secrets"].sort(),
+    );
+    const rules = (without.get("ClusterRole//nats-operator-source") as unknown as { rules: { resources: string[] }[] }).rules;
+    expect(rules.flatMap((r) => r.resources)).not.toContain("secrets");
+    const changed = [...without.keys()].filter((k) => JSON.stringify(without.get(k)) !== JSON.stringify(all.get(k)));
+    expect(changed).toEqual(["ClusterRole//nats-operator-source"]);
   });
 });
