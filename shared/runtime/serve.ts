@@ -8,7 +8,8 @@ import { onTermination } from "./shutdown.ts";
 /**
  * The production entry point: one HTTP server hosting the functions the
  * FUNCTIONS variable names (all when unset), on PORT (8080 by default, as
- * Knative Serving sets it), on every address unless HOST names one.
+ * Knative Serving sets it), on every address unless HOST names one. NATS_OPERATOR_EVENT_LOG names a
+ * JSON Lines file that records every event received (off by default), for `nats-operator replay`.
  */
 export async function serve(catalog: FunctionCatalog, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const log = createLogger();
@@ -27,6 +28,7 @@ export async function serve(catalog: FunctionCatalog, env: NodeJS.ProcessEnv = p
     deps: processDeps(log),
     port: Number(env.PORT ?? 8080),
     ...(env.HOST !== undefined && env.HOST !== "" ? { host: env.HOST } : {}),
+    ...(env.NATS_OPERATOR_EVENT_LOG ? { eventLog: env.NATS_OPERATOR_EVENT_LOG } : {}),
   });
   log.info({ port: server.port, functions: selection.names }, "serving CloudEvents");
   onTermination(log, async () => {

@@ -1,8 +1,11 @@
 import { afterEach, describe, expect, it } from "@jest/globals";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { KubeRequestError } from "../kube/errors.ts";
 import { clusterEvent } from "../../test/support/events.ts";
 import { offlineDeps, scriptedFunction } from "../../test/support/functions.ts";
-import { postEvent } from "../eventing/replay.ts";
+import { postEvent, readEventLog } from "../eventing/replay.ts";
 import { conflict, done, retry, type Outcome } from "./outcome.ts";
 import { startServer, type RunningServer } from "./server.ts";
 
@@ -47,6 +50,23 @@ describe("the CloudEvents server", () => {
       "done",
       "applied",
     ]);
+  });
+
+  it("records every event it receives to the event log, in the form `nats-operator replay` reads", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "event-log-"));
+    const eventLog = join(dir, "events.jsonl");
+    server = await startServer({
+      functions: [scriptedFunction(async () => done())],
+      deps: offlineDeps(),
+      port: 0,
+      host: "127.0.0.1",
+      eventLog,
+    });
+    const sent = clusterEvent();
+    await postEvent(`http://127.0.0.1:${server.port}/`, sent, "binary");
+    const recorded = await readEventLog(eventLog);
+    expect(recorded.map((e) => [e.id, e.type, e["name"]])).toEqual([[sent.id, sent.type, "demo"]]);
+    await rm(dir, { recursive: true, force: true });
   });
 
   it("accepts a structured-mode event", async () => {

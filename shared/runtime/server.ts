@@ -1,3 +1,4 @@
+import { appendFile } from "node:fs/promises";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import express, { type Request, type Response } from "express";
@@ -12,6 +13,11 @@ export interface ServerOptions {
   deps: DispatchDeps;
   port: number;
   host?: string;
+  /**
+   * A JSON Lines file every received CloudEvent is appended to, in structured form, before it is
+   * handled (NATS_OPERATOR_EVENT_LOG): what `nats-operator replay` reads to replay an incident.
+   */
+  eventLog?: string;
 }
 
 export interface RunningServer {
@@ -53,6 +59,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
       respond(res, malformed(parsed.message), deps.log);
       return;
     }
+    if (options.eventLog !== undefined) await recordEvent(options.eventLog, parsed.event, deps.log);
     const work = dispatch(fn, parsed.event, deps);
     inFlight.add(work);
     try {
@@ -87,6 +94,15 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
       });
     });
   });
+}
+
+/** Appends the event as one line; a log that cannot be written is said once per failure, never fatal. */
+async function recordEvent(file: string, event: CloudEvent<unknown>, log: Logger): Promise<void> {
+  try {
+    await appendFile(file, `${JSON.stringify(event.toJSON())}\n`);
+  } catch (error) {
+    log.warn({ err: error, file }, "could not record the event");
+  }
 }
 
 function toCloudEvent(req: Request): { event: CloudEvent<unknown> } | { message: string } {
