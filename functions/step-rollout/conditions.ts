@@ -19,14 +19,17 @@ export function ready(servers: readonly ServerInput[], replicas: number, foreign
   return { type: "Ready", status: "False", reason: "QuorumUnavailable", message };
 }
 
-/** Settled: every Raft group led and every member current, as the snapshot shows it. */
-export function settledCondition(snapshot: Snapshot | undefined): ConditionUpdate {
+/**
+ * Settled: every Raft group led and every member current, as the snapshot shows it; without a
+ * snapshot, Unknown with why no server counted as answering.
+ */
+export function settledCondition(snapshot: Snapshot | undefined, unobserved?: string): ConditionUpdate {
   if (!snapshot)
     return {
       type: "Settled",
       status: "Unknown",
       reason: "ObservationFailed",
-      message: "the NATS cluster is not observed",
+      message: `the NATS cluster is not observed${unobserved ? `: ${unobserved}` : ""}`,
     };
   const verdict = judge(snapshot);
   return {

@@ -15,6 +15,7 @@ import type { Observed } from "./observe.ts";
 import { planRollout, type RolloutDecision, type ServerInput, type Step } from "./plan.ts";
 import { serverInputs, snapshotOf } from "./servers.ts";
 import { nextStatus } from "./status.ts";
+import { whyUnobserved } from "./snapshot.ts";
 
 /** A Kubernetes Event to record on the NatsCluster. */
 export interface ClusterEvent {
@@ -100,7 +101,9 @@ function decideStep(observed: Observed, now: Date): RolloutStepDecision {
     canEvacuate: user.kind === "ready",
     ...(user.kind === "unusable" ? { evacuationUnavailable: user.message } : {}),
     servers: changes.servers,
-    ...(snapshot ? { snapshot } : {}),
+    ...(snapshot
+      ? { snapshot }
+      : { unobserved: whyUnobserved([...observed.statefulSets.keys()], observed.reports, jetstream) }),
     paused: cluster.spec.rollout?.paused === true,
     ...(hold ? { hold } : {}),
     ...(forceStep ? { forceStep } : {}),

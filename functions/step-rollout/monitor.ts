@@ -5,13 +5,24 @@ import type { Jsz, ServerReport, Varz } from "./snapshot.ts";
 export const MONITOR_TIMEOUT_MS = 2000;
 const JSZ_QUERY = "accounts=true&streams=true&consumers=true&raft=true";
 
-async function getJson<T>(url: string): Promise<T | undefined> {
+type Answer<T> = { body: T } | { failure: string };
+
+/** A failed request in a few stable words (no addresses or ports: they would churn the status). */
+function describeFailure(error: unknown): string {
+  if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError"))
+    return `no answer within ${MONITOR_TIMEOUT_MS / 1000} s`;
+  const cause = error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
+  if (typeof cause?.code === "string") return cause.code;
+  return error instanceof SyntaxError ? "not JSON" : "request failed";
+}
+
+async function getJson<T>(url: string): Promise<Answer<T>> {
   try {
     const response = await fetch(url, { signal: AbortSignal.timeout(MONITOR_TIMEOUT_MS) });
-    if (!response.ok) return undefined;
-    return (await response.json()) as T;
-  } catch {
-    return undefined;
+    if (!response.ok) return { failure: `HTTP ${response.status}` };
+    return { body: (await response.json()) as T };
+  } catch (error) {
+    return { failure: describeFailure(error) };
   }
 }
 
@@ -30,7 +41,13 @@ export async function readServer(
     getJson<Varz>(`${base}/varz`),
     jetstream ? getJson<Jsz>(`${base}/jsz?${JSZ_QUERY}`) : Promise.resolve(undefined),
   ]);
-  return { server, ...(varz ? { varz } : {}), ...(jsz ? { jsz } : {}) };
+  const failure = "failure" in varz ? varz.failure : jsz !== undefined && "failure" in jsz ? jsz.failure : undefined;
+  return {
+    server,
+    ...("body" in varz ? { varz: varz.body } : {}),
+    ...(jsz !== undefined && "body" in jsz ? { jsz: jsz.body } : {}),
+    ...(failure !== undefined ? { failure } : {}),
+  };
 }
 
 export function readServers(

@@ -51,6 +51,8 @@ export interface RolloutInput {
   evacuationUnavailable?: string;
   servers: readonly ServerInput[];
   snapshot?: Snapshot;
+  /** Why there is no snapshot, server by server, when there is none. */
+  unobserved?: string;
   paused: boolean;
   forceStep?: string;
   /** The restart-all annotation is present. */
@@ -331,7 +333,7 @@ export function planRollout(input: RolloutInput): RolloutDecision {
   }
 
   const readyCondition = ready(servers, input.replicas, input.foreign);
-  const settled = settledCondition(snapshot);
+  const settled = settledCondition(snapshot, input.unobserved);
   const removals: Removal[] = [];
   const previousPhase = (name: string) => input.previousRemovals?.find((r) => r.name === name)?.phase;
   const phaseOf = (name: string): Removal["phase"] | undefined => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
 import { reportsOf } from "../../test/fixtures/cluster/jsz.ts";
-import { judge, mergeSnapshot } from "./snapshot.ts";
+import { settledCondition } from "./conditions.ts";
+import { judge, mergeSnapshot, whyUnobserved } from "./snapshot.ts";
 
 const roster = ["demo-0", "demo-1", "demo-2"];
 
@@ -83,5 +84,20 @@ describe("snapshot of the NATS cluster", () => {
         true,
       ),
     ).toBeUndefined();
+  });
+
+  it("says server by server why the NATS cluster is not observed", () => {
+    const reports = [
+      { server: "demo-0", failure: "ECONNREFUSED" },
+      { server: "demo-1", varz: { server_name: "edge-1" } },
+      { server: "demo-2", varz: { server_name: "demo-2" }, failure: "no answer within 2 s" },
+    ];
+    expect(settledCondition(mergeSnapshot(roster, reports, true), whyUnobserved(roster, reports, true))).toEqual({
+      type: "Settled",
+      status: "Unknown",
+      reason: "ObservationFailed",
+      message:
+        "the NATS cluster is not observed: demo-0: ECONNREFUSED; demo-1: its address answers as edge-1; demo-2: no answer within 2 s",
+    });
   });
 });

@@ -35,6 +35,8 @@ export interface ServerReport {
   server: string;
   varz?: Varz;
   jsz?: Jsz;
+  /** Why a request went unanswered (`ECONNREFUSED`, `HTTP 503`, ...), when one did. */
+  failure?: string;
 }
 
 export interface GroupMember {
@@ -96,6 +98,20 @@ function groupFrom(
 }
 
 /** Merges the reports; undefined when no server answered at all. */
+/** Why no server counts as answering, server by server: what a user reads when Settled is Unknown. */
+export function whyUnobserved(roster: readonly string[], reports: readonly ServerReport[], jetstream: boolean): string {
+  if (roster.length === 0) return "no server exists yet";
+  return roster
+    .map((server) => {
+      const report = reports.find((r) => r.server === server);
+      const name = report?.varz?.server_name;
+      if (name !== undefined && name !== server) return `${server}: its address answers as ${name}`;
+      if (report?.failure !== undefined) return `${server}: ${report.failure}`;
+      return `${server}: ${jetstream && report?.varz ? "no JetStream report" : "no answer"}`;
+    })
+    .join("; ");
+}
+
 export function mergeSnapshot(
   roster: readonly string[],
   reports: readonly ServerReport[],

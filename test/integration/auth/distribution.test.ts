@@ -141,7 +141,8 @@ afterAll(async () => {
   await admin?.close();
   await operator?.stop();
   await env?.stop();
-  process.env[SYSTEM_CONNECTION_ENV] = previousEnv ?? "";
+  if (previousEnv === undefined) delete process.env[SYSTEM_CONNECTION_ENV];
+  else process.env[SYSTEM_CONNECTION_ENV] = previousEnv;
 }, 120_000);
 
 describe("account JWTs pushed over $SYS to a 3-server operator-mode cluster", () => {
