@@ -1,8 +1,12 @@
 import { describe, expect, it } from "@jest/globals";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { clusterEvent } from "../../test/support/events.ts";
 import { offlineDeps, scriptedFunction } from "../../test/support/functions.ts";
 import { conflict, done, retry, type Outcome } from "../runtime/outcome.ts";
 import { deliverWithRetries } from "./delivery.ts";
+import { readEventLog } from "./replay.ts";
 
 const fast = { retries: 3, backoffMs: 1 };
 
@@ -41,5 +45,22 @@ describe("deliverWithRetries", () => {
     abort.abort();
     await delivery;
     expect(fn.calls).toBe(1);
+  });
+
+  it("records each attempt to the event log before handling it, redeliveries included, as replay reads it", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "delivery-log-"));
+    const eventLog = join(dir, "events.jsonl");
+    const sent = clusterEvent();
+    await deliverWithRetries(answering(retry("nats down"), done()), sent, offlineDeps(), {
+      signal: new AbortController().signal,
+      policy: fast,
+      eventLog,
+    });
+    const recorded = await readEventLog(eventLog);
+    expect(recorded.map((e) => [e.id, e.type, e["name"]])).toEqual([
+      [sent.id, sent.type, "demo"],
+      [sent.id, sent.type, "demo"],
+    ]);
+    await rm(dir, { recursive: true, force: true });
   });
 });

@@ -1,5 +1,6 @@
 import type { CloudEvent } from "cloudevents";
 import { dispatch, type DispatchDeps } from "../runtime/dispatch.ts";
+import { recordEvent } from "../runtime/event-log.ts";
 import type { OperatorFunction } from "../runtime/function.ts";
 import type { Outcome } from "../runtime/outcome.ts";
 
@@ -20,6 +21,11 @@ export interface DeliveryOptions {
   policy?: DeliveryPolicy;
   /** Sees the outcome of every attempt, for logs and counting. */
   onAttempt?: (outcome: Outcome, attempt: number) => void;
+  /**
+   * A JSON Lines file each attempt is appended to before it is handled (NATS_OPERATOR_EVENT_LOG),
+   * as the HTTP server records each request the Broker makes, redeliveries included.
+   */
+  eventLog?: string;
 }
 
 /**
@@ -37,6 +43,7 @@ export async function deliverWithRetries(
   const policy = options.policy ?? brokerDelivery;
   let outcome: Outcome = { kind: "skipped", reason: "not delivered" };
   for (let attempt = 0; attempt <= policy.retries && !options.signal.aborted; attempt++) {
+    if (options.eventLog !== undefined) await recordEvent(options.eventLog, ce, deps.log);
     outcome = await dispatch(fn, ce, deps);
     options.onAttempt?.(outcome, attempt);
     if (outcome.kind !== "conflict" && outcome.kind !== "retry") break;

@@ -18,7 +18,8 @@ import { routeEvent } from "./router.ts";
  * Runs every selected function in this process against the cluster KUBECONFIG
  * names: an in-process ApiServerSource and PingSource feed CloudEvents
  * through the Triggers' filters to the functions, and retryable answers are
- * redelivered with the Broker's backoff.
+ * redelivered with the Broker's backoff. NATS_OPERATOR_EVENT_LOG records every delivery, as it
+ * does for `serve`, for `nats-operator replay`.
  */
 export async function runLocally(
   catalog: FunctionCatalog,
@@ -43,12 +44,13 @@ export async function runLocally(
   const deps = processDeps(log, async () => createKube(transport));
   const abort = new AbortController();
   const inFlight = new Set<Promise<void>>();
+  const eventLog = env.NATS_OPERATOR_EVENT_LOG ? { eventLog: env.NATS_OPERATOR_EVENT_LOG } : {};
 
   const emit = (ce: CloudEvent<unknown>) => {
     for (const service of routeEvent(routes, ce)) {
       const fn = functions.get(service);
       if (!fn) continue;
-      const delivery = deliverWithRetries(fn, ce, deps, { signal: abort.signal }).then((outcome) => {
+      const delivery = deliverWithRetries(fn, ce, deps, { signal: abort.signal, ...eventLog }).then((outcome) => {
         if ((outcome.kind === "retry" || outcome.kind === "conflict") && !abort.signal.aborted) {
           log.warn({ function: fn.name, eventId: ce.id, type: ce.type }, "event dead-lettered after the last retry");
         }

@@ -1,9 +1,9 @@
-import { appendFile } from "node:fs/promises";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { HTTP, type CloudEvent } from "cloudevents";
 import type { Logger } from "../telemetry/logger.ts";
 import { dispatch, type DispatchDeps } from "./dispatch.ts";
+import { recordEvent } from "./event-log.ts";
 import type { OperatorFunction } from "./function.ts";
 import { httpStatusFor, malformed, type Outcome } from "./outcome.ts";
 
@@ -104,15 +104,6 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
       });
     });
   });
-}
-
-/** Appends the event as one line; a log that cannot be written is said once per failure, never fatal. */
-async function recordEvent(file: string, event: CloudEvent<unknown>, log: Logger): Promise<void> {
-  try {
-    await appendFile(file, `${JSON.stringify(event.toJSON())}\n`);
-  } catch (error) {
-    log.warn({ err: error, file }, "could not record the event");
-  }
 }
 
 /** The largest CloudEvent taken, as the Broker's own limit is far below it. */
