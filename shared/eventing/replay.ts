@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { CloudEvent, HTTP } from "cloudevents";
+import { CloudEvent, HTTP, ValidationError } from "cloudevents";
 import { DETAIL_HEADER, OUTCOME_HEADER } from "../runtime/server.ts";
 
 export interface ReplayResult {
@@ -12,7 +12,11 @@ export interface ReplayResult {
   body: string;
 }
 
-/** Reads a JSON Lines file of CloudEvents in structured JSON form; blank lines and `#` comments are skipped. */
+/**
+ * Reads a JSON Lines file of CloudEvents in structured JSON form; blank lines and `#` comments are
+ * skipped. A line that is not a CloudEvent is refused with its file and line number and why, on one
+ * line, before anything is replayed: a partial replay would not be the incident.
+ */
 export async function readEventLog(path: string): Promise<CloudEvent<unknown>[]> {
   const text = await readFile(path, "utf8");
   return text
@@ -21,14 +25,27 @@ export async function readEventLog(path: string): Promise<CloudEvent<unknown>[]>
     .filter(({ line }) => line !== "" && !line.startsWith("#"))
     .map(({ line, number }) => {
       try {
-        return new CloudEvent<unknown>(JSON.parse(line) as Record<string, unknown>);
+        return parseEvent(line);
       } catch (error) {
-        throw new Error(
-          `${path}:${number}: not a CloudEvent: ${error instanceof Error ? error.message : String(error)}`,
-          { cause: error },
-        );
+        throw new Error(`${path}:${number}: not a CloudEvent: ${reasonOf(error)}`, { cause: error });
       }
     });
+}
+
+function parseEvent(line: string): CloudEvent<unknown> {
+  const parsed: unknown = JSON.parse(line);
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Error("not a JSON object");
+  return new CloudEvent<unknown>(parsed as Record<string, unknown>);
+}
+
+/** The SDK's validation error says "invalid payload" and lists the reasons apart; this names them. */
+function reasonOf(error: unknown): string {
+  if (error instanceof ValidationError && Array.isArray(error.errors) && error.errors.length > 0) {
+    return error.errors
+      .map((e) => (typeof e === "string" ? e : typeof e.message === "string" ? e.message : JSON.stringify(e)))
+      .join("; ");
+  }
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** Posts one CloudEvent in binary mode, as the Broker delivers it. */
