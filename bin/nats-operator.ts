@@ -16,7 +16,8 @@ const usage = `usage:
                                               (with none configured, a local control plane it starts)
   nats-operator replay <events.jsonl> [--url URL]
                                               post recorded CloudEvents to URL, or to the functions
-                                              started in this process when no URL is given
+                                              started in this process when no URL is given;
+                                              exits 1 when a delivery was not answered 2xx
   nats-operator preview -f <natscluster.yaml> [-o json]
   nats-operator preview -n <namespace> <name> [-o json]
                                               what a change to a NatsCluster would do (reload or
@@ -71,7 +72,11 @@ async function main(argv: string[]): Promise<number> {
         import("../shared/eventing/replay-command.ts"),
         import("../functions/catalog.ts"),
       ]);
-      return replayCommand(catalog, file, values.url);
+      return replayCommand(catalog, {
+        file,
+        ...(values.url ? { url: values.url } : {}),
+        ...(process.env.FUNCTIONS ? { functions: process.env.FUNCTIONS } : {}),
+      });
     }
     case "preview": {
       const { previewCommand } = await import("../functions/step-rollout/preview-command.ts");
