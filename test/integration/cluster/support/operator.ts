@@ -37,6 +37,8 @@ export interface OperatorOptions {
   extraFunctions?: OperatorFunction[];
   /** Kinds watched beside NatsClusters, StatefulSets and the trusts (the auth kinds, Secrets). */
   extraKinds?: string[];
+  /** Records every delivery there, as NATS_OPERATOR_EVENT_LOG does, for `nats-operator replay`. */
+  eventLog?: string;
 }
 
 export async function startOperator(transport: KubeTransport, options: OperatorOptions = {}): Promise<RunningOperator> {
@@ -74,6 +76,7 @@ export async function startOperator(transport: KubeTransport, options: OperatorO
       // The Broker's schedule with the waits capped at 8 s, so a test sees the same order sooner.
       policy: { ...brokerDelivery, maxBackoffMs: 8_000 },
       onAttempt: (outcome) => deliveries.push({ fn: fn.name, type: ce.type, outcome, at: Date.now() }),
+      ...(options.eventLog !== undefined ? { eventLog: options.eventLog } : {}),
     });
   const emit = (ce: CloudEvent<unknown>) => {
     for (const service of routeEvent(routes, ce)) {
