@@ -145,6 +145,9 @@ describe("incident replay of story 1", () => {
     const events = await readEventLog(eventLog);
     expect(events.some((e) => e["namespace"] === namespace && e["kind"] === "NatsCluster")).toBe(true);
     expect(events.some((e) => e["namespace"] === namespace && e["kind"] === "StatefulSet")).toBe(true);
+    process.stdout.write(
+      `recorded ${events.length} deliveries: ${JSON.stringify(countBy(events.map((e) => e.type)))}\n`,
+    );
   }, 300_000);
 
   it("replayed on a fresh control plane holding the same objects, reaches the recorded status", async () => {
@@ -191,6 +194,19 @@ describe("incident replay of story 1", () => {
     const expected = statusOf(recorded);
     expect(expected.conditions).not.toEqual([]);
     const { code, lines } = await replay(eventLog, plane.kubeconfig);
+    process.stdout.write(
+      `at rest: ${JSON.stringify(
+        countBy(
+          lines.map((line) =>
+            line
+              .split(" ")
+              .slice(0, 2)
+              .concat(line.split(" ")[4] ?? "")
+              .join(" "),
+          ),
+        ),
+      )}\n${lines.slice(0, 4).join("\n")}\n`,
+    );
     expect(code).toBe(0);
     expect(statusOf(await readCluster(kube, namespace))).toEqual(expected);
     const delivery = new RegExp(`^\\d{3} (render-cluster|step-rollout) \\S+ \\S+ (${OUTCOMES})(: .*)?$`);
@@ -218,4 +234,10 @@ async function resourceVersions(client: Kube, ns: string): Promise<string> {
     ),
   );
   return lists.flat().join(",");
+}
+
+function countBy(keys: readonly string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const key of keys) counts[key] = (counts[key] ?? 0) + 1;
+  return counts;
 }
