@@ -1,6 +1,7 @@
-// Incident replay (issue 11, item 7): the CloudEvents a story-1 run delivered, recorded as
-// NATS_OPERATOR_EVENT_LOG records them, replayed with `nats-operator replay` against a fresh
-// control plane holding the same objects, bring its NatsCluster to the status the run reached.
+// Incident replay (issue 11, item 7): the CloudEvents a story-1 run delivered (three servers at
+// rest, then a memory change rolled one server at a time), recorded as NATS_OPERATOR_EVENT_LOG
+// records them, replayed with `nats-operator replay` against a fresh control plane holding the
+// same objects, bring its NatsCluster to the status the run reached, step by step.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -16,7 +17,7 @@ import { createTransport } from "../../../shared/kube/transport.ts";
 import { startControlPlane, stopControlPlane } from "../../harness/control-plane.ts";
 import { defaultHostsFile } from "../../harness/hosts-file.ts";
 import type { HarnessState } from "../../harness/state.ts";
-import { quickstart, readCluster, waitAtRest, waitFor } from "../cluster/support/natscluster.ts";
+import { clusterKey, quickstart, readCluster, waitAtRest, waitFor } from "../cluster/support/natscluster.ts";
 import { startOperator, type RunningOperator } from "../cluster/support/operator.ts";
 import { startEnvironment, type Environment } from "../support/environment.ts";
 
@@ -123,36 +124,87 @@ async function removeRecordedRun(ns: string): Promise<void> {
 
 const OUTCOMES = "done|skipped|conflict|retry|refused|malformed";
 
+/** Story 1 step 02: the memory change rolled out one server at a time. */
+const MEMORY_CHANGE = {
+  spec: { resources: { requests: { cpu: "100m", memory: "512Mi" }, limits: { memory: "512Mi" } } },
+};
+
 /** Shared by the steps, in order, as in story 1. */
 let namespace: string;
 let eventLog: string;
+/** The recorded run's NatsCluster at rest after step 01 (generation 1) and after step 02 (generation 2). */
 let recorded: Cluster;
+let rolled: Cluster;
 let plane: HarnessState;
 let kube: Kube;
 
+/**
+ * Replays the log while the fresh control plane catches up, until its NatsCluster shows `expected`:
+ * the functions are level-triggered and an event only names an object, so a pass acts on what is
+ * there then (pods start and restart between passes; the PingSource ticks in the log move a rollout).
+ */
+async function replayUntil(
+  expected: ReturnType<typeof statusOf>,
+  timeoutMs: number,
+): Promise<ReturnType<typeof statusOf>> {
+  const deadline = Date.now() + timeoutMs;
+  let pass = 0;
+  let reached = statusOf(await readCluster(kube, namespace));
+  while (JSON.stringify(reached) !== JSON.stringify(expected) && Date.now() < deadline) {
+    const started = Date.now();
+    const { code, lines } = await replay(eventLog, plane.kubeconfig);
+    reached = statusOf(await readCluster(kube, namespace));
+    process.stdout.write(
+      `replay pass ${++pass}: ${lines.length} deliveries, exit ${code}, ${Date.now() - started} ms; generation ${reached.observedGeneration} ${reached.conditions.map((c) => `${c.type}=${c.status}/${c.reason}`).join(" ")}\n`,
+    );
+    if (JSON.stringify(reached) === JSON.stringify(expected)) break;
+    // Until the fresh control plane moved (a pod started, a status was written); a JetStream
+    // leader elected shows on no object, hence the bound.
+    const before = await resourceVersions(kube, namespace);
+    await waitFor(
+      "the fresh control plane to move",
+      async () => (await resourceVersions(kube, namespace)) !== before,
+      15_000,
+    ).catch(() => undefined);
+  }
+  return reached;
+}
+
 describe("incident replay of story 1", () => {
-  it("records every delivery of a story-1 run to the event log, until the cluster is at rest", async () => {
+  it("records every delivery of a story-1 run (steps 01 and 02) to the event log, the rollout's PingSource ticks included", async () => {
     eventLog = join(dir, "events.jsonl");
     operator = await startOperator(env.transport, { eventLog });
     namespace = await env.namespace("replay");
     await env.kube.create(story1Cluster(namespace));
-    recorded = await waitAtRest(env.kube, namespace, 240_000).catch((error: unknown) => {
+    const logged = (error: unknown) => {
       process.stdout.write(operator?.log.slice(-40).join("") ?? "");
       throw error;
-    });
+    };
+    recorded = await waitAtRest(env.kube, namespace, 240_000).catch(logged);
+    await env.kube.patch(clusterKey(namespace), MEMORY_CHANGE, "merge");
+    await waitFor(
+      "the rollout to start",
+      async () => (await readCluster(env.kube, namespace))?.status?.observedGeneration === 2,
+      60_000,
+    );
+    rolled = await waitAtRest(env.kube, namespace, 600_000).catch(logged);
     await operator.stop();
     operator = undefined;
     const events = await readEventLog(eventLog);
-    expect(events.some((e) => e["namespace"] === namespace && e["kind"] === "NatsCluster")).toBe(true);
-    expect(events.some((e) => e["namespace"] === namespace && e["kind"] === "StatefulSet")).toBe(true);
     process.stdout.write(
       `recorded ${events.length} deliveries: ${JSON.stringify(countBy(events.map((e) => e.type)))}\n`,
     );
-  }, 300_000);
+    expect(rolled.status?.config?.revision).not.toBe(recorded.status?.config?.revision);
+    expect(events.some((e) => e["namespace"] === namespace && e["kind"] === "NatsCluster")).toBe(true);
+    expect(events.some((e) => e["namespace"] === namespace && e["kind"] === "StatefulSet")).toBe(true);
+    expect(
+      events.some((e) => e.type === "dev.knative.sources.ping" && e.source.includes(`/namespaces/${namespace}/`)),
+    ).toBe(true);
+  }, 900_000);
 
-  it("replayed on a fresh control plane holding the same objects, reaches the recorded status", async () => {
+  it("replayed on a fresh control plane holding the same objects, reaches the status step 01 reached", async () => {
     await removeRecordedRun(namespace);
-    // The same objects: the namespace and the NatsCluster's spec, under the same names, no status.
+    // The same objects: the namespace and the NatsCluster's step-01 spec, under the same names, no status.
     plane = await freshStart;
     kube = await kubeFor(plane.kubeconfig);
     await kube.create({ apiVersion: "v1", kind: "Namespace", metadata: { name: namespace } });
@@ -162,32 +214,7 @@ describe("incident replay of story 1", () => {
       metadata: { name: recorded.metadata.name, namespace },
       spec: recorded.spec,
     } as KubeObject);
-
-    // The functions are level-triggered and an event only names an object, so the log is replayed
-    // again while the fresh control plane catches up (its pods start between passes), until the
-    // status is the recorded one.
-    const expected = statusOf(recorded);
-    const deadline = Date.now() + 480_000;
-    let pass = 0;
-    let reached = statusOf(await readCluster(kube, namespace));
-    while (JSON.stringify(reached) !== JSON.stringify(expected) && Date.now() < deadline) {
-      const started = Date.now();
-      const { code, lines } = await replay(eventLog, plane.kubeconfig);
-      reached = statusOf(await readCluster(kube, namespace));
-      process.stdout.write(
-        `replay pass ${++pass}: ${lines.length} deliveries, exit ${code}, ${Date.now() - started} ms; ${reached.conditions.map((c) => `${c.type}=${c.status}/${c.reason}`).join(" ")}\n`,
-      );
-      if (JSON.stringify(reached) === JSON.stringify(expected)) break;
-      // Until the fresh control plane moved (a pod started, a status was written); a JetStream
-      // leader elected shows on no object, hence the bound.
-      const before = await resourceVersions(kube, namespace);
-      await waitFor(
-        "the fresh control plane to move",
-        async () => (await resourceVersions(kube, namespace)) !== before,
-        15_000,
-      ).catch(() => undefined);
-    }
-    expect(reached).toEqual(expected);
+    expect(await replayUntil(statusOf(recorded), 480_000)).toEqual(statusOf(recorded));
   }, 600_000);
 
   it("replayed again at rest, changes nothing, exits 0 and prints each recorded event's outcome", async () => {
@@ -216,6 +243,11 @@ describe("incident replay of story 1", () => {
     );
     expect(unnamed.map((event) => `${event.type} ${event.id}`)).toEqual([]);
   }, 300_000);
+
+  it("with step 02's memory change made there too, replayed, rolls out to the status step 02 reached", async () => {
+    await kube.patch(clusterKey(namespace), MEMORY_CHANGE, "merge");
+    expect(await replayUntil(statusOf(rolled), 600_000)).toEqual(statusOf(rolled));
+  }, 700_000);
 });
 
 /** The resourceVersions of the namespace's StatefulSets, Pods and NatsClusters, as one string. */
