@@ -20,7 +20,7 @@ const schedulesOwnedByRuntime = {
 };
 
 export default tseslint.config(
-  { ignores: ["node_modules/", ".cache/", "crds/", "chart/", "coverage/"] },
+  { ignores: ["node_modules/", ".cache/", "crds/", "chart/", "coverage/", "dist/"] },
   js.configs.recommended,
   ...tseslint.configs.strict,
   {

@@ -90,7 +90,7 @@ export async function reconcileObject(
     try {
       // Guarded: a reconcile that waited on NATS must not overwrite what a newer one wrote.
       const status = { ...nextStatus(object?.status, sync, generation, now), observedGeneration: generation };
-      const written = await writeStatus(deps.kube, object as JetStreamObject, status, fieldManager, { guarded: true });
+      const written = await writeStatus(deps.kube, object as JetStreamObject, status, fieldManager, { whole: true });
       if (written.kind === "conflict") return { becameReady: false, conflict: conflict(written.error.message) };
     } catch (error) {
       if (!(error instanceof KubeRequestError && error.isNotFound)) throw error;

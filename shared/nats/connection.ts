@@ -20,12 +20,16 @@ export type Resolved =
   | { ok: false; reason: "ConnectionNotFound" | "ReferenceNotPermitted"; message: string; noGrant: boolean };
 
 /**
- * NatsConnections read in the last moments, so a burst of objects on one
- * connection reads it once: concurrent reconciles share one read in flight.
- * Only existence and spec come from here; grants are read on every reconcile.
+ * NatsConnections read in the last seconds, so a burst of objects on one
+ * connection (a `kubectl apply` of hundreds) reads it about once: concurrent
+ * reconciles share one read in flight. The NatsConnection's own events drop
+ * the entry in the pod that receives them, so another pod acts on a changed
+ * spec at most this long later, as a controller's informer cache would; a
+ * deletion decision reads afresh. Only existence and spec come from here;
+ * grants are read on every reconcile.
  */
 const recentlyRead = new Map<string, { at: number; connection: Promise<NatsConnectionObject | undefined> }>();
-const recentForMs = 2_000;
+const recentForMs = 10_000;
 
 async function readConnection(
   kube: Kube,

@@ -1,7 +1,6 @@
 import { appendFile } from "node:fs/promises";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import express, { type Request, type Response } from "express";
 import { HTTP, type CloudEvent } from "cloudevents";
 import type { Logger } from "../telemetry/logger.ts";
 import { dispatch, type DispatchDeps } from "./dispatch.ts";
@@ -37,24 +36,17 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   const inFlight = new Set<Promise<unknown>>();
   let draining = false;
 
-  const app = express();
-  app.disable("x-powered-by");
-  app.use(express.raw({ type: () => true, limit: "8mb" }));
-
-  const healthy = (_req: Request, res: Response) => void res.status(200).json({ status: "ok" });
-  app.get("/health/liveness", healthy);
-  app.get("/healthz", healthy);
-  app.get(
-    "/health/readiness",
-    (_req, res) => void res.status(draining ? 503 : 200).json({ status: draining ? "draining" : "ok" }),
-  );
-
-  const receive = (fn: OperatorFunction | undefined) => async (req: Request, res: Response) => {
+  const receive = async (fn: OperatorFunction | undefined, req: http.IncomingMessage, res: http.ServerResponse) => {
     if (!fn) {
       respond(res, malformed(`no function here; hosted: ${[...byName.keys()].join(", ")}`), deps.log);
       return;
     }
-    const parsed = toCloudEvent(req);
+    const body = await readBody(req);
+    if (body === undefined) {
+      answer(res, 413, { outcome: "malformed", detail: `a CloudEvent larger than ${BODY_LIMIT} bytes` });
+      return;
+    }
+    const parsed = toCloudEvent(req.headers, body);
     if ("message" in parsed) {
       respond(res, malformed(parsed.message), deps.log);
       return;
@@ -70,10 +62,28 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   };
 
   const only = functions.length === 1 ? functions[0] : undefined;
-  app.post("/", receive(only));
-  app.post("/:function", (req, res) => receive(byName.get(String(req.params.function)))(req, res));
+  // A handful of routes, so plain node:http: a web framework would double the start-up time of
+  // every pod that scales from zero.
+  const route = (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> | void => {
+    const path = new URL(req.url ?? "/", "http://localhost").pathname.replace(/(.)\/+$/, "$1");
+    const method = req.method === "HEAD" ? "GET" : req.method;
+    if (method === "GET" && (path === "/healthz" || path === "/health/liveness"))
+      return answer(res, 200, { status: "ok" });
+    if (method === "GET" && path === "/health/readiness")
+      return answer(res, draining ? 503 : 200, { status: draining ? "draining" : "ok" });
+    if (method === "POST" && path === "/") return receive(only, req, res);
+    const named = /^\/([^/]+)$/.exec(path);
+    if (method === "POST" && named) return receive(byName.get(decodeURIComponent(named[1] ?? "")), req, res);
+    return answer(res, 404, { status: "not found" });
+  };
 
-  const server = http.createServer(app);
+  const server = http.createServer((req, res) => {
+    Promise.resolve(route(req, res)).catch((error: unknown) => {
+      deps.log.error({ err: error }, "request failed");
+      if (!res.headersSent) answer(res, 500, { status: "error" });
+      else res.destroy();
+    });
+  });
   // Knative's queue-proxy keeps connections open; idle ones must not hold shutdown.
   server.keepAliveTimeout = 5_000;
 
@@ -105,10 +115,36 @@ async function recordEvent(file: string, event: CloudEvent<unknown>, log: Logger
   }
 }
 
-function toCloudEvent(req: Request): { event: CloudEvent<unknown> } | { message: string } {
-  const body = Buffer.isBuffer(req.body) ? req.body.toString("utf8") : "";
+/** The largest CloudEvent taken, as the Broker's own limit is far below it. */
+const BODY_LIMIT = 8 * 1024 * 1024;
+
+/** The request body, or undefined when it exceeds BODY_LIMIT (read to the end all the same, so the answer arrives). */
+async function readBody(req: http.IncomingMessage): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size <= BODY_LIMIT) chunks.push(chunk);
+  }
+  return size > BODY_LIMIT ? undefined : Buffer.concat(chunks).toString("utf8");
+}
+
+function answer(res: http.ServerResponse, status: number, body?: object): void {
+  res.statusCode = status;
+  if (body === undefined) {
+    res.end();
+    return;
+  }
+  res.setHeader("content-type", "application/json; charset=utf-8");
+  res.end(JSON.stringify(body));
+}
+
+function toCloudEvent(
+  rawHeaders: http.IncomingHttpHeaders,
+  body: string,
+): { event: CloudEvent<unknown> } | { message: string } {
   const headers = Object.fromEntries(
-    Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(",") : (v ?? "")]),
+    Object.entries(rawHeaders).map(([k, v]) => [k, Array.isArray(v) ? v.join(",") : (v ?? "")]),
   );
   try {
     const message = { headers, body };
@@ -134,13 +170,13 @@ export const DETAIL_HEADER = "x-nats-operator-detail";
  * CloudEvent fails the delivery (which it then retries). What happened goes in headers; an
  * error answer carries it as JSON too, which Knative hands the dead-letter sink.
  */
-function respond(res: Response, outcome: Outcome, log: Logger): void {
+function respond(res: http.ServerResponse, outcome: Outcome, log: Logger): void {
   const status = httpStatusFor(outcome);
   if (outcome.kind === "malformed") log.warn({ status, reason: outcome.message }, "event refused");
   const detail =
     outcome.kind === "done" ? outcome.summary : outcome.kind === "skipped" ? outcome.reason : outcome.message;
-  res.status(status).set(OUTCOME_HEADER, outcome.kind);
-  if (detail !== undefined) res.set(DETAIL_HEADER, encodeURIComponent(detail).slice(0, 2000));
-  if (status >= 200 && status < 300) res.end();
-  else res.json({ outcome: outcome.kind, ...(detail === undefined ? {} : { detail }) });
+  res.setHeader(OUTCOME_HEADER, outcome.kind);
+  if (detail !== undefined) res.setHeader(DETAIL_HEADER, encodeURIComponent(detail).slice(0, 2000));
+  if (status >= 200 && status < 300) answer(res, status);
+  else answer(res, status, { outcome: outcome.kind, ...(detail === undefined ? {} : { detail }) });
 }
