@@ -14,6 +14,8 @@ const usage = `usage:
   nats-operator serve                         serve the functions FUNCTIONS names (all by default) on PORT
   nats-operator run                           run all functions locally against KUBECONFIG's cluster
                                               (with none configured, a local control plane it starts)
+                                              NATS_OPERATOR_FAULTS makes event delivery faulty, e.g.
+                                              drop=0.1,duplicate=1,reorder=300ms,concurrency=4,seed=7
   nats-operator replay <events.jsonl> [--url URL]
                                               post recorded CloudEvents to URL, or to the functions
                                               started in this process when no URL is given;

@@ -67,6 +67,24 @@ describe("the image", () => {
     }
   });
 
+  it("loads no API schema library when a function starts: the schemas are for generating CRDs", () => {
+    const chunkOf = (name: string) =>
+      Object.keys(metafile.outputs).find((o) => metafile.outputs[o]?.entryPoint === `functions/${name}/index.ts`) ?? "";
+    const loaded = (chunk: string, seen = new Set<string>()): Set<string> => {
+      if (seen.has(chunk)) return seen;
+      seen.add(chunk);
+      for (const i of metafile.outputs[chunk]?.imports ?? []) if (i.kind === "import-statement") loaded(i.path, seen);
+      return seen;
+    };
+    for (const name of functionNames) {
+      const inputs = [...loaded(chunkOf(name))].flatMap((chunk) => Object.keys(metafile.outputs[chunk]?.inputs ?? {}));
+      expect({ name, schemas: inputs.filter((input) => input.includes("node_modules/typebox/")).length }).toEqual({
+        name,
+        schemas: 0,
+      });
+    }
+  });
+
   it("runs from what the runtime stage copies: the bundle, package.json and knative/, no node_modules", () => {
     const runtime = dockerfile.filter((c) => c.stage === "runtime");
     expect(runtime.filter((c) => c.from === "build").flatMap((c) => c.sources)).toEqual(["/app/dist/nats-operator"]);

@@ -101,4 +101,29 @@ describe("Secret referrers", () => {
   it("come from Secret events", () => {
     expect(isInputRef(secret("a", "b"))).toBe(true);
   });
+
+  it("include NatsClusters in any namespace whose leaf remote dials a NatsConnection that names the Secret", async () => {
+    const hub = {
+      apiVersion: "nats-operator.io/v1beta1",
+      kind: "NatsConnection",
+      metadata: { name: "hub", namespace: "edge-creds" },
+      spec: { servers: ["nats://hub:7422"], credentials: { secretKeyRef: { name: "hub-creds" } } },
+    };
+    const kube = memoryKube([
+      hub,
+      demoCluster({ leafRemotes: [{ connectionRef: { name: "hub", namespace: "edge-creds" } }] } as never, {
+        name: "edge",
+        namespace: "edge",
+      }),
+      demoCluster({ leafRemotes: [{ connectionRef: { name: "other" } }] } as never, {
+        name: "other",
+        namespace: "edge-creds",
+      }),
+    ]);
+    const names = async (ref: ReturnType<typeof secret>) =>
+      (await clustersUsing(kube, ref)).map((c) => c.metadata.name);
+    expect(await names(secret("edge-creds", "hub-creds"))).toEqual(["edge"]);
+    expect(await names(secret("edge-creds", "unrelated"))).toEqual([]);
+    expect(await names(secret("edge", "hub-creds"))).toEqual([]);
+  });
 });

@@ -82,19 +82,40 @@ export function usesInput(cluster: Cluster, ref: ObjectRef): boolean {
   }
 }
 
+/** The NatsConnections of the Secret's namespace whose spec names it (a leaf remote's creds or CA). */
+async function connectionsNaming(kube: Kube, secret: ObjectRef): Promise<ObjectRef[]> {
+  const connections = await kube.list({
+    apiVersion: KINDS.NatsConnection.apiVersion,
+    kind: KINDS.NatsConnection.kind,
+    namespace: secret.namespace,
+  });
+  return connections
+    .filter((c) => secretNames((c as { spec?: unknown }).spec).has(secret.name))
+    .map((c) => ({
+      ...secret,
+      apiVersion: KINDS.NatsConnection.apiVersion,
+      kind: KINDS.NatsConnection.kind,
+      name: c.metadata.name,
+    }));
+}
+
 /**
  * Every NatsCluster that uses the input: in any namespace (a grant can admit it from anywhere), or
- * for a Secret in its own.
+ * for a Secret, those of its namespace that name it and, through a NatsConnection that names it,
+ * those whose leaf remotes dial that connection from anywhere.
  */
 export async function clustersUsing(kube: Kube, input: ObjectRef): Promise<Cluster[]> {
-  const all = await kube.list({
-    apiVersion: CLUSTER_API_VERSION,
-    kind: CLUSTER_KIND,
-    ...(input.kind === "Secret" ? { namespace: input.namespace } : {}),
-  });
-  return all
-    .map(asCluster)
-    .filter((c): c is Cluster => c !== undefined && !c.metadata.deletionTimestamp && usesInput(c, input));
+  const list = async (namespace?: string) =>
+    (await kube.list({ apiVersion: CLUSTER_API_VERSION, kind: CLUSTER_KIND, ...(namespace ? { namespace } : {}) }))
+      .map(asCluster)
+      .filter((c): c is Cluster => c !== undefined && !c.metadata.deletionTimestamp);
+  if (input.kind !== "Secret") return (await list()).filter((c) => usesInput(c, input));
+  const [local, connections] = await Promise.all([list(input.namespace), connectionsNaming(kube, input)]);
+  const naming = local.filter((c) => namesSecret(c, input));
+  if (connections.length === 0) return naming;
+  const dialling = (await list()).filter((c) => connections.some((connection) => namesConnection(c, connection)));
+  const uids = new Set(naming.map((c) => c.metadata.uid));
+  return [...naming, ...dialling.filter((c) => !uids.has(c.metadata.uid))];
 }
 
 /**

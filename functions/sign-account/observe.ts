@@ -1,7 +1,7 @@
 // Everything one reconcile of an auth object needs, read and nothing else: the object, the objects
 // it refers to, and the seed Secrets, whose seeds go into the keyring (observed holds public keys).
 import { KINDS } from "../../shared/api/kinds.ts";
-import { DEFAULT_CREDENTIALS_KEY } from "../../shared/api/common/references.ts";
+import { DEFAULT_CREDENTIALS_KEY } from "../../shared/api/constants/secret-keys.ts";
 import { FINALIZERS } from "../../shared/api/constants/finalizers.ts";
 import { hasFinalizer } from "../../shared/kube/finalizers.ts";
 import type { Kube } from "../../shared/kube/client.ts";

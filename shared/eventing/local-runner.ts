@@ -6,20 +6,24 @@ import { createKube } from "../kube/client.ts";
 import { KubeRequestError } from "../kube/errors.ts";
 import { createTransport, type KubeTransport } from "../kube/transport.ts";
 import { processDeps } from "../runtime/deps.ts";
+import type { OperatorFunction } from "../runtime/function.ts";
+import type { Outcome } from "../runtime/outcome.ts";
 import { onTermination } from "../runtime/shutdown.ts";
 import type { Logger } from "../telemetry/logger.ts";
 import { startApiServerSource } from "./apiserver-source.ts";
 import { deliverWithRetries } from "./delivery.ts";
+import { routeToFunctions } from "./fan-out.ts";
+import { describeFaults, FAULTS_ENV, parseFaults, withFaults } from "./faults.ts";
 import { knativeDir, loadTriggerRoutes, loadWatchedResources } from "./manifests.ts";
 import { startPingSources } from "./ping-source.ts";
-import { routeEvent } from "./router.ts";
 
 /**
  * Runs every selected function in this process against the cluster KUBECONFIG
  * names: an in-process ApiServerSource and PingSource feed CloudEvents
  * through the Triggers' filters to the functions, and retryable answers are
  * redelivered with the Broker's backoff. NATS_OPERATOR_EVENT_LOG records every delivery, as it
- * does for `serve`, for `nats-operator replay`.
+ * does for `serve`, for `nats-operator replay`. NATS_OPERATOR_FAULTS puts faults into that
+ * delivery (shared/eventing/faults.ts): drop, duplicate, reorder, a concurrency limit.
  */
 export async function runLocally(
   catalog: FunctionCatalog,
@@ -31,6 +35,14 @@ export async function runLocally(
     log.fatal(selection.message);
     return 2;
   }
+  const faultsText = env[FAULTS_ENV]?.trim();
+  // A random seed unless one is given; the start line names it so the run can be repeated.
+  const parsed = faultsText ? parseFaults(faultsText, Math.floor(Math.random() * 2 ** 32)) : undefined;
+  if (parsed && !parsed.ok) {
+    log.fatal(`${FAULTS_ENV}: ${parsed.message}`);
+    return 2;
+  }
+  const faults = parsed?.ok ? parsed.faults : undefined;
   const transport = await reachCluster();
   if (typeof transport === "string") {
     process.stderr.write(`nats-operator: ${transport}\n`);
@@ -43,32 +55,28 @@ export async function runLocally(
   const resources = await loadWatchedResources();
   const deps = processDeps(log, async () => createKube(transport));
   const abort = new AbortController();
-  const inFlight = new Set<Promise<void>>();
   const eventLog = env.NATS_OPERATOR_EVENT_LOG ? { eventLog: env.NATS_OPERATOR_EVENT_LOG } : {};
 
-  const emit = (ce: CloudEvent<unknown>) => {
-    for (const service of routeEvent(routes, ce)) {
-      const fn = functions.get(service);
-      if (!fn) continue;
-      const delivery = deliverWithRetries(fn, ce, deps, { signal: abort.signal, ...eventLog }).then((outcome) => {
-        if ((outcome.kind === "retry" || outcome.kind === "conflict") && !abort.signal.aborted) {
-          log.warn({ function: fn.name, eventId: ce.id, type: ce.type }, "event dead-lettered after the last retry");
-        }
-      });
-      inFlight.add(delivery);
-      void delivery.finally(() => inFlight.delete(delivery));
+  const deliver = async (fn: OperatorFunction, ce: CloudEvent<unknown>): Promise<Outcome> => {
+    const outcome = await deliverWithRetries(fn, ce, deps, { signal: abort.signal, ...eventLog });
+    if ((outcome.kind === "retry" || outcome.kind === "conflict") && !abort.signal.aborted) {
+      log.warn({ function: fn.name, eventId: ce.id, type: ce.type }, "event dead-lettered after the last retry");
     }
+    return outcome;
   };
+  const routing = routeToFunctions(routes, functions, faults ? withFaults(deliver, faults) : deliver);
 
   log.info({ server: transport.server, functions: [...functions.keys()] }, "running functions locally");
+  if (faults)
+    log.warn({ faults: faultsText, seed: faults.seed }, `event delivery faults on: ${describeFaults(faults)}`);
   onTermination(log, async () => {
     abort.abort();
-    await Promise.allSettled([...inFlight]);
+    await routing.drain();
     await Promise.all([...functions.values()].map((fn) => fn.shutdown?.()));
   });
   await Promise.all([
-    startApiServerSource(transport, resources, emit, log, abort.signal),
-    startPingSources(transport, emit, log, abort.signal),
+    startApiServerSource(transport, resources, routing.emit, log, abort.signal),
+    startPingSources(transport, routing.emit, log, abort.signal),
   ]);
   return 0;
 }

@@ -1,5 +1,6 @@
 // References between objects and to Secret keys, shared by every group.
 import type { Static } from "typebox";
+import { DEFAULT_CREDENTIALS_KEY } from "../constants/secret-keys.ts";
 import { Struct, NonEmptyText, Optional, type StructOptions } from "./fields.ts";
 
 /** Longest Kubernetes object name (DNS subdomain). */
@@ -7,7 +8,6 @@ export const NAME_MAX_LENGTH = 253;
 /** Longest namespace name (DNS label). */
 export const NAMESPACE_MAX_LENGTH = 63;
 
-export const DEFAULT_CREDENTIALS_KEY = "user.creds";
 export const DEFAULT_CA_KEY = "ca.crt";
 
 /** The fields of a reference to an object, namespace optional; reused by kind-qualified references. */

@@ -82,6 +82,7 @@ describe("least-privilege RBAC per function", () => {
     ["nats-operator-step-rollout", "get", "", "services", ""],
     ["nats-operator-step-rollout", "get", "nats-operator.io", "natsconnections", ""],
     ["nats-operator-render-cluster", "get", "nats-operator.io", "natsconnections", ""],
+    ["nats-operator-render-cluster", "list", "nats-operator.io", "natsconnections", ""],
     ["nats-operator-render-cluster", "delete", "", "services", ""],
     ["nats-operator-render-cluster", "delete", "", "secrets", ""],
     ["nats-operator-step-rollout", "get", "policy", "poddisruptionbudgets", ""],

@@ -1,15 +1,16 @@
 // The two cluster functions run in this process the way the local runner runs them: an
 // in-process ApiServerSource (NatsClusters, owned StatefulSets and the trusts) and PingSources feed
-// CloudEvents through the Triggers' filters, with the Broker's retries.
+// CloudEvents through the Triggers' filters, with the Broker's retries, and the faults a test asks for.
 import type { CloudEvent } from "cloudevents";
 import { Writable } from "node:stream";
 import { renderCluster } from "../../../../functions/render-cluster/index.ts";
 import { stepRollout } from "../../../../functions/step-rollout/index.ts";
 import { startApiServerSource } from "../../../../shared/eventing/apiserver-source.ts";
 import { brokerDelivery, deliverWithRetries } from "../../../../shared/eventing/delivery.ts";
+import { routeToFunctions } from "../../../../shared/eventing/fan-out.ts";
+import { withFaults, type Faults } from "../../../../shared/eventing/faults.ts";
 import { loadTriggerRoutes, loadWatchedResources } from "../../../../shared/eventing/manifests.ts";
 import { startPingSources } from "../../../../shared/eventing/ping-source.ts";
-import { routeEvent } from "../../../../shared/eventing/router.ts";
 import { createKube } from "../../../../shared/kube/client.ts";
 import type { KubeTransport } from "../../../../shared/kube/transport.ts";
 import { processDeps } from "../../../../shared/runtime/deps.ts";
@@ -24,9 +25,18 @@ export interface DeliveryRecord {
   at: number;
 }
 
+/** What the faults did to the routed deliveries, counted per delivery decided. */
+export interface FaultCounts {
+  decided: number;
+  dropped: number;
+  /** Deliveries made beyond one per event and function (the duplicates). */
+  extraCopies: number;
+}
+
 export interface RunningOperator {
   deliveries: DeliveryRecord[];
-  /** Delivers one CloudEvent to one function, with the Broker's retries. */
+  faults: FaultCounts;
+  /** Delivers one CloudEvent to one function, with the Broker's retries and without faults. */
   deliver(fn: OperatorFunction, ce: CloudEvent<unknown>): Promise<Outcome>;
   log: string[];
   stop(): Promise<void>;
@@ -39,6 +49,8 @@ export interface OperatorOptions {
   extraKinds?: string[];
   /** Records every delivery there, as NATS_OPERATOR_EVENT_LOG does, for `nats-operator replay`. */
   eventLog?: string;
+  /** Faults on the way from the sources to the functions (shared/eventing/faults.ts). */
+  faults?: Faults;
 }
 
 export async function startOperator(transport: KubeTransport, options: OperatorOptions = {}): Promise<RunningOperator> {
@@ -67,8 +79,8 @@ export async function startOperator(transport: KubeTransport, options: OperatorO
   const resources = (await loadWatchedResources()).filter((r) => watched.has(r.kind));
   const deps = processDeps(log, async () => createKube(transport));
   const abort = new AbortController();
-  const inFlight = new Set<Promise<unknown>>();
   const deliveries: DeliveryRecord[] = [];
+  const faults: FaultCounts = { decided: 0, dropped: 0, extraCopies: 0 };
 
   const deliver = (fn: OperatorFunction, ce: CloudEvent<unknown>): Promise<Outcome> =>
     deliverWithRetries(fn, ce, deps, {
@@ -78,26 +90,29 @@ export async function startOperator(transport: KubeTransport, options: OperatorO
       onAttempt: (outcome) => deliveries.push({ fn: fn.name, type: ce.type, outcome, at: Date.now() }),
       ...(options.eventLog !== undefined ? { eventLog: options.eventLog } : {}),
     });
-  const emit = (ce: CloudEvent<unknown>) => {
-    for (const service of routeEvent(routes, ce)) {
-      const fn = functions.get(service);
-      if (!fn) continue;
-      const delivery = deliver(fn, ce);
-      inFlight.add(delivery);
-      void delivery.finally(() => inFlight.delete(delivery));
-    }
-  };
+  const routing = routeToFunctions(
+    routes,
+    functions,
+    options.faults
+      ? withFaults(deliver, options.faults, (decision) => {
+          faults.decided++;
+          if (decision.delaysMs.length === 0) faults.dropped++;
+          else faults.extraCopies += decision.delaysMs.length - 1;
+        })
+      : deliver,
+  );
   const running = Promise.all([
-    startApiServerSource(transport, resources, emit, log, abort.signal),
-    startPingSources(transport, emit, log, abort.signal),
+    startApiServerSource(transport, resources, routing.emit, log, abort.signal),
+    startPingSources(transport, routing.emit, log, abort.signal),
   ]).catch(() => undefined);
   return {
     deliveries,
+    faults,
     deliver,
     log: lines,
     async stop() {
       abort.abort();
-      await Promise.allSettled([...inFlight]);
+      await routing.drain();
       await Promise.race([running, new Promise((r) => setTimeout(r, 3000))]);
       // As on SIGTERM: the functions close what they hold (step-rollout's NATS connections).
       await Promise.all([...functions.values()].map((fn) => fn.shutdown?.()));

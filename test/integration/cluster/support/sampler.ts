@@ -9,6 +9,8 @@ export interface PodSampler {
   maxNotReady: number;
   samples: number;
   restarts: string[];
+  /** Every pod uid seen per server: two for a server restarted once, more for one restarted again. */
+  podsSeen: Map<string, Set<string>>;
   stop(): Promise<void>;
 }
 
@@ -19,7 +21,7 @@ export function samplePods(
   servers: number,
   intervalMs = 200,
 ): PodSampler {
-  const sampler = { maxNotReady: 0, samples: 0, restarts: [] as string[] };
+  const sampler = { maxNotReady: 0, samples: 0, restarts: [] as string[], podsSeen: new Map<string, Set<string>>() };
   const uids = new Map<string, string>();
   let running = true;
   const loop = (async () => {
@@ -44,6 +46,7 @@ export function samplePods(
           if (before !== undefined && before !== pod.metadata.uid && !sampler.restarts.includes(server))
             sampler.restarts.push(server);
           uids.set(server, pod.metadata.uid ?? "");
+          sampler.podsSeen.set(server, (sampler.podsSeen.get(server) ?? new Set()).add(pod.metadata.uid ?? ""));
         }
       } catch {
         // a failed sample is skipped
