@@ -141,7 +141,7 @@ afterAll(async () => {
   await admin?.close();
   await operator?.stop();
   await env?.stop();
-  if (previousEnv === undefined) delete process.env[SYSTEM_CONNECTION_ENV];
+  if (previousEnv === undefined) Reflect.deleteProperty(process.env, SYSTEM_CONNECTION_ENV);
   else process.env[SYSTEM_CONNECTION_ENV] = previousEnv;
 }, 120_000);
 
