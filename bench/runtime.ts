@@ -8,25 +8,15 @@
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { createServer } from "node:net";
 import { clusterEvent } from "../test/support/events.ts";
 import { postEvent } from "../shared/eventing/replay.ts";
 import { functionNames } from "../functions/catalog.ts";
 import { buildImageSources, checkout, entryFile } from "../scripts/build.ts";
 import { join } from "node:path";
+import { freePort } from "../test/harness/ports.ts";
 
 const coldRuns = Number(process.env.BENCH_COLD_RUNS ?? 15);
 const warmEvents = Number(process.env.BENCH_WARM_EVENTS ?? 2000);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function startServe(port: number) {
   return spawn(process.execPath, ["test/support/slow-server.ts"], {

@@ -7,10 +7,10 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { readFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { functionNames } from "../functions/catalog.ts";
 import { buildImageSources, checkout, entryFile } from "./build.ts";
+import { freePort } from "../test/harness/ports.ts";
 
 interface Copy {
   stage: string;
@@ -122,16 +122,6 @@ describe("the image", () => {
     30_000,
   );
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** The status of the first answer, polling until the port accepts or the process has exited. */
 async function firstAnswer(url: string, exited: () => boolean): Promise<number | "exited"> {
