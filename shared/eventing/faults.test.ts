@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
-import { concurrencyLimit, decideFault, describeFaults, parseFaults, withFaults, type Faults } from "./faults.ts";
+import { limited } from "../kube/events.ts";
+import { decideFault, describeFaults, parseFaults, withFaults, type Faults } from "./faults.ts";
 
 const clean: Faults = { dropRatio: 0, duplicate: 0, reorderMs: 0, concurrency: Infinity, seed: 1 };
 
@@ -164,9 +165,9 @@ describe("withFaults", () => {
   });
 });
 
-describe("concurrencyLimit", () => {
+describe("the concurrency limit (limited, shared with Event writes)", () => {
   it("starts waiting tasks in arrival order as slots free up", async () => {
-    const limit = concurrencyLimit(1);
+    const limit = limited(1);
     const started: number[] = [];
     await Promise.all(
       [30, 1, 1].map((ms, i) =>
@@ -180,7 +181,7 @@ describe("concurrencyLimit", () => {
   });
 
   it("frees the slot of a task that fails", async () => {
-    const limit = concurrencyLimit(1);
+    const limit = limited(1);
     await expect(limit(() => Promise.reject(new Error("boom")))).rejects.toThrow("boom");
     await expect(limit(async () => "next")).resolves.toBe("next");
   });

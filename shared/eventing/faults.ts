@@ -4,6 +4,7 @@
 // several pods of one function at once; the functions must end where a clean run ends anyway.
 // Each delivery's fate comes from a PRNG seeded with the run's seed and the delivery's number, so
 // the same seed makes the same decisions for the same sequence of deliveries.
+import { limited } from "../kube/events.ts";
 
 /** The faults of a run; all zero (and no concurrency limit) is a clean run. */
 export interface Faults {
@@ -140,7 +141,7 @@ export function withFaults<F extends { readonly name: string }, E, R>(
   const limitOf = (name: string): Limit => {
     let limit = limits.get(name);
     if (limit === undefined) {
-      limit = concurrencyLimit(faults.concurrency);
+      limit = limited(faults.concurrency);
       limits.set(name, limit);
     }
     return limit;
@@ -154,24 +155,6 @@ export function withFaults<F extends { readonly name: string }, E, R>(
         return limitOf(fn.name)(() => deliver(fn, event));
       }),
     );
-  };
-}
-
-/** Runs a task once fewer than `limit` are running; the others wait in arrival order. */
-export function concurrencyLimit(limit: number): Limit {
-  let running = 0;
-  const waiting: (() => void)[] = [];
-  return async (task) => {
-    if (running < limit) running++;
-    // A finishing task hands its slot straight to the first waiter, so `running` stays counted.
-    else await new Promise<void>((resolve) => waiting.push(resolve));
-    try {
-      return await task();
-    } finally {
-      const next = waiting.shift();
-      if (next) next();
-      else running--;
-    }
   };
 }
 
