@@ -85,7 +85,7 @@ try {
       )
     )
       return false;
-    const snapshot = mergeSnapshot(servers, reports, true);
+    const snapshot = mergeSnapshot(servers, reports, "clustered");
     return snapshot !== undefined && judge(snapshot).settled && servers.every((s) => snapshot.metaMembers.includes(s));
   };
 

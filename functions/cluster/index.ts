@@ -38,6 +38,7 @@ export {
 export { resolveLeafRemotes, type LeafRemotes, type RefusedLeafRemote } from "./leaf-remotes.ts";
 export { type ReadyLeafRemote } from "./plan/leafnodes.ts";
 export { CONFIG_KEY } from "./plan/paths.ts";
+export { runsStandaloneJetStream } from "./plan/server-config.ts";
 export {
   clientTlsSecretName,
   planCluster,

@@ -1,5 +1,5 @@
 // The gate before each rollout step, judged in a fixed order.
-import { describeUnsettled, judge, type Snapshot } from "./snapshot.ts";
+import { describeUnsettled, hasMetaGroup, judge, type Snapshot } from "./snapshot.ts";
 
 export type WaitingFor = "Settled" | "Ready" | "TargetRevision" | "Evacuated" | "Removed";
 
@@ -27,7 +27,7 @@ export function evaluateGate(
   if (!snapshot) return { waitingFor: "Settled", detail: "the NATS cluster is not observed" };
   const verdict = judge(snapshot);
   if (!verdict.settled) return { waitingFor: "Settled", detail: describeUnsettled(verdict) };
-  if (jetstream) {
+  if (jetstream && hasMetaGroup(snapshot)) {
     const answering = snapshot.roster.filter((s) => !snapshot.silent.includes(s));
     const outside = answering.filter((s) => !snapshot.metaMembers.includes(s));
     if (outside.length > 0)

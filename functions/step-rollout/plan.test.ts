@@ -89,6 +89,13 @@ describe("rollout plan", () => {
     expect(decision.rollout?.gate?.waitingFor).toBe("Settled");
   });
 
+  it("restarts a lone standalone JetStream server, which has no meta group to join", () => {
+    const lone = settled(["demo-0"]);
+    const snapshot = { ...lone, metaMembers: [], groups: lone.groups.filter((g) => g.label !== "meta") };
+    const decision = planRollout(input([server(0)], { replicas: 1, snapshot }));
+    expect(decision.step).toEqual({ kind: "restart", server: "demo-0", forced: false });
+  });
+
   it("never proceeds on an unobserved cluster", () => {
     const { snapshot: _none, ...rest } = input([server(0), server(1), server(2)]);
     const decision = planRollout(rest);

@@ -6,7 +6,7 @@ import {
   RENDERED_ANNOTATIONS,
   VOLUME_DIGEST_ANNOTATION,
 } from "../../shared/api/constants/annotations.ts";
-import { CONFIG_KEY, configMapName, ordinalOf } from "../cluster/index.ts";
+import { CONFIG_KEY, configMapName, ordinalOf, runsStandaloneJetStream } from "../cluster/index.ts";
 import { authChange } from "./auth-change.ts";
 import { podReady, type Observed, type StatefulSet } from "./observe.ts";
 import type { ServerInput } from "./plan.ts";
@@ -21,11 +21,9 @@ function runningVersion(sts: StatefulSet): string | undefined {
 
 /** The NATS cluster as the servers that exist report it; undefined when none answered usefully. */
 export function snapshotOf(observed: Observed): Snapshot | undefined {
-  return mergeSnapshot(
-    [...observed.statefulSets.keys()],
-    observed.reports,
-    observed.cluster.spec.jetstream !== undefined,
-  );
+  const spec = observed.cluster.spec;
+  const jetstream = !spec.jetstream ? "none" : runsStandaloneJetStream(spec) ? "standalone" : "clustered";
+  return mergeSnapshot([...observed.statefulSets.keys()], observed.reports, jetstream);
 }
 
 /** Every server planned or still existing, lowest ordinal first. */

@@ -7,7 +7,7 @@ const roster = ["demo-0", "demo-1", "demo-2"];
 
 describe("snapshot of the NATS cluster", () => {
   it("takes each group's members from its leader's own view", () => {
-    const snapshot = mergeSnapshot(roster, reportsOf({ metaLeader: "demo-1", streamLeader: "demo-2" }), true);
+    const snapshot = mergeSnapshot(roster, reportsOf({ metaLeader: "demo-1", streamLeader: "demo-2" }), "clustered");
     expect(snapshot?.metaLeader).toBe("demo-1");
     expect(snapshot?.metaMembers).toEqual(["demo-1", "demo-0", "demo-2"]);
     expect(snapshot?.groups.map((g) => [g.label, g.leader])).toEqual([
@@ -18,7 +18,18 @@ describe("snapshot of the NATS cluster", () => {
   });
 
   it("is Settled when every group has a leader and current members", () => {
-    const snapshot = mergeSnapshot(roster, reportsOf({ metaLeader: "demo-1", streamLeader: "demo-2" }), true);
+    const snapshot = mergeSnapshot(roster, reportsOf({ metaLeader: "demo-1", streamLeader: "demo-2" }), "clustered");
+    expect(snapshot && judge(snapshot)).toMatchObject({ settled: true, reason: "AllGroupsCurrent" });
+  });
+
+  it("is Settled for one server running JetStream standalone, which reports no meta group", () => {
+    const alone = {
+      server: "demo-0",
+      varz: { server_name: "demo-0", version: "2.15.2" },
+      jsz: { account_details: [{ name: "$G", stream_detail: [{ name: "ORDERS", cluster: { leader: "demo-0" } }] }] },
+    };
+    const snapshot = mergeSnapshot(["demo-0"], [alone], "standalone");
+    expect(snapshot?.groups.map((g) => g.label)).toEqual(["stream ORDERS"]);
     expect(snapshot && judge(snapshot)).toMatchObject({ settled: true, reason: "AllGroupsCurrent" });
   });
 
@@ -26,7 +37,7 @@ describe("snapshot of the NATS cluster", () => {
     const snapshot = mergeSnapshot(
       roster,
       reportsOf({ metaLeader: "demo-1", streamLeader: "demo-2", behind: ["demo-0"] }),
-      true,
+      "clustered",
     );
     expect(snapshot && judge(snapshot)).toMatchObject({
       settled: false,
@@ -39,7 +50,7 @@ describe("snapshot of the NATS cluster", () => {
     const snapshot = mergeSnapshot(
       roster,
       reportsOf({ metaLeader: "demo-1", streamLeader: "demo-2", silent: ["demo-0"] }),
-      true,
+      "clustered",
     );
     expect(snapshot && judge(snapshot)).toMatchObject({
       settled: false,
@@ -52,7 +63,7 @@ describe("snapshot of the NATS cluster", () => {
     const snapshot = mergeSnapshot(
       roster,
       reportsOf({ metaLeader: "demo-1", streamLeader: "demo-0", silent: ["demo-0"] }),
-      true,
+      "clustered",
     );
     const stream = snapshot?.groups.find((g) => g.label === "stream ORDERS");
     expect(stream).toMatchObject({ leader: "demo-0", selfReported: false });
@@ -63,7 +74,7 @@ describe("snapshot of the NATS cluster", () => {
     const snapshot = mergeSnapshot(
       roster,
       reportsOf({ metaLeader: "demo-0", streamLeader: "demo-1", silent: ["demo-0"] }),
-      true,
+      "clustered",
     );
     expect(snapshot?.metaLeader).toBe("demo-0");
     expect(snapshot?.groups[0]).toMatchObject({ label: "meta", selfReported: false });
@@ -73,7 +84,7 @@ describe("snapshot of the NATS cluster", () => {
     const reports = reportsOf({ metaLeader: "demo-1", streamLeader: "demo-2" }).map((r) =>
       r.server === "demo-2" ? { ...r, varz: { server_name: "other" } } : r,
     );
-    expect(mergeSnapshot(roster, reports, true)?.silent).toEqual(["demo-2"]);
+    expect(mergeSnapshot(roster, reports, "clustered")?.silent).toEqual(["demo-2"]);
   });
 
   it("is undefined when no server answered", () => {
@@ -81,7 +92,7 @@ describe("snapshot of the NATS cluster", () => {
       mergeSnapshot(
         roster,
         roster.map((server) => ({ server })),
-        true,
+        "clustered",
       ),
     ).toBeUndefined();
   });
@@ -92,12 +103,14 @@ describe("snapshot of the NATS cluster", () => {
       { server: "demo-1", varz: { server_name: "edge-1" } },
       { server: "demo-2", varz: { server_name: "demo-2" }, failure: "no answer within 2 s" },
     ];
-    expect(settledCondition(mergeSnapshot(roster, reports, true), whyUnobserved(roster, reports, true))).toEqual({
-      type: "Settled",
-      status: "Unknown",
-      reason: "ObservationFailed",
-      message:
-        "the NATS cluster is not observed: demo-0: ECONNREFUSED; demo-1: its address answers as edge-1; demo-2: no answer within 2 s",
-    });
+    expect(settledCondition(mergeSnapshot(roster, reports, "clustered"), whyUnobserved(roster, reports, true))).toEqual(
+      {
+        type: "Settled",
+        status: "Unknown",
+        reason: "ObservationFailed",
+        message:
+          "the NATS cluster is not observed: demo-0: ECONNREFUSED; demo-1: its address answers as edge-1; demo-2: no answer within 2 s",
+      },
+    );
   });
 });

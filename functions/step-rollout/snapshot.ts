@@ -97,7 +97,6 @@ function groupFrom(
   };
 }
 
-/** Merges the reports; undefined when no server answered at all. */
 /** Why no server counts as answering, server by server: what a user reads when Settled is Unknown. */
 export function whyUnobserved(roster: readonly string[], reports: readonly ServerReport[], jetstream: boolean): string {
   if (roster.length === 0) return "no server exists yet";
@@ -112,16 +111,22 @@ export function whyUnobserved(roster: readonly string[], reports: readonly Serve
     .join("; ");
 }
 
+/** How the servers run JetStream: not at all, one server alone (no meta group), or clustered. */
+export type JetStreamMode = "none" | "standalone" | "clustered";
+
+/** Merges the reports; undefined when no server answered at all. */
 export function mergeSnapshot(
   roster: readonly string[],
   reports: readonly ServerReport[],
-  jetstream: boolean,
+  jetstream: JetStreamMode,
 ): Snapshot | undefined {
-  const answered = reports.filter((r) => r.varz?.server_name === r.server && (!jetstream || r.jsz !== undefined));
+  const answered = reports.filter(
+    (r) => r.varz?.server_name === r.server && (jetstream === "none" || r.jsz !== undefined),
+  );
   if (answered.length === 0) return undefined;
   const names = new Set(roster);
   const silent = roster.filter((s) => !answered.some((r) => r.server === s));
-  if (!jetstream) return { roster: [...roster], silent, metaMembers: [], groups: [] };
+  if (jetstream === "none") return { roster: [...roster], silent, metaMembers: [], groups: [] };
 
   const metaViews = answered.flatMap((r) =>
     r.jsz?.meta_cluster ? [{ reporter: r.server, cluster: r.jsz.meta_cluster }] : [],
@@ -161,6 +166,7 @@ export function mergeSnapshot(
   const groups = [...views.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([label, v]) => groupFrom(label, v, names));
+  if (jetstream === "standalone") return { roster: [...roster], silent, metaMembers: [], groups };
   return {
     roster: [...roster],
     silent,
@@ -168,6 +174,11 @@ export function mergeSnapshot(
     metaMembers: meta.members.map((m) => m.name),
     groups: [meta, ...groups],
   };
+}
+
+/** Whether the servers run a JetStream meta group (clustered JetStream; a standalone server has none). */
+export function hasMetaGroup(snapshot: Snapshot): boolean {
+  return snapshot.groups.some((g) => g.label === "meta");
 }
 
 export type SettledReason =

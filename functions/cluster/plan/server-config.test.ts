@@ -41,6 +41,33 @@ describe("server config", () => {
     ]);
   });
 
+  it("runs a lone JetStream server standalone, with no routes, since it has no peer to elect a meta leader with", () => {
+    const one = demoCluster({ replicas: 1 });
+    expect(
+      renderServerConfigObject({
+        cluster: one,
+        ordinal: 0,
+        limits: deriveLimits(one.spec),
+        routeTls: true,
+        clientTls: false,
+      }),
+    ).not.toHaveProperty("cluster");
+  });
+
+  it("keeps the routes of a lone server without JetStream", () => {
+    const { jetstream: _omitted, ...coreOnly } = demoCluster({ replicas: 1 }).spec;
+    const one = { ...demoCluster(), spec: coreOnly };
+    expect(
+      renderServerConfigObject({
+        cluster: one,
+        ordinal: 0,
+        limits: deriveLimits(one.spec),
+        routeTls: true,
+        clientTls: false,
+      }),
+    ).toHaveProperty("cluster");
+  });
+
   it("verifies route peers against the route CA", () => {
     expect((render()["cluster"] as { tls: unknown }).tls).toEqual({
       cert_file: "/etc/nats-routes-tls/tls.crt",

@@ -36,6 +36,15 @@ export function routeUrls(cluster: NatsCluster): string[] {
   );
 }
 
+/**
+ * Whether the one server runs JetStream standalone. nats-server's clustered JetStream needs a peer
+ * to elect a meta leader: a lone server whose only route is itself waits for routing for ever, so
+ * it gets no `cluster` block. With a gateway it has peers across the supercluster and stays clustered.
+ */
+export function runsStandaloneJetStream(spec: NatsCluster["spec"]): boolean {
+  return spec.jetstream !== undefined && spec.replicas === 1 && spec.gateway === undefined;
+}
+
 /** The config object, keys in the order they are written. */
 export function renderServerConfigObject(input: ServerConfigInput): Record<string, unknown> {
   const { cluster, ordinal, limits } = input;
@@ -54,20 +63,7 @@ export function renderServerConfigObject(input: ServerConfigInput): Record<strin
   if (input.clientTls) {
     config["tls"] = { cert_file: `${POD_PATHS.clientTlsDir}/tls.crt`, key_file: `${POD_PATHS.clientTlsDir}/tls.key` };
   }
-  const routes: Record<string, unknown> = {
-    name: cluster.metadata.name,
-    listen: `0.0.0.0:${PORTS.route}`,
-    routes: routeUrls(cluster),
-  };
-  if (input.routeTls) {
-    routes["tls"] = {
-      cert_file: `${POD_PATHS.routesTlsDir}/tls.crt`,
-      key_file: `${POD_PATHS.routesTlsDir}/tls.key`,
-      ca_file: `${POD_PATHS.routesTlsDir}/ca.crt`,
-      verify: true,
-    };
-  }
-  config["cluster"] = routes;
+  if (!runsStandaloneJetStream(spec)) config["cluster"] = renderRoutes(cluster, input.routeTls);
   const gateway = renderGateway(cluster);
   if (gateway) config["gateway"] = gateway;
   if (spec.jetstream) {
@@ -81,6 +77,23 @@ export function renderServerConfigObject(input: ServerConfigInput): Record<strin
   if (leafnodes) config["leafnodes"] = leafnodes;
   if (input.auth) Object.assign(config, renderAuthKeys(input.auth));
   return config;
+}
+
+function renderRoutes(cluster: NatsCluster, routeTls: boolean): Record<string, unknown> {
+  const routes: Record<string, unknown> = {
+    name: cluster.metadata.name,
+    listen: `0.0.0.0:${PORTS.route}`,
+    routes: routeUrls(cluster),
+  };
+  if (routeTls) {
+    routes["tls"] = {
+      cert_file: `${POD_PATHS.routesTlsDir}/tls.crt`,
+      key_file: `${POD_PATHS.routesTlsDir}/tls.key`,
+      ca_file: `${POD_PATHS.routesTlsDir}/ca.crt`,
+      verify: true,
+    };
+  }
+  return routes;
 }
 
 /** The config file text: two-space JSON with a trailing newline. */

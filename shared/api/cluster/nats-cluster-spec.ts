@@ -112,6 +112,16 @@ export const NatsClusterSpec = Struct(
         rule: "!has(self.leafnodes) || has(self.auth)",
         message: "a leafnode listener requires auth: without it any leaf connects into the global account",
       },
+      {
+        // One server without a gateway runs JetStream standalone (no peer to elect a meta leader
+        // with); nats-server does not carry streams between standalone and clustered JetStream.
+        rule:
+          "!has(self.jetstream) || !has(oldSelf.jetstream) || " +
+          "((self.replicas == 1 && !has(self.gateway)) == (oldSelf.replicas == 1 && !has(oldSelf.gateway)))",
+        message:
+          "a JetStream NatsCluster cannot move between one server without a gateway (standalone JetStream) and " +
+          "clustered JetStream: nats-server does not carry streams across; create a new NatsCluster and move the streams",
+      },
     ],
   },
 );

@@ -410,6 +410,18 @@ export const TRANSITION_RULES: readonly TransitionRuleCase[] = [
     ],
   },
   {
+    kind: "NatsCluster",
+    message:
+      "a JetStream NatsCluster cannot move between one server without a gateway (standalone JetStream) and " +
+      "clustered JetStream: nats-server does not carry streams across; create a new NatsCluster and move the streams",
+    base: cluster({ replicas: 1, jetstream: {} }),
+    accept: [cluster({ replicas: 1, jetstream: {}, serverTags: { zone: "a" } }), cluster({ replicas: 3 })],
+    refuse: [
+      cluster({ replicas: 3, jetstream: {} }),
+      cluster({ replicas: 1, jetstream: {}, gateway: gateway({ tls: secretRef }) }),
+    ],
+  },
+  {
     kind: "NatsUser",
     message: "accountRef is immutable",
     base: user(),

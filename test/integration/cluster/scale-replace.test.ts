@@ -1,11 +1,14 @@
 // Scaling up and down and replace-server: carried through without JetStream; with JetStream and
-// no system credentials, scale-up works and scale-down and replacement are blocked, never forced.
+// no system credentials, scale-up works and scale-down and replacement are blocked, never forced;
+// one JetStream server runs standalone and stays one.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import type { KubeObject } from "../../../shared/kube/object.ts";
 import { startEnvironment, type Environment } from "../support/environment.ts";
 import { clusterKey, condition, quickstart, readCluster, waitAtRest, waitFor } from "./support/natscluster.ts";
 import { startOperator, type RunningOperator } from "./support/operator.ts";
 import { startPublisher } from "./support/publisher.ts";
+import { connect } from "@nats-io/transport-node";
+import { jetstream, jetstreamManager } from "@nats-io/jetstream";
 
 let env: Environment;
 let operator: RunningOperator;
@@ -46,6 +49,48 @@ afterAll(async () => {
 }, 120_000);
 
 describe("scale and replace", () => {
+  it("one JetStream server runs standalone: it comes to rest, keeps its stream across a restart, and cannot be scaled into a cluster", async () => {
+    const one = quickstart(namespace, "solo");
+    await env.kube.create({ ...one, spec: { ...one.spec, replicas: 1 } });
+    const atRest = await waitAtRest(env.kube, namespace, 240_000, "solo");
+    expect(condition(atRest, "Settled")?.message).toBe("every Raft group has a leader and every member is current");
+
+    const nc = await connect({ servers: `nats://solo-0-0.solo-headless.${namespace}.svc:4222` });
+    try {
+      const jsm = await jetstreamManager(nc);
+      await jsm.streams.add({ name: "SOLO", subjects: ["solo.>"] });
+      for (let i = 0; i < 5; i++) await jetstream(nc).publish("solo.event", `event ${i}`);
+    } finally {
+      await nc.close();
+    }
+
+    const podKey = { apiVersion: "v1", kind: "Pod", namespace, name: "solo-0-0" };
+    const podBefore = (await env.kube.get<KubeObject>(podKey))?.metadata.uid;
+    await env.kube.patch(
+      clusterKey(namespace, "solo"),
+      { spec: { resources: { requests: { cpu: "100m", memory: "320Mi" }, limits: { memory: "320Mi" } } } },
+      "merge",
+    );
+    await waitFor(
+      "solo-0 restarted",
+      async () => (await env.kube.get<KubeObject>(podKey))?.metadata.uid !== podBefore,
+      240_000,
+    );
+    const restarted = await waitAtRest(env.kube, namespace, 240_000, "solo");
+    expect(restarted.status?.jetstream?.limits?.maxMemoryStore).toBe("240Mi");
+    expect(restarted.status?.config?.appliedBy).toBe("Restart");
+    const again = await connect({ servers: `nats://solo-0-0.solo-headless.${namespace}.svc:4222` });
+    try {
+      expect((await (await jetstreamManager(again)).streams.info("SOLO")).state.messages).toBe(5);
+    } finally {
+      await again.close();
+    }
+
+    await expect(env.kube.patch(clusterKey(namespace, "solo"), { spec: { replicas: 3 } }, "merge")).rejects.toThrow(
+      /cannot move between one server without a gateway \(standalone JetStream\) and clustered JetStream/,
+    );
+  }, 600_000);
+
   it("without JetStream: 3 to 5 to 3 servers, then replace-server, each ending at rest", async () => {
     const manifest = quickstart(namespace, "plain");
     delete manifest.spec["jetstream"];
