@@ -58,6 +58,7 @@ if (existsSync("scripts/check-generated.ts"))
 jest("unit tests", "jest.config.js");
 if (
   run("build the test infrastructure", "bash", ["test/infra/build.sh"]) &&
+  run("build the second nats-server, for version moves", "bash", ["test/infra/build-nats-next.sh"]) &&
   run("build Knative Eventing for the tests on real Knative", "bash", ["test/infra/build-knative.sh"]) &&
   run("build helm for the chart tests", "bash", ["test/infra/build-helm.sh"])
 ) {

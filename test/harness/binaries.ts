@@ -18,6 +18,8 @@ export interface Binaries {
   /** Absent if the build did not produce it. */
   kubectl?: string;
   natsServer: string;
+  /** Other nats-server versions by version ("2.15.3"), run for a pod whose image tag names one. */
+  natsServers: Record<string, string>;
 }
 
 /**
@@ -25,7 +27,9 @@ export interface Binaries {
  * binaries it reports. Build progress goes to `progress` (default: stderr).
  */
 export async function ensureBinaries(progress: (line: string) => void = stderrLine): Promise<Binaries> {
-  return resolveBinaries(await runBuildScript("build.sh", "test-infra: bin ", progress));
+  const binaries = resolveBinaries(await runBuildScript("build.sh", "test-infra: bin ", progress));
+  const next = await runBuildScript("build-nats-next.sh", "test-infra: nats-next ", progress);
+  return { ...binaries, natsServers: { [await checkNatsServer(next)]: next } };
 }
 
 /**
@@ -99,6 +103,7 @@ export function resolveBinaries(dir: string): Binaries {
     etcd: need("etcd"),
     ...(existsSync(kubectl) ? { kubectl } : {}),
     natsServer: need("nats-server"),
+    natsServers: {},
   };
 }
 

@@ -257,6 +257,7 @@ async function startOnce(options: StartOptions): Promise<HarnessState> {
             kubeconfig: state.kubeconfig,
             nodeName: NODE_NAME,
             natsServer: bins.natsServer,
+            natsServers: bins.natsServers,
             podSubnet: state.podSubnet,
             pidFile: state.kubeletPidFile,
             hostsFile: state.hostsFile,

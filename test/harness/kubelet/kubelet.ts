@@ -35,6 +35,8 @@ export interface KubeletConfig {
   kubeconfig: string;
   nodeName: string;
   natsServer: string;
+  /** Other nats-server versions by version; absent in a config written before there were any. */
+  natsServers?: Record<string, string>;
   podSubnet: string;
   pidFile: string;
   hostsFile: string;
@@ -245,6 +247,7 @@ export class Kubelet {
       const ip = ipam.allocate(`${ns}/${name}`, liveKeys);
       rt = new PodRuntime(pod, ip, {
         natsServer: this.config.natsServer,
+        natsServers: this.config.natsServers ?? {},
         images: this.images,
         ...(isolated && knative !== undefined
           ? { netns: { runId: this.config.runId, gateway: `${knative.podNetwork}.1`, apiServer: knative.apiService } }

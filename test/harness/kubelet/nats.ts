@@ -20,6 +20,15 @@ export function isNatsContainer(c: V1Container): boolean {
   return /^nats(-server)?([:@]|$)/.test(last);
 }
 
+/**
+ * The nats-server binary for an image: the build of the version its tag names when the harness
+ * has one (a version move runs two), else the default build.
+ */
+export function natsBinaryFor(image: string | undefined, fallback: string, byVersion: Record<string, string>): string {
+  const tag = /:v?(\d+\.\d+\.\d+)(?:[-@]|$)/.exec(image ?? "")?.[1];
+  return (tag !== undefined ? byVersion[tag] : undefined) ?? fallback;
+}
+
 export class UnsupportedCommandError extends Error {}
 
 /** nats-server arguments of the container (command, when it is nats-server, plus args). */

@@ -13,6 +13,7 @@ import {
   prepareNatsArgs,
   renderConfig,
   hostPath,
+  natsBinaryFor,
   UnsupportedCommandError,
 } from "./nats.ts";
 import { materialiseVolumes, renderFiles, hashFiles, writeFiles, type MaterialisedVolume } from "./volumes.ts";
@@ -25,6 +26,8 @@ export const HOST_IP = "127.0.0.1";
 
 export interface PodEnvironment {
   natsServer: string;
+  /** Other nats-server versions by version, chosen by the image tag (natsBinaryFor). */
+  natsServers: Record<string, string>;
   images: WorkloadImages;
   /** Set for a pod that gets its own network namespace (see netns.ts). */
   netns?: { runId: string; gateway: string; apiServer: { host: string; port: number } };
@@ -152,8 +155,9 @@ export class PodRuntime {
       const prepared = await prepareNatsArgs(args, root, this.ip);
       c.configFile = prepared.configFile;
       const processEnv = { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: root, ...env };
-      this.log(`starting ${c.spec.name}: nats-server ${prepared.argv.join(" ")}`);
-      c.launch(this.env.natsServer, prepared.argv, processEnv, root, () => this.onExit(c));
+      const binary = natsBinaryFor(c.spec.image, this.env.natsServer, this.env.natsServers);
+      this.log(`starting ${c.spec.name}: ${binary} ${prepared.argv.join(" ")}`);
+      c.launch(binary, prepared.argv, processEnv, root, () => this.onExit(c));
       this.env.onProcessChange();
     } catch (err) {
       if (err instanceof UnsupportedCommandError)

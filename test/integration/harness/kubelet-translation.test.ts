@@ -7,6 +7,7 @@ import { join } from "node:path";
 import type { V1Pod, V1Service } from "@kubernetes/client-node";
 import {
   isNatsContainer,
+  natsBinaryFor,
   natsServerArgs,
   natsSignalCommand,
   prepareNatsArgs,
@@ -24,6 +25,16 @@ describe("nats container translation", () => {
     expect(isNatsContainer({ name: "reloader", image: "natsio/nats-server-config-reloader:0.16.0" })).toBe(false);
     expect(isNatsContainer({ name: "metrics", image: "natsio/prometheus-nats-exporter:0.17.3" })).toBe(false);
     expect(isNatsContainer({ name: "box", image: "natsio/nats-box:0.16" })).toBe(false);
+  });
+
+  it("runs the nats-server build of the version the image tag names, else the default build", () => {
+    const builds = { "2.15.3": "/cache/nats-server-2.15.3" };
+    expect(natsBinaryFor("nats:2.15.3", "/bin/nats-server", builds)).toBe("/cache/nats-server-2.15.3");
+    expect(natsBinaryFor("nats:2.15.3-alpine@sha256:abc", "/bin/nats-server", builds)).toBe(
+      "/cache/nats-server-2.15.3",
+    );
+    expect(natsBinaryFor("nats:2.15.2", "/bin/nats-server", builds)).toBe("/bin/nats-server");
+    expect(natsBinaryFor(undefined, "/bin/nats-server", builds)).toBe("/bin/nats-server");
   });
 
   it("takes nats-server args from command and args, refusing other commands", () => {
