@@ -37,6 +37,7 @@ export {
 } from "./connectivity.ts";
 export { resolveLeafRemotes, type LeafRemotes, type RefusedLeafRemote } from "./leaf-remotes.ts";
 export { type ReadyLeafRemote } from "./plan/leafnodes.ts";
+export { joinsSuperclusterMetaGroup } from "./plan/gateway.ts";
 export { CONFIG_KEY } from "./plan/paths.ts";
 export { runsStandaloneJetStream } from "./plan/server-config.ts";
 export {

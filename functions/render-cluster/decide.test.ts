@@ -231,6 +231,64 @@ describe("render-cluster decision", () => {
     expect(scheduleNames(decision)).toContain('demo-render-poll {"every":"10s"}');
   });
 
+  describe("a cluster joining a supercluster's JetStream meta group", () => {
+    const joining = (gateway = true) =>
+      demoCluster(
+        gateway
+          ? {
+              gateway: {
+                discovery: "Explicit",
+                remotes: [
+                  { name: "central", url: "nats://central.example:7222" },
+                  { name: "demo", url: "nats://demo-gateway.nats-system.svc:7222" },
+                ],
+                tls: { secretRef: { name: "gw" } },
+              },
+            }
+          : {},
+        { creationTimestamp: NOW.toISOString() },
+      );
+    const listeners = { gateway: { "tls.crt": "c", "tls.key": "k", "ca.crt": "a" } };
+    const claimMade = (at: Date): KubeObject => ({
+      apiVersion: "v1",
+      kind: "PersistentVolumeClaim",
+      metadata: { name: claimName("demo-0"), namespace: "nats-system", creationTimestamp: at.toISOString() },
+    });
+    const withClaim = (cluster: Cluster, claim: KubeObject) => {
+      const rendered = nothingRendered();
+      rendered.servers.set("demo-0", { claim });
+      return { ...observed(cluster, routeSecrets(cluster), rendered), listeners };
+    };
+
+    it("creates no server on a claim older than the NatsCluster, reads OwnMetaGroup naming the claim, and polls", () => {
+      const cluster = joining();
+      const decision = decide(withClaim(cluster, claimMade(new Date(NOW.getTime() - DAY))), NOW);
+      expect(writes(decision).filter((w) => w.includes("demo-0"))).toEqual([]);
+      expect(writes(decision)).toContain("create StatefulSet demo-1");
+      expect(decision.failure).toEqual({
+        kind: "set",
+        failure: {
+          reason: "OwnMetaGroup",
+          message: expect.stringMatching(
+            /^data-demo-0-0 predates this NatsCluster .* \(kubectl -n nats-system delete pvc data-demo-0-0\)/,
+          ),
+        },
+      });
+      expect(scheduleNames(decision)).toContain('demo-render-poll {"every":"10s"}');
+    });
+
+    it("creates the server on a claim made after the NatsCluster", () => {
+      const decision = decide(withClaim(joining(), claimMade(new Date(NOW.getTime() + 1000))), NOW);
+      expect(writes(decision)).toContain("create StatefulSet demo-0");
+      expect(decision.failure).toBeUndefined();
+    });
+
+    it("reuses an older claim when the cluster joins no supercluster", () => {
+      const decision = decide(withClaim(joining(false), claimMade(new Date(NOW.getTime() - DAY))), NOW);
+      expect(writes(decision)).toContain("create StatefulSet demo-0");
+    });
+  });
+
   it("decides the same twice from the same observation", () => {
     const seen = observed(demoCluster());
     expect(decide(seen, NOW)).toEqual(decide(seen, NOW));

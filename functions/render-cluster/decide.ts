@@ -107,7 +107,11 @@ function decideRender(observed: RenderableCluster, now: Date, options: RenderOpt
   const rendered = renderWrites(cluster, plan, observed.rendered, routesReady && clientReady && listenersReady);
   const foreign = [...(routeTls.kind === "foreign" ? routeTls.objects : []), ...rendered.foreign];
   const failure =
-    foreign.length > 0 ? `not controlled by this NatsCluster, left untouched: ${foreign.join(", ")}` : undefined;
+    rendered.claimsPredating.length > 0
+      ? ownMetaGroup(cluster, rendered.claimsPredating)
+      : namedFailure(
+          foreign.length > 0 ? `not controlled by this NatsCluster, left untouched: ${foreign.join(", ")}` : undefined,
+        );
   const created = rendered.writes.flatMap((w) => (w.kind === "create" ? [w.server] : []));
 
   const parts = [`revision ${plan.revision}`];
@@ -120,18 +124,34 @@ function decideRender(observed: RenderableCluster, now: Date, options: RenderOpt
   if (rendered.claimTerminating.length > 0)
     parts.push(`waiting for the old claim of ${rendered.claimTerminating.join(", ")}`);
   if (foreign.length > 0) parts.push(`foreign: ${foreign.join(", ")}`);
+  if (rendered.claimsPredating.length > 0) parts.push(`claims predating it: ${rendered.claimsPredating.join(", ")}`);
   return {
     writes: rendered.writes,
     status: renderedStatus(plan.status),
-    ...failureDecision(cluster, namedFailure(failure)),
+    ...failureDecision(cluster, failure),
     schedules: renderSchedules(cluster, {
       ...(routeTls.kind === "ready" && routeTls.renewAt ? { renewAt: routeTls.renewAt } : {}),
       renewed: routeTls.kind === "ready" && routeTls.renewed === true,
-      claimTerminating: rendered.claimTerminating.length > 0,
+      claimWait: rendered.claimTerminating.length > 0 || rendered.claimsPredating.length > 0,
       leafRemotesRefused: refusedRemotes.length > 0,
       certificateWait: listeners.kind === "waiting",
     }),
     summary: parts.join("; "),
+  };
+}
+
+/**
+ * Servers whose claims an earlier NatsCluster of this name left behind would bring their JetStream
+ * state, a meta group of their own, into the supercluster's: they are not created (OwnMetaGroup).
+ */
+function ownMetaGroup(cluster: Cluster, claims: readonly string[]): RenderFailure {
+  const namespace = cluster.metadata.namespace ?? "default";
+  return {
+    reason: "OwnMetaGroup",
+    message:
+      `${claims.join(", ")} predate${claims.length === 1 ? "s" : ""} this NatsCluster and may hold a JetStream meta ` +
+      `group of their own, which would split the supercluster's; no server is created on them. Delete them ` +
+      `(kubectl -n ${namespace} delete pvc ${claims.join(" ")}) to start those servers empty`,
   };
 }
 

@@ -66,8 +66,8 @@ export interface RenderWaits {
   renewAt?: Date;
   /** The route certificate was renewed in this delivery: a new revision to roll out. */
   renewed: boolean;
-  /** A replaced server waits for its old claim to go. */
-  claimTerminating: boolean;
+  /** A server waits for a claim to go: a replaced server's old one, or one predating the NatsCluster. */
+  claimWait: boolean;
   /** A leaf remote is left out until its NatsConnection can be read. */
   leafRemotesRefused?: boolean;
   /** Servers wait for a gateway or leafnode listener certificate. */
@@ -80,8 +80,8 @@ export function renderSchedules(cluster: Cluster, waits: RenderWaits): ScheduleD
   if (waits.renewAt) schedules.push(renewalTick(cluster, waits.renewAt));
   // step-rollout at rest has no tick that would notice the renewed certificate's revision.
   if (waits.renewed) schedules.push(rolloutPoll(cluster, true));
-  // A replaced server comes back once its old claim is gone.
-  if (waits.claimTerminating) schedules.push(renderPoll(cluster, "claim"));
+  // No event says that a claim is gone.
+  if (waits.claimWait) schedules.push(renderPoll(cluster, "claim"));
   // No event says that a Secret, a NatsConnection or its grant appeared.
   else if (waits.certificateWait) schedules.push(renderPoll(cluster, "certificate"));
   else if (waits.leafRemotesRefused) schedules.push(renderPoll(cluster, "leafRemote"));

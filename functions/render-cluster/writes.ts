@@ -5,7 +5,7 @@ import { RENDERED_ANNOTATIONS } from "../../shared/api/constants/annotations.ts"
 import { containsRendered } from "../../shared/kube/contains.ts";
 import type { KubeObject } from "../../shared/kube/object.ts";
 import { describeObject, isControlledBy } from "../../shared/kube/ownership.ts";
-import type { Cluster, ClusterPlan } from "../cluster/index.ts";
+import { claimName, type Cluster, type ClusterPlan, joinsSuperclusterMetaGroup } from "../cluster/index.ts";
 import { type RenderedObjects, sharedKey } from "./observe.ts";
 
 export type RenderWrite =
@@ -23,6 +23,18 @@ export interface RenderWrites {
   foreign: string[];
   /** Servers held back because their old claim is still terminating. */
   claimTerminating: string[];
+  /**
+   * Claims older than the NatsCluster, of servers held back because they would join a
+   * supercluster's meta group with JetStream state from before (OwnMetaGroup).
+   */
+  claimsPredating: string[];
+}
+
+/** Whether a claim was made before the NatsCluster (so by an earlier one of that name). */
+function predates(claim: KubeObject, cluster: Cluster): boolean {
+  const made = claim.metadata.creationTimestamp;
+  const born = cluster.metadata.creationTimestamp;
+  return made !== undefined && born !== undefined && Date.parse(made) < Date.parse(born);
 }
 
 export function renderWrites(
@@ -31,7 +43,8 @@ export function renderWrites(
   rendered: RenderedObjects,
   createServers: boolean,
 ): RenderWrites {
-  const result: RenderWrites = { writes: [], foreign: [], claimTerminating: [] };
+  const result: RenderWrites = { writes: [], foreign: [], claimTerminating: [], claimsPredating: [] };
+  const joiningMetaGroup = joinsSuperclusterMetaGroup(cluster);
   for (const object of plan.shared) {
     const existing = rendered.shared.get(sharedKey(object));
     if (existing && !isControlledBy(existing, cluster)) result.foreign.push(describeObject(existing));
@@ -61,6 +74,10 @@ export function renderWrites(
     if (!createServers) continue;
     if (objects.claim?.metadata.deletionTimestamp) {
       result.claimTerminating.push(server.name);
+      continue;
+    }
+    if (joiningMetaGroup && objects.claim && predates(objects.claim, cluster)) {
+      result.claimsPredating.push(claimName(server.name));
       continue;
     }
     result.writes.push({ kind: "apply", object: server.configMap });

@@ -12,6 +12,17 @@ export function gatewayTlsSecretName(cluster: NatsCluster): string | undefined {
 }
 
 /**
+ * Whether the servers join the JetStream meta group of a supercluster: JetStream without a domain
+ * of its own and a gateway to another cluster. Such a server must start without JetStream state,
+ * or it brings a meta group of its own and the supercluster's splits.
+ */
+export function joinsSuperclusterMetaGroup(cluster: NatsCluster): boolean {
+  const { jetstream, gateway } = cluster.spec;
+  if (!jetstream || jetstream.domain) return false;
+  return (gateway?.remotes ?? []).some((r) => r.name !== cluster.metadata.name);
+}
+
+/**
  * The `gateway` block, or undefined without `spec.gateway`. Every remote but this cluster's own
  * entry is dialled. With Explicit discovery the remotes are the whole supercluster, so a gateway
  * nobody listed is refused; with Gossip they are seeds and the others are learnt from them.

@@ -2,7 +2,8 @@
 // gateways the operator renders (C46–C50), with TLS from Secrets the user made (a private CA,
 // peers verified both ways); GatewaysConnected on both, observed over $SYS GATEWAYZ, and a
 // message published on one cluster received on the other. A gateway without TLS is refused
-// (C47) unless the operator allows it.
+// (C47) unless the operator allows it; no server joins the meta group on a claim that predates its
+// NatsCluster (OwnMetaGroup).
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { jetstream, jetstreamManager } from "@nats-io/jetstream";
 import { connect, credsAuthenticator, type NatsConnection } from "@nats-io/transport-node";
@@ -291,6 +292,64 @@ describe("a supercluster over gateways (story 6)", () => {
       "merge",
     );
     await waitFor("waiting-0 created", () => env.kube.get(statefulSet), 60_000);
+    await env.kube.delete(key);
+  }, 180_000);
+
+  it("creates no server on a claim older than a NatsCluster that joins the meta group: OwnMetaGroup names it", async () => {
+    const namespace = namespaces.west;
+    const certificate = await ca.issue("rejoin", [`rejoin-gateway.${namespace}.svc`]);
+    await env.kube.create(tlsSecret(namespace, "rejoin-certs", certificate));
+    // The claim an earlier NatsCluster of this name left behind, with its JetStream state.
+    const claim = {
+      apiVersion: "v1",
+      kind: "PersistentVolumeClaim",
+      metadata: { name: "data-rejoin-0-0", namespace },
+      spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "1Gi" } } },
+    } as KubeObject;
+    const made = await env.kube.create(claim);
+    // Creation times count whole seconds: the NatsCluster must be made in a later one.
+    const madeAt = Date.parse(made.metadata.creationTimestamp ?? "");
+    await waitFor("a second after the claim", async () => Date.now() >= madeAt + 1_000, 5_000);
+    const key = { apiVersion: "cluster.nats-operator.io/v1beta1", kind: "NatsCluster", namespace, name: "rejoin" };
+    await env.kube.create({
+      ...key,
+      metadata: { name: "rejoin", namespace },
+      spec: {
+        version: "2.15.2",
+        replicas: 1,
+        resources: { requests: { cpu: "100m", memory: "128Mi" }, limits: { memory: "128Mi" } },
+        jetstream: {},
+        gateway: {
+          discovery: "Explicit",
+          remotes: [
+            { name: "east", url: `tls://${gatewayHost("east")}:7222` },
+            { name: "rejoin", url: `tls://rejoin-gateway.${namespace}.svc:7222` },
+          ],
+          tls: { secretRef: { name: "rejoin-certs" } },
+        },
+      },
+    } as KubeObject);
+    let last: Cluster | undefined;
+    const held = await waitFor(
+      "Progressing OwnMetaGroup",
+      async () => {
+        last = await readCluster(env.kube, namespace, "rejoin");
+        return condition(last, "Progressing")?.reason === "OwnMetaGroup" ? last : undefined;
+      },
+      60_000,
+    ).catch((error: unknown) => {
+      process.stdout.write(operator.log.slice(-30).join(""));
+      throw new Error(`${String(error)}; ${describeConditions(last)}`);
+    });
+    expect(condition(held, "Progressing")).toMatchObject({
+      status: "False",
+      message: expect.stringContaining(`kubectl -n ${namespace} delete pvc data-rejoin-0-0`) as unknown,
+    });
+    const statefulSet = { apiVersion: "apps/v1", kind: "StatefulSet", namespace, name: "rejoin-0" };
+    expect(await env.kube.get(statefulSet)).toBeUndefined();
+    // The claim deleted as the message says: render-cluster's poll sees it gone and creates the server.
+    await env.kube.delete({ apiVersion: "v1", kind: "PersistentVolumeClaim", namespace, name: "data-rejoin-0-0" });
+    await waitFor("rejoin-0 created", () => env.kube.get(statefulSet), 60_000);
     await env.kube.delete(key);
   }, 180_000);
 
