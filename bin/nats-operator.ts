@@ -53,16 +53,12 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case "run": {
-      if (!clusterConfigured()) {
-        const started = startLocalCluster();
-        if (started !== 0) return started;
-      }
       const [{ runLocally }, { createLogger }, catalog] = await Promise.all([
         import("../shared/eventing/local-runner.ts"),
         import("../shared/telemetry/logger.ts"),
         import("../functions/catalog.ts"),
       ]);
-      return runLocally(catalog, createLogger());
+      return runLocally(catalog, createLogger(), process.env, () => (clusterConfigured() ? 0 : startLocalCluster()));
     }
     case "replay": {
       const file = rest[0];

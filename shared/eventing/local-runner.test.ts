@@ -10,7 +10,7 @@ const noFunctions: FunctionCatalog = {
 };
 
 describe("runLocally", () => {
-  it("exits 2 with the reason on a bad NATS_OPERATOR_FAULTS, before reaching for a cluster", async () => {
+  it("exits 2 with the reason on a bad NATS_OPERATOR_FAULTS, before starting or reaching for a cluster", async () => {
     const lines: string[] = [];
     const log = createLogger({
       destination: new Writable({
@@ -20,8 +20,13 @@ describe("runLocally", () => {
         },
       }),
     });
-    const code = await runLocally(noFunctions, log, { NATS_OPERATOR_FAULTS: "drop=2" });
+    let clusterStarted = false;
+    const code = await runLocally(noFunctions, log, { NATS_OPERATOR_FAULTS: "drop=2" }, () => {
+      clusterStarted = true;
+      return 0;
+    });
     expect(code).toBe(2);
+    expect(clusterStarted).toBe(false);
     expect(lines.map((line) => JSON.parse(line) as { level: string; msg: string })).toEqual([
       expect.objectContaining({
         level: "fatal",

@@ -24,11 +24,14 @@ import { startPingSources } from "./ping-source.ts";
  * redelivered with the Broker's backoff. NATS_OPERATOR_EVENT_LOG records every delivery, as it
  * does for `serve`, for `nats-operator replay`. NATS_OPERATOR_FAULTS puts faults into that
  * delivery (shared/eventing/faults.ts): drop, duplicate, reorder, a concurrency limit.
+ * `ensureCluster` runs once the settings are known to be good (starting a local control plane
+ * takes a while, and is no way to learn of a typo); a non-zero answer is the exit code.
  */
 export async function runLocally(
   catalog: FunctionCatalog,
   log: Logger,
   env: NodeJS.ProcessEnv = process.env,
+  ensureCluster: () => number = () => 0,
 ): Promise<number> {
   const selection = catalog.selectFunctions(env.FUNCTIONS);
   if (!selection.ok) {
@@ -43,6 +46,8 @@ export async function runLocally(
     return 2;
   }
   const faults = parsed?.ok ? parsed.faults : undefined;
+  const started = ensureCluster();
+  if (started !== 0) return started;
   const transport = await reachCluster();
   if (typeof transport === "string") {
     process.stderr.write(`nats-operator: ${transport}\n`);
