@@ -23,6 +23,8 @@ export type SignTarget = "jwt" | "systemAccount.jwt" | "creds";
 export interface SignStep {
   request: SignRequest;
   into: SignTarget;
+  /** Activation tokens signed first, each into the claims' `nats.imports[index].token`. */
+  activations?: { index: number; request: SignRequest }[];
 }
 
 /** The creds Secret of a user to (re)write, with the JWT the `creds` sign step makes. */
@@ -80,6 +82,11 @@ interface DecisionOf<K extends string, T extends { status?: unknown }> {
   deleteRequest?: DeleteRequest;
   /** Recorded in the operator's status before the delete request is sent. */
   recordDeleted?: DeletedAccountRecord;
+  /**
+   * A key live again (an account re-admitted) taken off the operator's status.deletedAccounts
+   * before its JWT is pushed, so the operator's watch does not delete it again.
+   */
+  forgetDeleted?: Omit<DeletedAccountRecord, "expires">;
   schedules: ScheduleDecision[];
   summary: string;
 }

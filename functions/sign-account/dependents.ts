@@ -30,6 +30,12 @@ const asSubject = (kind: Subject["kind"], o: { metadata: { namespace: string; na
   name: o.metadata.name,
 });
 
+/** The accounts importing from `exporter` (a NatsAccount, or the system account for its monitoring exports). */
+export const importersOf = (accounts: NatsAccount[], exporter: Subject): NatsAccount[] =>
+  accounts.filter((a) =>
+    (a.spec.imports ?? []).some((i) => i.accountRef?.kind === exporter.kind && refersTo(i.accountRef, a, exporter)),
+  );
+
 /** An object to reconcile after another; `again` when it was reconciled in this delivery already. */
 export type Dependent = Subject & { again?: boolean };
 
@@ -66,14 +72,16 @@ export async function dependentsOf(kube: Kube, subject: Subject): Promise<Depend
         .filter((u) => u.spec.accountRef.kind === subject.kind && refersTo(u.spec.accountRef, u, subject))
         .map((u) => asSubject("NatsUser", u));
       if (subject.kind === "NatsAccount") {
-        // Its key and JWT are mirrored into the reference-form NatsAccountTrusts naming it.
-        const trusts = await kube.list<NatsAccountTrust>({
-          apiVersion: KINDS.NatsAccountTrust.apiVersion,
-          kind: "NatsAccountTrust",
-        });
+        // Its key and JWT are mirrored into the reference-form NatsAccountTrusts naming it, and
+        // its key, exports and signing key go into its importers' JWTs and activation tokens.
+        const [trusts, accounts] = await Promise.all([
+          kube.list<NatsAccountTrust>({ apiVersion: KINDS.NatsAccountTrust.apiVersion, kind: "NatsAccountTrust" }),
+          kube.list<NatsAccount>({ apiVersion: KINDS.NatsAccount.apiVersion, kind: "NatsAccount" }),
+        ]);
         return [
           ...own,
           ...trusts.filter((t) => refersTo(t.spec.accountRef, t, subject)).map((t) => asSubject("NatsAccountTrust", t)),
+          ...importersOf(accounts, subject).map((a) => asSubject("NatsAccount", a)),
         ];
       }
       const system = await kube.get<NatsSystemAccount>({
@@ -86,7 +94,9 @@ export async function dependentsOf(kube: Kube, subject: Subject): Promise<Depend
       const operator: Subject[] = ref
         ? [{ kind: "NatsOperator", namespace: ref.namespace ?? subject.namespace, name: ref.name }]
         : [];
-      return [...operator, ...own];
+      // Accounts importing its monitoring exports name its key.
+      const accounts = await kube.list<NatsAccount>({ apiVersion: KINDS.NatsAccount.apiVersion, kind: "NatsAccount" });
+      return [...operator, ...own, ...importersOf(accounts, subject).map((a) => asSubject("NatsAccount", a))];
     }
     case "NatsUser": {
       // A user giving up a key (deleted, or holding a new one) is revoked by its account: the

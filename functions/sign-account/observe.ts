@@ -23,6 +23,8 @@ import {
 } from "./objects.ts";
 import { readKeys, type KeysReading, type Secret } from "./read-keys.ts";
 import type { DistributionReading, PushOutcome } from "./distribution.ts";
+import type { ImportReading } from "./imports.ts";
+import { readImports } from "./observe-imports.ts";
 import type { DeletionsReading } from "./decide-deletions.ts";
 import type { ConnectionsReading, KickOutcome } from "./decide-user-deletion.ts";
 import {
@@ -65,6 +67,8 @@ export interface AccountObserved {
   users: NatsUser[];
   /** What the servers hold of the account's JWT, through the system connection. */
   distribution: DistributionReading;
+  /** What each of spec.imports names, by position (read only for an admitted account). */
+  imports: ImportReading[];
 }
 
 /** A user's creds Secret as found. */
@@ -147,6 +151,28 @@ async function observeSystemAccount(
 const sameOperator = (a: NatsAccount, namespace: string, name: string) =>
   a.spec.operatorRef.name === name && namespaceOf(a.spec.operatorRef, a) === namespace;
 
+/**
+ * An account its operator's namespace no longer admits: nothing is read unless it recorded a key
+ * (it was admitted before), whose JWT then leaves the servers by a delete signed by the operator.
+ */
+async function observeWithdrawn(
+  kube: Kube,
+  object: NatsAccount,
+  keyring: Keyring,
+  link: SystemLink,
+  lastDelete: PushOutcome | undefined,
+): Promise<AccountObserved> {
+  const unread = { kind: "NatsAccount" as const, object, admitted: false, siblings: [], users: [], imports: [] };
+  const key = object.status?.publicKey;
+  if (!key) return { ...unread, keys: { signing: [] }, distribution: { kind: "off" } };
+  const ref = object.spec.operatorRef;
+  const operator = await read<NatsOperator>(kube, "NatsOperator", namespaceOf(ref, object), ref.name);
+  const distribution = await readDistribution(link, key, undefined, lastDelete);
+  if (!operator) return { ...unread, keys: { signing: [] }, distribution };
+  const operatorKeys = await readKeys(kube, operator, keyring);
+  return { ...unread, keys: { signing: [] }, operator: { object: operator, keys: operatorKeys }, distribution };
+}
+
 async function observeAccount(
   kube: Kube,
   object: NatsAccount,
@@ -158,21 +184,13 @@ async function observeAccount(
   const ref = object.spec.operatorRef;
   const namespace = namespaceOf(ref, object);
   const admitted = await admits(kube, object, "NatsOperator", namespace, ref.name);
-  if (!admitted)
-    return {
-      kind: "NatsAccount",
-      object,
-      keys: { signing: [] },
-      admitted,
-      siblings: [],
-      users: [],
-      distribution: { kind: "off" },
-    };
-  const [keys, operator, all, allUsers] = await Promise.all([
+  if (!admitted) return observeWithdrawn(kube, object, keyring, link, lastDelete);
+  const [keys, operator, all, allUsers, imports] = await Promise.all([
     readKeys(kube, object, keyring),
     read<NatsOperator>(kube, "NatsOperator", namespace, ref.name),
     kube.list<NatsAccount>({ apiVersion: KINDS.NatsAccount.apiVersion, kind: "NatsAccount" }),
     kube.list<NatsUser>({ apiVersion: KINDS.NatsUser.apiVersion, kind: "NatsUser" }),
+    readImports(kube, object, keyring),
   ]);
   // A status that lost its key still has it in the identity seed (or spec.publicKey): the servers
   // are asked for that key's JWT, whose revocations are recovered from before signing again.
@@ -185,7 +203,7 @@ async function observeAccount(
       u.spec.accountRef.name === object.metadata.name &&
       namespaceOf(u.spec.accountRef, u) === object.metadata.namespace,
   );
-  if (!operator) return { kind: "NatsAccount", object, keys, admitted, siblings, users, distribution };
+  if (!operator) return { kind: "NatsAccount", object, keys, admitted, siblings, users, distribution, imports };
   const systemRef = operator.spec.systemAccountRef;
   const [operatorKeys, system] = await Promise.all([
     readKeys(kube, operator, keyring),
@@ -202,6 +220,7 @@ async function observeAccount(
     siblings,
     users,
     distribution,
+    imports,
   };
 }
 
