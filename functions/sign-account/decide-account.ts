@@ -9,6 +9,7 @@ import { jwtLimits } from "./account-limits.ts";
 import { decideWithdrawal, notAdmitted } from "./admission.ts";
 import { accountClaims } from "./claims.ts";
 import {
+  allImportsResolved,
   notReady,
   ready,
   referencesResolved,
@@ -342,7 +343,11 @@ export function decideAccount(observed: AccountObserved, now: Date): AccountDeci
     status,
     [
       unresolved ? notReady({ reason: "ImportsUnresolved", message: unresolved }) : ready(signedBy),
-      unresolved ? referencesUnresolved("ImportsUnresolved", unresolved) : referencesResolved(),
+      unresolved
+        ? referencesUnresolved("ImportsUnresolved", unresolved)
+        : imports.statuses.length > 0
+          ? allImportsResolved()
+          : referencesResolved(),
       ...(recoveryCondition ? [recoveryCondition] : []),
     ],
     plan.step ? `signing (${plan.why ?? "new"})` : "signed, unchanged",

@@ -111,11 +111,11 @@ describe("imports resolved against the exporting NatsAccount", () => {
     ]);
     expect(claimsOf(orders?.jwt).nats.exports?.[1]).toMatchObject({ name: "lookup", response_type: "Stream" });
     expect(shop?.imports).toEqual([
-      { export: "orders/events", subject: "orders.events.>", localSubject: "orders.events.>", type: "Stream" },
+      { export: "orders/events", subject: "orders.events.>", type: "Stream" },
       { export: "orders/lookup", subject: "orders.lookup", localSubject: "lookup", type: "Service" },
     ]);
     expect(conditionOf(shop, "Ready")).toMatchObject({ status: "True" });
-    expect(conditionOf(shop, "ReferencesResolved")).toMatchObject({ status: "True" });
+    expect(conditionOf(shop, "ReferencesResolved")).toMatchObject({ status: "True", reason: "AllImportsResolved" });
   });
 
   it("signs an activation token for a private export listing the importer, with the exporter's signing key", async () => {

@@ -87,7 +87,7 @@ const statusOf = (
 ): ImportStatus => ({
   export: label,
   subject,
-  localSubject: spec.localSubject ?? subject,
+  ...(spec.localSubject ? { localSubject: spec.localSubject } : {}),
   type,
   ...(activation ? { activation } : {}),
 });

@@ -243,9 +243,9 @@ describe("story 5: account wiring with exports, imports and activation tokens", 
     expect(conditionOf(account, "Ready")).toMatchObject({ status: "True", reason: "Distributed" });
     expect(conditionOf(account, "ReferencesResolved")).toMatchObject({ status: "True" });
     expect(account.status?.imports).toEqual([
-      { export: "orders/events", subject: "orders.events.>", localSubject: "orders.events.>", type: "Stream" },
+      { export: "orders/events", subject: "orders.events.>", type: "Stream" },
       { export: "orders/lookup", subject: "orders.lookup", localSubject: "lookup", type: "Service" },
-      { export: "orders/audit", subject: "audit.>", localSubject: "audit.>", type: "Stream", activation: "Signed" },
+      { export: "orders/audit", subject: "audit.>", type: "Stream", activation: "Signed" },
     ]);
     const exporter = await readAccount(platform, "orders");
     expect(claimsOf(exporter?.status?.jwt).nats?.exports?.find((e) => e.name === "audit")?.token_req).toBe(true);
@@ -335,7 +335,6 @@ describe("story 5: account wiring with exports, imports and activation tokens", 
       {
         export: `${platform}/orders/events`,
         subject: "orders.events.>",
-        localSubject: "orders.events.>",
         type: "Stream",
       },
     ]);
