@@ -202,6 +202,21 @@ describe("imports resolved against the exporting NatsAccount", () => {
     expect(dependents).toContainEqual({ kind: "NatsAccount", namespace: "auth", name: "shop" });
   });
 
+  it("signs the importer again without an export the exporter withdrew", async () => {
+    const { world, read } = await wired([importOf("events")]);
+    const orders = await world.get<NatsAccount>("auth.nats-operator.io/v1beta1", "NatsAccount", "orders");
+    await world.kube.patch(
+      { apiVersion: "auth.nats-operator.io/v1beta1", kind: "NatsAccount", namespace: "auth", name: "orders" },
+      { spec: { ...orders?.spec, exports: [ORDERS_EXPORTS[1]] } },
+    );
+    await world.run("NatsAccount", "orders");
+    await world.run("NatsAccount", "shop");
+    const shop = await read("shop");
+    expect(claimsOf(shop?.jwt).nats.imports).toBeUndefined();
+    expect(conditionOf(shop, "Ready")).toMatchObject({ status: "False", reason: "ImportsUnresolved" });
+    expect(conditionOf(shop, "Ready")?.message).toContain("orders/events: NatsAccount auth/orders exports no events");
+  });
+
   it("imports the system account's monitoring exports with the importer's key in the subject", async () => {
     const { read, world } = await wired([
       { accountRef: { kind: "NatsSystemAccount", name: "sys" }, export: "account-monitoring-services" },
