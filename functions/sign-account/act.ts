@@ -18,6 +18,7 @@ import type { NatsConnection } from "@nats-io/transport-node";
 import type { CredsWrite, Decision, DeletedAccountRecord, Kick, SignStep } from "./decision.ts";
 import type { KickOutcome } from "./decide-user-deletion.ts";
 import { jwtHash } from "./jwt-hash.ts";
+import type { ExportStatus } from "./export-tokens.ts";
 import type { SeedToGenerate } from "./key-verdict.ts";
 import type { Keyring } from "./keyring.ts";
 import { SEED_KEY, WATCHED_SECRET_LABELS, generatedFor } from "./seed-secrets.ts";
@@ -163,6 +164,11 @@ async function signAll(
       status["jwt"] = jwt;
       if (decision.kind === "NatsAccount") status["jwtHash"] = jwtHash(jwt);
     }
+  }
+  for (const token of decision.exportTokens ?? []) {
+    const exports = (status["exports"] ?? []) as ExportStatus[];
+    const entry = exports.find((e) => e.name === token.export)?.importers?.find((i) => i.publicKey === token.publicKey);
+    if (entry) entry.activationToken = await signJwt(keyring, token.request);
   }
   return { status, ...(credsJwt ? { credsJwt } : {}) };
 }

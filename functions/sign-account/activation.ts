@@ -26,6 +26,14 @@ export function activationRequest(
   return { claims, signer: exporter.signer, ttlSeconds: 0 };
 }
 
+/** Whether a token (verified, never expiring) says what `request` would sign. */
+export function tokenSays(token: string | undefined, request: SignRequest): boolean {
+  const read = readJWT(token);
+  if (!read || read.exp !== undefined) return false;
+  const { name, sub, nats, iss } = read;
+  return jsonEqual({ name, sub, nats, iss }, { ...request.claims, iss: request.signer });
+}
+
 /**
  * The token of an import of `previousJwt` (an account JWT) that says what `request` would sign:
  * same importer, export, subject, type, exporter and signer; undefined when there is none.
@@ -33,12 +41,8 @@ export function activationRequest(
 export function heldActivation(previousJwt: string | undefined, request: SignRequest): string | undefined {
   const imports = readJWT(previousJwt)?.nats["imports"];
   if (!Array.isArray(imports)) return undefined;
-  for (const held of imports as { token?: unknown }[]) {
-    if (typeof held.token !== "string") continue;
-    const token = readJWT(held.token);
-    if (!token || token.exp !== undefined) continue;
-    const { name, sub, nats, iss } = token;
-    if (jsonEqual({ name, sub, nats, iss }, { ...request.claims, iss: request.signer })) return held.token;
-  }
-  return undefined;
+  const held = (imports as { token?: unknown }[]).find(
+    (i) => typeof i.token === "string" && tokenSays(i.token, request),
+  );
+  return held?.token as string | undefined;
 }

@@ -3,6 +3,7 @@ import type { KubeObject } from "../../shared/kube/object.ts";
 import { accountObject, operatorObject, systemAccountObject, userObject } from "../../test/fixtures/auth/objects.ts";
 import { authWorld } from "../../test/support/auth-world.ts";
 import { decide } from "./decide.ts";
+import { decideAccount } from "./decide-account.ts";
 import type { DistributionReading } from "./distribution.ts";
 import type { NatsAccount, NatsOperator } from "./objects.ts";
 import { observe, type AccountObserved } from "./observe.ts";
@@ -40,7 +41,7 @@ describe("an account whose grant is deleted", () => {
   it("is deleted from the servers by the operator: delete request, operator record, JWT emptied, key kept meanwhile", async () => {
     const observed = await signedAccount();
     const { jwt, publicKey } = observed.object.status ?? {};
-    const decision = decide(withdrawn(observed, read([jwt ?? "", jwt ?? "", ""])), NOW);
+    const decision = decideAccount(withdrawn(observed, read([jwt ?? "", jwt ?? "", ""])), NOW);
     const operator = observed.operator?.object as NatsOperator;
     expect(decision.deleteRequest).toEqual({ signer: operator.status?.signingKeys?.[0], accounts: [publicKey] });
     expect(decision.recordDeleted).toMatchObject({ operator: { namespace: "auth", name: "main" }, publicKey });
@@ -66,7 +67,7 @@ describe("an account whose grant is deleted", () => {
 
   it("drops its key and ends the poll once no roster server holds its JWT: Distributed False, Withdrawn", async () => {
     const observed = await signedAccount();
-    const decision = decide(withdrawn(observed, read(["", "", ""])), NOW);
+    const decision = decideAccount(withdrawn(observed, read(["", "", ""])), NOW);
     expect(decision.deleteRequest).toBeUndefined();
     expect(decision.status.publicKey).toBeUndefined();
     expect(decision.status.jwt).toBeUndefined();
@@ -83,7 +84,7 @@ describe("an account whose grant is deleted", () => {
 
   it("without a system connection only empties its JWT and key: nothing was pushed", async () => {
     const observed = await signedAccount();
-    const decision = decide(withdrawn(observed, { kind: "off" }), NOW);
+    const decision = decideAccount(withdrawn(observed, { kind: "off" }), NOW);
     expect(decision.deleteRequest).toBeUndefined();
     expect(decision.status.publicKey).toBeUndefined();
     expect(decision.status.jwt).toBeUndefined();
@@ -127,7 +128,7 @@ describe("an account whose grant is deleted", () => {
       },
       distribution: read(["", "", ""]),
     };
-    const decision = decide(listed, NOW);
+    const decision = decideAccount(listed, NOW);
     expect(decision.status.publicKey).toBe(key);
     expect(decision.sign).toHaveLength(1);
     expect(decision.forgetDeleted).toEqual({ operator: { namespace: "auth", name: "main" }, publicKey: key });

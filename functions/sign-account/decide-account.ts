@@ -21,6 +21,7 @@ import {
 import type { AccountDecision, SignStep } from "./decision.ts";
 import { deletionsPoll } from "./decide-deletions.ts";
 import { decideDeletion, decideDistribution, distributionPoll, expiresAt } from "./distribution.ts";
+import { exportTokens } from "./export-tokens.ts";
 import { exportsClaim } from "./exports.ts";
 import { resolveImports } from "./imports.ts";
 import { jwtHash } from "./jwt-hash.ts";
@@ -323,26 +324,36 @@ export function decideAccount(observed: AccountObserved, now: Date): AccountDeci
     "jwt",
     now,
   );
-  const { imports: _imports, ...unimported } = revoking;
-  const importing: NatsAccountStatus =
-    imports.statuses.length > 0 ? { ...unimported, imports: imports.statuses } : unimported;
+  const tokens = exportTokens(account, { identity: verdict.identity, signer: verdict.active }, previous.exports);
+  const { imports: _imports, exports: _exports, ...unwired } = revoking;
+  const importing: NatsAccountStatus = {
+    ...unwired,
+    ...(imports.statuses.length > 0 ? { imports: imports.statuses } : {}),
+    ...(tokens.statuses.length > 0 ? { exports: tokens.statuses } : {}),
+  };
   const status: NatsAccountStatus = plan.keep
     ? { ...importing, jwt: plan.keep, jwtHash: jwtHash(plan.keep) }
     : importing;
   const signedBy = `signed by ${operatorName} with signing key ${signer.active}`;
-  // An import that does not resolve is left out: the account is signed and pushed without it.
+  // An import that does not resolve is left out, and an importer key no token can be signed for
+  // gets none: the account is signed and pushed all the same, but not Ready.
   const unresolved =
     imports.unresolved.length > 0
       ? `${signedBy} without ${imports.unresolved.length} of ${imports.statuses.length} imports: ${imports.unresolved.join("; ")}`
       : undefined;
+  const unsigned =
+    tokens.unsigned.length > 0 ? `${signedBy}; no activation token for ${tokens.unsigned.join("; ")}` : undefined;
+  const readiness = unresolved
+    ? notReady({ reason: "ImportsUnresolved", message: unresolved })
+    : unsigned
+      ? notReady({ reason: "ActivationsUnsigned", message: unsigned })
+      : ready(signedBy);
   const step =
     plan.step && imports.activations.length > 0 ? { ...plan.step, activations: imports.activations } : plan.step;
-  // A key re-admitted after its JWT was deleted from the servers is taken off the operator's list first.
-  const relisted = operator.object.status?.deletedAccounts?.some((d) => d.publicKey === verdict.identity) ?? false;
   const decision = finish(
     status,
     [
-      unresolved ? notReady({ reason: "ImportsUnresolved", message: unresolved }) : ready(signedBy),
+      readiness,
       unresolved
         ? referencesUnresolved("ImportsUnresolved", unresolved)
         : imports.statuses.length > 0
@@ -355,16 +366,21 @@ export function decideAccount(observed: AccountObserved, now: Date): AccountDeci
       ...(step ? { sign: [step] } : {}),
       ...(plan.renewAt ? { renewAt: plan.renewAt } : {}),
       ...(recovery?.kind === "unanswered" ? { hold: true } : {}),
-      ...(unresolved ? { signed: true } : {}),
+      ...(unresolved || unsigned ? { signed: true } : {}),
     },
   );
-  return relisted
-    ? {
-        ...decision,
-        forgetDeleted: {
-          operator: { namespace: operator.object.metadata.namespace, name: operator.object.metadata.name },
-          publicKey: verdict.identity,
-        },
-      }
-    : decision;
+  // A key re-admitted after its JWT was deleted from the servers is taken off the operator's list first.
+  const relisted = operator.object.status?.deletedAccounts?.some((d) => d.publicKey === verdict.identity) ?? false;
+  return {
+    ...decision,
+    ...(tokens.sign.length > 0 ? { exportTokens: tokens.sign } : {}),
+    ...(relisted
+      ? {
+          forgetDeleted: {
+            operator: { namespace: operator.object.metadata.namespace, name: operator.object.metadata.name },
+            publicKey: verdict.identity,
+          },
+        }
+      : {}),
+  };
 }

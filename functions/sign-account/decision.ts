@@ -1,6 +1,7 @@
 // What one reconcile of an auth object decides: plain data, acted on by act.ts.
 import type { ScheduleDecision } from "../../shared/runtime/schedule.ts";
 import type { SignRequest } from "./claims.ts";
+import type { ExportToken } from "./export-tokens.ts";
 import type { SeedToGenerate } from "./key-verdict.ts";
 import type {
   NatsAccount,
@@ -80,6 +81,8 @@ interface DecisionOf<K extends string, T extends { status?: unknown }> {
   kicks?: Kick[];
   /** A delete request to send after the claim (a deleted account still held by some server). */
   deleteRequest?: DeleteRequest;
+  /** Activation tokens of an account's private exports, signed by act into status.exports before the write. */
+  exportTokens?: ExportToken[];
   /** Recorded in the operator's status before the delete request is sent. */
   recordDeleted?: DeletedAccountRecord;
   /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import { decode } from "@nats-io/jwt";
+import { createAccount, decode } from "@nats-io/jwt";
 import type { KubeObject } from "../../shared/kube/object.ts";
 import { accountObject, operatorObject, systemAccountObject } from "../../test/fixtures/auth/objects.ts";
 import { authWorld } from "../../test/support/auth-world.ts";
@@ -208,6 +208,7 @@ describe("imports resolved against the exporting NatsAccount", () => {
     await world.kube.patch(
       { apiVersion: "auth.nats-operator.io/v1beta1", kind: "NatsAccount", namespace: "auth", name: "orders" },
       { spec: { ...orders?.spec, exports: [ORDERS_EXPORTS[1]] } },
+      "merge",
     );
     await world.run("NatsAccount", "orders");
     await world.run("NatsAccount", "shop");
@@ -311,5 +312,53 @@ describe("imports across namespaces", () => {
       snapshot: undefined,
     } as never);
     expect(target).toEqual({ kind: "subjects", subjects: [{ kind: "NatsAccount", namespace: "auth", name: "shop" }] });
+  });
+});
+
+describe("activation tokens for importers an export lists by public key", () => {
+  async function exporterListing(keys: string[]) {
+    const exports = [
+      {
+        name: "prices",
+        type: "Stream",
+        subject: "prices.>",
+        access: "Private",
+        importers: keys.map((publicKey) => ({ publicKey })),
+      },
+    ];
+    const world = authWorld([operatorObject(), systemAccountObject(), accountObject("orders", { exports })]);
+    await world.run("NatsSystemAccount", "sys");
+    await world.run("NatsOperator", "main");
+    await world.run("NatsAccount", "orders");
+    const read = () =>
+      world.get<NatsAccount>("auth.nats-operator.io/v1beta1", "NatsAccount", "orders").then((a) => a?.status);
+    return { world, read };
+  }
+
+  it("publishes a token per listed key in status.exports, signed by the account's signing key, kept while unchanged", async () => {
+    const importer = createAccount().getPublicKey();
+    const { world, read } = await exporterListing([importer]);
+    const orders = await read();
+    const token = orders?.exports?.[0]?.importers?.[0]?.activationToken ?? "";
+    expect(orders?.exports).toEqual([{ name: "prices", importers: [{ publicKey: importer, activationToken: token }] }]);
+    expect(decode<Record<string, unknown>>(token)).toMatchObject({
+      name: "prices",
+      sub: importer,
+      iss: (claimsOf(orders?.jwt) as unknown as { nats: { signing_keys: string[] } }).nats.signing_keys[0],
+      nats: { subject: "prices.>", kind: "stream", issuer_account: orders?.publicKey },
+    });
+    expect(conditionOf(orders, "Ready")).toMatchObject({ status: "True" });
+    await world.run("NatsAccount", "orders");
+    expect((await read())?.exports?.[0]?.importers?.[0]?.activationToken).toBe(token);
+  });
+
+  it("gives a key that is not an account key no token: ActivationsUnsigned, the account signed all the same", async () => {
+    const { read } = await exporterListing(["UNOTANACCOUNT"]);
+    const orders = await read();
+    expect(orders?.jwt).toBeDefined();
+    expect(conditionOf(orders, "Ready")).toMatchObject({ status: "False", reason: "ActivationsUnsigned" });
+    expect(conditionOf(orders, "Ready")?.message).toContain(
+      "export prices: importer UNOTANACCOUNT is not an account public key",
+    );
   });
 });
