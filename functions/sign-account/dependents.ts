@@ -7,7 +7,9 @@ import { FINALIZERS } from "../../shared/api/constants/finalizers.ts";
 import { KINDS } from "../../shared/api/kinds.ts";
 import { hasFinalizer } from "../../shared/kube/finalizers.ts";
 import type { Kube } from "../../shared/kube/client.ts";
+import { offersStepdown, stepdownImportsOf } from "./stepdown-imports.ts";
 import {
+  keyOfSubject,
   namespaceOf,
   type NatsAccount,
   type NatsOperator,
@@ -35,6 +37,21 @@ export const importersOf = (accounts: NatsAccount[], exporter: Subject): NatsAcc
   accounts.filter((a) =>
     (a.spec.imports ?? []).some((i) => i.accountRef?.kind === exporter.kind && refersTo(i.accountRef, a, exporter)),
   );
+
+/**
+ * The account's operator, when its system account JWT does not yet say whether the account offers
+ * the jetstream-stepdown services (the preset added or removed, the account keyed or withdrawn).
+ */
+async function stepdownOperator(kube: Kube, accounts: NatsAccount[], subject: Subject): Promise<Subject[]> {
+  const account = accounts.find((a) => a.metadata.namespace === subject.namespace && a.metadata.name === subject.name);
+  const key = account?.status?.publicKey;
+  if (!account || !key) return [];
+  const ref = account.spec.operatorRef;
+  const operator: Subject = { kind: "NatsOperator", namespace: namespaceOf(ref, account), name: ref.name };
+  const read = await kube.get<NatsOperator>(keyOfSubject(operator));
+  const imported = stepdownImportsOf(read?.status?.systemAccount?.jwt).includes(key);
+  return read && imported !== offersStepdown(account) ? [operator] : [];
+}
 
 /** An object to reconcile after another; `again` when it was reconciled in this delivery already. */
 export type Dependent = Subject & { again?: boolean };
@@ -82,6 +99,7 @@ export async function dependentsOf(kube: Kube, subject: Subject): Promise<Depend
           ...own,
           ...trusts.filter((t) => refersTo(t.spec.accountRef, t, subject)).map((t) => asSubject("NatsAccountTrust", t)),
           ...importersOf(accounts, subject).map((a) => asSubject("NatsAccount", a)),
+          ...(await stepdownOperator(kube, accounts, subject)),
         ];
       }
       const system = await kube.get<NatsSystemAccount>({

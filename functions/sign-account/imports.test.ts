@@ -362,3 +362,47 @@ describe("activation tokens for importers an export lists by public key", () => 
     );
   });
 });
+
+describe("the jetstream-stepdown preset and the system account", () => {
+  it("imports an account's stepdown services into the system account under acc.<key>., once the account is signed", async () => {
+    const world = authWorld([
+      operatorObject(),
+      systemAccountObject(),
+      accountObject("balanced", { exports: [{ preset: "jetstream-stepdown" }] }),
+    ]);
+    await world.run("NatsSystemAccount", "sys");
+    await world.run("NatsOperator", "main");
+    await world.run("NatsAccount", "balanced");
+    const account = { kind: "NatsAccount" as const, namespace: "auth", name: "balanced" };
+    expect(await dependentsOf(world.kube, account)).toContainEqual({
+      kind: "NatsOperator",
+      namespace: "auth",
+      name: "main",
+    });
+    await world.run("NatsOperator", "main");
+    type Operator = KubeObject & { status?: { systemAccount?: { jwt?: string } } };
+    const operator = await world.get<Operator>("auth.nats-operator.io/v1beta1", "NatsOperator", "main");
+    const key = (await world.get<NatsAccount>("auth.nats-operator.io/v1beta1", "NatsAccount", "balanced"))?.status
+      ?.publicKey;
+    expect(claimsOf(operator?.status?.systemAccount?.jwt).nats.imports).toEqual([
+      {
+        name: "jetstream-stepdown-stream",
+        subject: "$JS.API.STREAM.LEADER.STEPDOWN.*",
+        account: key,
+        type: "service",
+        local_subject: `acc.${key}.$JS.API.STREAM.LEADER.STEPDOWN.*`,
+      },
+      {
+        name: "jetstream-stepdown-consumer",
+        subject: "$JS.API.CONSUMER.LEADER.STEPDOWN.*.*",
+        account: key,
+        type: "service",
+        local_subject: `acc.${key}.$JS.API.CONSUMER.LEADER.STEPDOWN.*.*`,
+      },
+    ]);
+    // Said once: the operator is not a dependent again until the preset or the key changes.
+    expect(await dependentsOf(world.kube, account)).not.toContainEqual(
+      expect.objectContaining({ kind: "NatsOperator" }),
+    );
+  });
+});

@@ -25,6 +25,7 @@ import { readKeys, type KeysReading, type Secret } from "./read-keys.ts";
 import type { DistributionReading, PushOutcome } from "./distribution.ts";
 import type { ImportReading } from "./imports.ts";
 import { readImports } from "./observe-imports.ts";
+import { offersStepdown } from "./stepdown-imports.ts";
 import type { DeletionsReading } from "./decide-deletions.ts";
 import type { ConnectionsReading, KickOutcome } from "./decide-user-deletion.ts";
 import {
@@ -43,6 +44,8 @@ export interface OperatorObserved {
   systemAccount?: { object: NatsSystemAccount; keys: KeysReading };
   /** Which of its deleted accounts the servers still hold, through the system connection. */
   deletions?: DeletionsReading;
+  /** Keys of its accounts offering the jetstream-stepdown services, which its system account imports. */
+  stepdownAccounts?: string[];
 }
 
 export interface SystemAccountObserved {
@@ -126,13 +129,23 @@ export const credsSecretOf = (user: NatsUser): { name: string; key: string } => 
 
 async function observeOperator(kube: Kube, object: NatsOperator, keyring: Keyring): Promise<OperatorObserved> {
   const ref = object.spec.systemAccountRef;
-  const [keys, system] = await Promise.all([
+  const [keys, system, accounts] = await Promise.all([
     readKeys(kube, object, keyring),
     read<NatsSystemAccount>(kube, "NatsSystemAccount", namespaceOf(ref, object), ref.name),
+    kube.list<NatsAccount>({ apiVersion: KINDS.NatsAccount.apiVersion, kind: "NatsAccount" }),
   ]);
   // Only public keys of the system account are used: its seeds stay with its own reconcile.
   const systemAccount = system ? { object: system, keys: await readKeys(kube, system, new Keyring()) } : undefined;
-  return { kind: "NatsOperator", object, keys, ...(systemAccount ? { systemAccount } : {}) };
+  const stepdownAccounts = accounts
+    .filter((a) => sameOperator(a, object.metadata.namespace, object.metadata.name) && offersStepdown(a))
+    .map((a) => a.status?.publicKey as string);
+  return {
+    kind: "NatsOperator",
+    object,
+    keys,
+    ...(systemAccount ? { systemAccount } : {}),
+    ...(stepdownAccounts.length > 0 ? { stepdownAccounts } : {}),
+  };
 }
 
 async function observeSystemAccount(
