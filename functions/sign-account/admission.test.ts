@@ -82,6 +82,18 @@ describe("an account whose grant is deleted", () => {
     });
   });
 
+  it("stays Withdrawn once done, though a later delivery reads no key to ask the servers about", async () => {
+    const observed = await signedAccount();
+    const done = decideAccount(withdrawn(observed, read(["", "", ""])), NOW);
+    const again = decideAccount(
+      withdrawn({ ...observed, object: { ...observed.object, status: done.status } }, { kind: "off" }),
+      NOW,
+    );
+    expect(conditionOf(again.status, "Distributed")).toMatchObject({ status: "False", reason: "Withdrawn" });
+    expect(conditionOf(again.status, "Ready")).toMatchObject({ reason: "ReferenceNotPermitted" });
+    expect(again.events).toEqual([]);
+  });
+
   it("without a system connection only empties its JWT and key: nothing was pushed", async () => {
     const observed = await signedAccount();
     const decision = decideAccount(withdrawn(observed, { kind: "off" }), NOW);

@@ -35,7 +35,13 @@ export function notAdmitted(observed: AccountObserved): { message: string; updat
   };
 }
 
-/** An account that recorded a key (it was admitted) and lost its admission. */
+/** The Distributed condition of an account whose withdrawal was confirmed, if it reads so. */
+export function withdrawnCondition(status: NatsAccountStatus | undefined): ConditionUpdate | undefined {
+  const found = status?.conditions?.find((c) => c.type === "Distributed" && c.reason === "Withdrawn");
+  return found ? { type: found.type, status: found.status, reason: found.reason, message: found.message } : undefined;
+}
+
+/** An account that recorded a key (it was admitted) and lost its admission, or whose withdrawal is done. */
 export function decideWithdrawal(observed: AccountObserved, now: Date): AccountDecision {
   const account = observed.object;
   const what = `NatsAccount ${account.metadata.namespace}/${account.metadata.name}`;
@@ -55,6 +61,9 @@ export function decideWithdrawal(observed: AccountObserved, now: Date): AccountD
     schedules: [renewalTick(account, undefined), ...(off ? [] : [distributionPoll(account, !polling)])],
     summary: `${what}: ReferenceNotPermitted, ${summary}`,
   });
+  // Done before (no key left): it stays so, whatever else this delivery reads.
+  const done = withdrawnCondition(previous);
+  if (!key && done) return decided(unkeyed, done, done.message, false);
   const operator = observed.operator;
   if (off) return decided(unkeyed, noSystemConnection(), "JWT emptied (no system connection)", false);
   const ref = account.spec.operatorRef;

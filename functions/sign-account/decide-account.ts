@@ -6,7 +6,7 @@ import { FINALIZERS } from "../../shared/api/constants/finalizers.ts";
 import type { ConditionUpdate } from "../../shared/kube/conditions.ts";
 import { hasFinalizer } from "../../shared/kube/finalizers.ts";
 import { jwtLimits } from "./account-limits.ts";
-import { decideWithdrawal, notAdmitted } from "./admission.ts";
+import { decideWithdrawal, notAdmitted, withdrawnCondition } from "./admission.ts";
 import { accountClaims } from "./claims.ts";
 import {
   allImportsResolved,
@@ -183,7 +183,7 @@ export function decideAccount(observed: AccountObserved, now: Date): AccountDeci
 
   if (!observed.admitted) {
     // Admitted before (a key recorded): its JWT leaves the servers.
-    if (previous.publicKey) return decideWithdrawal(observed, now);
+    if (previous.publicKey || withdrawnCondition(previous)) return decideWithdrawal(observed, now);
     // Refused before its key is recorded: no publicKey, no JWT.
     const { publicKey: _key, jwt: _jwt, jwtHash: _hash, ...unkeyed } = previous;
     const { message } = notAdmitted(observed);

@@ -6,7 +6,6 @@
 // JWT from every server and its user is refused; the grant made again restores both). No JWT is
 // made by test code.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { jetstreamManager } from "@nats-io/jetstream";
 import { connect, createInbox, credsAuthenticator, type NatsConnection } from "@nats-io/transport-node";
 import { signAccount } from "../../../functions/sign-account/index.ts";
 import { SYSTEM_CONNECTION_ENV } from "../../../functions/sign-account/system-connection.ts";
@@ -431,61 +430,4 @@ describe("story 4: team self-service with grants", () => {
     });
     expect(op?.status?.deletedAccounts?.some((d) => d.publicKey === key) ?? false).toBe(false);
   }, 180_000);
-});
-
-describe("the jetstream-stepdown preset", () => {
-  it("lets a system user step down a stream leader of an account exporting the preset, through acc.<key>.", async () => {
-    await env.kube.create(
-      authObject("NatsAccount", platform, "balanced", {
-        operatorRef: { name: "main" },
-        limits: { jetstream: { memoryStorage: "64Mi", diskStorage: "256Mi", streams: 5 } },
-        exports: [{ preset: "jetstream-stepdown" }],
-      }),
-    );
-    await env.kube.create(
-      authObject("NatsUser", platform, "bal-app", { accountRef: { kind: "NatsAccount", name: "balanced" } }),
-    );
-    const account = await waitOnServers(platform, "balanced", (a) => a.status?.distribution?.current === 3);
-    const key = account.status?.publicKey ?? "";
-    type Operator = KubeObject & { status?: { systemAccount?: { jwt?: string } } };
-    await waitFor(
-      "the system account imports balanced's stepdown services",
-      async () => {
-        const op = await env.kube.get<Operator>({
-          apiVersion: AUTH,
-          kind: "NatsOperator",
-          namespace: platform,
-          name: "main",
-        });
-        return (claimsOf(op?.status?.systemAccount?.jwt).nats?.imports ?? []).some(
-          (i) => (i as { account?: string }).account === key,
-        );
-      },
-      60_000,
-    ).catch(dumpLog);
-    const nc = await connectAs(platform, "bal-app");
-    try {
-      const jsm = await waitFor("JetStream enabled for balanced", () => jetstreamManager(nc), 30_000);
-      await jsm.streams.add({ name: "BAL", subjects: ["bal.>"], num_replicas: 3 });
-      const leader = async () => (await jsm.streams.info("BAL")).cluster?.leader;
-      const before = await waitFor("BAL has a leader", leader, 30_000);
-      // The system account's new JWT reaches the servers as a config reload of the preloaded JWT.
-      const answer = await waitFor(
-        "a stepdown through the system account's import",
-        () =>
-          (admin as NatsConnection)
-            .request(`acc.${key}.$JS.API.STREAM.LEADER.STEPDOWN.BAL`, "", { timeout: 3_000 })
-            .then(
-              (m) => m.json<{ success?: boolean }>(),
-              () => undefined,
-            ),
-        120_000,
-        2_000,
-      ).catch(dumpLog);
-      expect(answer.success).toBe(true);
-      await waitFor("BAL has a new leader", async () => ((await leader()) ?? before) !== before, 30_000);
-    } finally {
-      await nc.close();
-    }
-  }, 240_000);
 });
