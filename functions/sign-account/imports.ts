@@ -219,7 +219,7 @@ export function resolveImports(
     const resolved = resolveOne(importer, spec, reading, previousJwt);
     const label = labelOf(importer.object, spec);
     if (resolved.kind === "pending") {
-      out.pending.push(resolved.exporter);
+      if (!out.pending.includes(resolved.exporter)) out.pending.push(resolved.exporter);
       out.statuses.push({ export: label });
       return;
     }

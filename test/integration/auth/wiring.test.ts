@@ -98,13 +98,19 @@ async function gather(subject: string): Promise<string[]> {
 }
 const lookup = (key: string | undefined) => gather(`$SYS.REQ.ACCOUNT.${key ?? ""}.CLAIMS.LOOKUP`);
 
-/** Waits for an account to be on every server with the JWT status holds, and `accept` to hold. */
+/**
+ * Waits for an account to read Distributed True with `accept` holding, and all 3 servers to answer
+ * its claims lookup with the JWT in status (a server slow to answer a roster poll on a busy
+ * machine is left out of the count, but not of the push).
+ */
 const waitOnServers = (namespace: string, name: string, accept: (a: Account) => boolean = () => true) =>
   waitFor(
     `${namespace}/${name} on all 3 servers`,
     async () => {
       const account = await readAccount(namespace, name);
-      return account && conditionOf(account, "Distributed")?.status === "True" && accept(account) ? account : undefined;
+      if (!account || conditionOf(account, "Distributed")?.status !== "True" || !accept(account)) return undefined;
+      const held = await lookup(account.status?.publicKey);
+      return held.length === 3 && held.every((j) => j === account.status?.jwt) ? account : undefined;
     },
     120_000,
   ).catch(dumpLog);
@@ -238,8 +244,8 @@ describe("story 5: account wiring with exports, imports and activation tokens", 
   });
 
   it("the importer reads every import resolved, the private one with an activation token signed by the exporter, on all 3 servers", async () => {
-    await waitOnServers(platform, "orders", (a) => a.status?.distribution?.current === 3);
-    const account = await waitOnServers(platform, "shop", (a) => a.status?.distribution?.current === 3);
+    await waitOnServers(platform, "orders");
+    const account = await waitOnServers(platform, "shop");
     expect(conditionOf(account, "Ready")).toMatchObject({ status: "True", reason: "Distributed" });
     expect(conditionOf(account, "ReferencesResolved")).toMatchObject({ status: "True" });
     expect(account.status?.imports).toEqual([
@@ -300,7 +306,7 @@ describe("story 5: account wiring with exports, imports and activation tokens", 
     const account = await waitOnServers(
       team,
       "outsider",
-      (a) => conditionOf(a, "Ready")?.reason === "ImportsUnresolved" && a.status?.distribution?.current === 3,
+      (a) => conditionOf(a, "Ready")?.reason === "ImportsUnresolved",
     );
     expect(conditionOf(account, "Ready")?.status).toBe("False");
     expect(conditionOf(account, "Ready")?.message).toContain(
@@ -326,11 +332,7 @@ describe("story 5: account wiring with exports, imports and activation tokens", 
 
   it("a grant admitting the team's accounts to the exporter resolves that import, and the stream arrives", async () => {
     await env.kube.create(grant("team-imports", team, { kind: "NatsAccount", name: "orders" }));
-    const account = await waitOnServers(
-      team,
-      "outsider",
-      (a) => conditionOf(a, "Ready")?.status === "True" && a.status?.distribution?.current === 3,
-    );
+    const account = await waitOnServers(team, "outsider", (a) => conditionOf(a, "Ready")?.status === "True");
     expect(account.status?.imports).toEqual([
       {
         export: `${platform}/orders/events`,
@@ -375,7 +377,7 @@ describe("story 4: team self-service with grants", () => {
     await env.kube.create(
       authObject("NatsUser", team, "alice", { accountRef: { kind: "NatsAccount", name: "team-a" } }),
     );
-    const account = await waitOnServers(team, "team-a", (a) => a.status?.distribution?.current === 3);
+    const account = await waitOnServers(team, "team-a");
     expect(conditionOf(account, "Ready")).toMatchObject({ status: "True", reason: "Distributed" });
     key = account.status?.publicKey;
     const nc = await connectAs(team, "alice");
@@ -397,7 +399,16 @@ describe("story 4: team self-service with grants", () => {
     ).catch(dumpLog);
     expect(account.status?.jwt).toBeUndefined();
     expect(account.status?.publicKey).toBeUndefined();
-    expect(await lookup(key)).toEqual(["", "", ""]);
+    // A push decided before the withdrawal may land after the delete; the operator's watch of its
+    // deleted accounts then deletes it again within a minute.
+    await waitFor(
+      "no server holds team-a's JWT",
+      async () => {
+        const held = await lookup(key);
+        return held.length === 3 && held.every((j) => j === "");
+      },
+      90_000,
+    ).catch(dumpLog);
     const user = await waitFor(
       "alice not admitted",
       async () => {
@@ -412,7 +423,7 @@ describe("story 4: team self-service with grants", () => {
 
   it("making the grant again re-admits the account with the same key, pushes its JWT again, and its user connects", async () => {
     await env.kube.create(grant("teams", team, { kind: "NatsOperator", name: "main" }));
-    const account = await waitOnServers(team, "team-a", (a) => a.status?.distribution?.current === 3);
+    const account = await waitOnServers(team, "team-a");
     expect(account.status?.publicKey).toBe(key);
     expect(conditionOf(account, "Ready")).toMatchObject({ status: "True", reason: "Distributed" });
     expect(await lookup(key)).toEqual([account.status?.jwt, account.status?.jwt, account.status?.jwt]);
