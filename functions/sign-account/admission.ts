@@ -46,7 +46,8 @@ export function decideWithdrawal(observed: AccountObserved, now: Date): AccountD
   const account = observed.object;
   const what = `NatsAccount ${account.metadata.namespace}/${account.metadata.name}`;
   const previous = account.status ?? {};
-  const { publicKey: key, jwt, jwtHash: _hash, imports: _imports, ...unkeyed } = previous;
+  // Its JWT, what was resolved for it and the tokens it published go with its admission.
+  const { publicKey: key, jwt, jwtHash: _hash, imports: _imports, exports: _exports, ...unkeyed } = previous;
   const refusal = notAdmitted(observed);
   const base = { kind: "NatsAccount" as const, object: account, sign: [] as SignStep[], generate: [] };
   const off = observed.distribution.kind === "off";
