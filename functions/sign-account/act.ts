@@ -18,6 +18,7 @@ import type { NatsConnection } from "@nats-io/transport-node";
 import type { CredsWrite, Decision, DeletedAccountRecord, Kick, SignStep } from "./decision.ts";
 import type { KickOutcome } from "./decide-user-deletion.ts";
 import { jwtHash } from "./jwt-hash.ts";
+import type { ExportStatus } from "./export-tokens.ts";
 import type { SeedToGenerate } from "./key-verdict.ts";
 import type { Keyring } from "./keyring.ts";
 import { SEED_KEY, WATCHED_SECRET_LABELS, generatedFor } from "./seed-secrets.ts";
@@ -106,6 +107,39 @@ async function writeCreds(kube: Kube, decision: Decision, creds: CredsWrite, jwt
   return guarded(() => (creds.resourceVersion ? kube.replace(secret) : kube.create(secret)));
 }
 
+/** An account's claims with the activation tokens of its imports signed in (each by its exporter's key). */
+async function withActivations(
+  keyring: Keyring,
+  request: SignStep["request"],
+  activations: NonNullable<SignStep["activations"]>,
+): Promise<SignStep["request"]> {
+  const claims = structuredClone(request.claims);
+  const imports = claims.nats["imports"] as Record<string, unknown>[];
+  for (const activation of activations) {
+    const entry = imports[activation.index];
+    if (entry) entry["token"] = await signJwt(keyring, activation.request);
+  }
+  return { ...request, claims };
+}
+
+/** Takes a key off its operator's status.deletedAccounts, guarded; false when it lost three times. */
+async function forgetDeleted(kube: Kube, record: NonNullable<Decision["forgetDeleted"]>): Promise<boolean> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const operator = await kube.get<NatsOperator>({
+      apiVersion: KINDS.NatsOperator.apiVersion,
+      kind: "NatsOperator",
+      ...record.operator,
+    });
+    const listed = operator?.status?.deletedAccounts ?? [];
+    if (!operator || !listed.some((d) => d.publicKey === record.publicKey)) return true;
+    const deletedAccounts = listed.filter((d) => d.publicKey !== record.publicKey);
+    const status = { ...operator.status, deletedAccounts };
+    const written = await writeStatus(kube, operator, status, FIELD_MANAGER, { whole: true });
+    if (written.kind !== "conflict") return true;
+  }
+  return false;
+}
+
 /** Puts each signed JWT where its step says; returns the creds JWT, if any. */
 async function signAll(
   keyring: Keyring,
@@ -115,10 +149,11 @@ async function signAll(
   const status: Record<string, unknown> = structuredClone(decision.status);
   let credsJwt: string | undefined;
   for (const step of decision.sign) {
-    const request: SignStep["request"] =
+    const keyed: SignStep["request"] =
       step.into === "creds" && pair
         ? { ...step.request, claims: { ...step.request.claims, sub: pair.getPublicKey() } }
         : step.request;
+    const request = step.activations ? await withActivations(keyring, keyed, step.activations) : keyed;
     const jwt = await signJwt(keyring, request);
     if (step.into === "creds") {
       credsJwt = jwt;
@@ -129,6 +164,11 @@ async function signAll(
       status["jwt"] = jwt;
       if (decision.kind === "NatsAccount") status["jwtHash"] = jwtHash(jwt);
     }
+  }
+  for (const token of decision.exportTokens ?? []) {
+    const exports = (status["exports"] ?? []) as ExportStatus[];
+    const entry = exports.find((e) => e.name === token.export)?.importers?.find((i) => i.publicKey === token.publicKey);
+    if (entry) entry.activationToken = await signJwt(keyring, token.request);
   }
   return { status, ...(credsJwt ? { credsJwt } : {}) };
 }
@@ -236,6 +276,7 @@ export async function act(
     if (added.kind === "conflict") return { kind: "conflict" };
   }
   if (decision.recordDeleted && !(await recordDeleted(kube, decision.recordDeleted))) return { kind: "conflict" };
+  if (decision.forgetDeleted && !(await forgetDeleted(kube, decision.forgetDeleted))) return { kind: "conflict" };
   if (decision.kicks && decision.kicks.length > 0 && system?.kind === "up")
     return kick(recorder, decision, decision.kicks, system.nc);
   if (decision.finalizer === "remove") {

@@ -60,9 +60,20 @@ export const SYSTEM_ACCOUNT_EXPORTS = [
   },
 ];
 
-/** The system account's JWT: unlimited, no JetStream, the monitoring exports. */
-export function systemAccountClaims(name: string, identity: string, signing: string[]): Claims {
-  return accountClaims(name, identity, signing, { ...UNLIMITED_ACCOUNT }, { exports: SYSTEM_ACCOUNT_EXPORTS });
+/** The system account's JWT: unlimited, no JetStream, the monitoring exports, and any imports (stepdown-imports.ts). */
+export function systemAccountClaims(
+  name: string,
+  identity: string,
+  signing: string[],
+  imports: Record<string, unknown>[] = [],
+): Claims {
+  return accountClaims(
+    name,
+    identity,
+    signing,
+    { ...UNLIMITED_ACCOUNT },
+    { exports: SYSTEM_ACCOUNT_EXPORTS, ...(imports.length > 0 ? { imports } : {}) },
+  );
 }
 
 type SubjectRules = { allow?: string[]; deny?: string[] };

@@ -31,6 +31,14 @@ export const referencesResolved = (): ConditionUpdate => ({
   message: "every reference resolves",
 });
 
+/** ReferencesResolved of an account with imports, every one of them in its JWT. */
+export const allImportsResolved = (): ConditionUpdate => ({
+  type: "ReferencesResolved",
+  status: "True",
+  reason: "AllImportsResolved",
+  message: "every reference and import resolves",
+});
+
 export const referencesUnresolved = (reason: string, message: string): ConditionUpdate => ({
   type: "ReferencesResolved",
   status: "False",

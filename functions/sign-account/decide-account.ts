@@ -6,8 +6,10 @@ import { FINALIZERS } from "../../shared/api/constants/finalizers.ts";
 import type { ConditionUpdate } from "../../shared/kube/conditions.ts";
 import { hasFinalizer } from "../../shared/kube/finalizers.ts";
 import { jwtLimits } from "./account-limits.ts";
+import { decideWithdrawal, notAdmitted, withdrawnCondition } from "./admission.ts";
 import { accountClaims } from "./claims.ts";
 import {
+  allImportsResolved,
   notReady,
   ready,
   referencesResolved,
@@ -19,6 +21,9 @@ import {
 import type { AccountDecision, SignStep } from "./decision.ts";
 import { deletionsPoll } from "./decide-deletions.ts";
 import { decideDeletion, decideDistribution, distributionPoll, expiresAt } from "./distribution.ts";
+import { exportTokens } from "./export-tokens.ts";
+import { exportsClaim } from "./exports.ts";
+import { resolveImports } from "./imports.ts";
 import { jwtHash } from "./jwt-hash.ts";
 import { judgeKeys } from "./key-verdict.ts";
 import { namespaceOf, type NatsAccount } from "./objects.ts";
@@ -132,10 +137,11 @@ export function decideAccount(observed: AccountObserved, now: Date): AccountDeci
     status: NatsAccountStatus,
     updates: ConditionUpdate[],
     summary: string,
-    extra: { sign?: SignStep[]; renewAt?: Date; hold?: boolean; poll?: boolean } = {},
+    extra: { sign?: SignStep[]; renewAt?: Date; hold?: boolean; poll?: boolean; signed?: boolean } = {},
   ): AccountDecision => {
     const sign = extra.sign ?? [];
-    const signed = updates.some((u) => u.type === "Ready" && u.status === "True");
+    // Signed: Ready, or signed without the imports that do not resolve.
+    const signed = extra.signed ?? updates.some((u) => u.type === "Ready" && u.status === "True");
     // A JWT signed without the revocations the servers may hold is not pushed over theirs.
     const reach = decideDistribution(
       observed.distribution,
@@ -176,11 +182,11 @@ export function decideAccount(observed: AccountObserved, now: Date): AccountDeci
     finish(status, [notReady(refusal), unresolved ?? referencesResolved()], `${refusal.reason}: ${refusal.message}`);
 
   if (!observed.admitted) {
+    // Admitted before (a key recorded): its JWT leaves the servers.
+    if (previous.publicKey || withdrawnCondition(previous)) return decideWithdrawal(observed, now);
     // Refused before its key is recorded: no publicKey, no JWT.
     const { publicKey: _key, jwt: _jwt, jwtHash: _hash, ...unkeyed } = previous;
-    const message =
-      `no NatsReferenceGrant in namespace ${operatorNamespace} admits NatsAccount ${account.metadata.namespace}/` +
-      `${account.metadata.name} to NatsOperator ${ref.name}`;
+    const { message } = notAdmitted(observed);
     return refuse(unkeyed, { reason: "ReferenceNotPermitted", message }, referencesUnresolved("NoGrant", message));
   }
   const offlineKey = account.spec.publicKey;
@@ -231,6 +237,20 @@ export function decideAccount(observed: AccountObserved, now: Date): AccountDeci
     return refuse(keyed, { reason: "InvalidJWT", message: `${what}: jwtTTL ${account.spec.jwtTTL} is not a duration` });
   const limits = jwtLimits(account.spec.limits);
   if (!limits.ok) return refuse(keyed, { reason: "InvalidJWT", message: `${what}: ${limits.message}` });
+  const imports = resolveImports(
+    { object: account, identity: verdict.identity, operator: `${operatorNamespace}/${ref.name}` },
+    observed.imports,
+    previous.jwt,
+  );
+  if (imports.pending.length > 0) {
+    // The key is recorded first, so two accounts importing from each other both get theirs.
+    const message = `waiting for ${imports.pending.join(", ")} to record its public key; ${what} is not signed`;
+    return refuse(
+      { ...keyed, imports: imports.statuses },
+      { reason: "ExporterPending", message },
+      referencesUnresolved("ExporterPending", message),
+    );
+  }
 
   // A status that lost its JWT and revocations (or signed without the servers' last time) asks
   // the servers for theirs first.
@@ -293,32 +313,74 @@ export function decideAccount(observed: AccountObserved, now: Date): AccountDeci
   const plan = planJwt(
     previous.jwt,
     {
-      claims: accountClaims(
-        account.metadata.name,
-        verdict.identity,
-        signingKeys,
-        limits.limits,
-        claim ? { revocations: claim } : {},
-      ),
+      claims: accountClaims(account.metadata.name, verdict.identity, signingKeys, limits.limits, {
+        ...exportsClaim(account.spec.exports),
+        ...(imports.claims.length > 0 ? { imports: imports.claims } : {}),
+        ...(claim ? { revocations: claim } : {}),
+      }),
       signer: signer.active,
       ttlSeconds: ttl,
     },
     "jwt",
     now,
   );
-  const status: NatsAccountStatus = plan.keep ? { ...revoking, jwt: plan.keep, jwtHash: jwtHash(plan.keep) } : revoking;
-  return finish(
+  const tokens = exportTokens(account, { identity: verdict.identity, signer: verdict.active }, previous.exports);
+  const { imports: _imports, exports: _exports, ...unwired } = revoking;
+  const importing: NatsAccountStatus = {
+    ...unwired,
+    ...(imports.statuses.length > 0 ? { imports: imports.statuses } : {}),
+    ...(tokens.statuses.length > 0 ? { exports: tokens.statuses } : {}),
+  };
+  const status: NatsAccountStatus = plan.keep
+    ? { ...importing, jwt: plan.keep, jwtHash: jwtHash(plan.keep) }
+    : importing;
+  const signedBy = `signed by ${operatorName} with signing key ${signer.active}`;
+  // An import that does not resolve is left out, and an importer key no token can be signed for
+  // gets none: the account is signed and pushed all the same, but not Ready.
+  const unresolved =
+    imports.unresolved.length > 0
+      ? `${signedBy} without ${imports.unresolved.length} of ${imports.statuses.length} imports: ${imports.unresolved.join("; ")}`
+      : undefined;
+  const unsigned =
+    tokens.unsigned.length > 0 ? `${signedBy}; no activation token for ${tokens.unsigned.join("; ")}` : undefined;
+  const readiness = unresolved
+    ? notReady({ reason: "ImportsUnresolved", message: unresolved })
+    : unsigned
+      ? notReady({ reason: "ActivationsUnsigned", message: unsigned })
+      : ready(signedBy);
+  const step =
+    plan.step && imports.activations.length > 0 ? { ...plan.step, activations: imports.activations } : plan.step;
+  const decision = finish(
     status,
     [
-      ready(`signed by ${operatorName} with signing key ${signer.active}`),
-      referencesResolved(),
+      readiness,
+      unresolved
+        ? referencesUnresolved("ImportsUnresolved", unresolved)
+        : imports.statuses.length > 0
+          ? allImportsResolved()
+          : referencesResolved(),
       ...(recoveryCondition ? [recoveryCondition] : []),
     ],
     plan.step ? `signing (${plan.why ?? "new"})` : "signed, unchanged",
     {
-      ...(plan.step ? { sign: [plan.step] } : {}),
+      ...(step ? { sign: [step] } : {}),
       ...(plan.renewAt ? { renewAt: plan.renewAt } : {}),
       ...(recovery?.kind === "unanswered" ? { hold: true } : {}),
+      ...(unresolved || unsigned ? { signed: true } : {}),
     },
   );
+  // A key re-admitted after its JWT was deleted from the servers is taken off the operator's list first.
+  const relisted = operator.object.status?.deletedAccounts?.some((d) => d.publicKey === verdict.identity) ?? false;
+  return {
+    ...decision,
+    ...(tokens.sign.length > 0 ? { exportTokens: tokens.sign } : {}),
+    ...(relisted
+      ? {
+          forgetDeleted: {
+            operator: { namespace: operator.object.metadata.namespace, name: operator.object.metadata.name },
+            publicKey: verdict.identity,
+          },
+        }
+      : {}),
+  };
 }

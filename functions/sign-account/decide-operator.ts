@@ -11,6 +11,7 @@ import { judgeKeys, type KeyVerdict } from "./key-verdict.ts";
 import { describeSubject, namespaceOf } from "./objects.ts";
 import type { OperatorObserved } from "./observe.ts";
 import { planJwt } from "./signing.ts";
+import { stepdownImports } from "./stepdown-imports.ts";
 
 const describe = (o: { kind: string; metadata: { namespace: string; name: string } }) =>
   describeSubject({ kind: o.kind as "NatsOperator", namespace: o.metadata.namespace, name: o.metadata.name });
@@ -147,7 +148,16 @@ export function decideOperator(observed: OperatorObserved, now: Date): OperatorD
   // System account JWTs never expire: literal copies in trusts would go stale.
   const systemJwt = planJwt(
     previous.systemAccount?.jwt,
-    { claims: systemAccountClaims(systemName, system.identity, system.signing), signer: verdict.active, ttlSeconds: 0 },
+    {
+      claims: systemAccountClaims(
+        systemName,
+        system.identity,
+        system.signing,
+        stepdownImports(observed.stepdownAccounts ?? []),
+      ),
+      signer: verdict.active,
+      ttlSeconds: 0,
+    },
     "systemAccount.jwt",
     now,
   );

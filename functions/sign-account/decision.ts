@@ -1,6 +1,7 @@
 // What one reconcile of an auth object decides: plain data, acted on by act.ts.
 import type { ScheduleDecision } from "../../shared/runtime/schedule.ts";
 import type { SignRequest } from "./claims.ts";
+import type { ExportToken } from "./export-tokens.ts";
 import type { SeedToGenerate } from "./key-verdict.ts";
 import type {
   NatsAccount,
@@ -23,6 +24,8 @@ export type SignTarget = "jwt" | "systemAccount.jwt" | "creds";
 export interface SignStep {
   request: SignRequest;
   into: SignTarget;
+  /** Activation tokens signed first, each into the claims' `nats.imports[index].token`. */
+  activations?: { index: number; request: SignRequest }[];
 }
 
 /** The creds Secret of a user to (re)write, with the JWT the `creds` sign step makes. */
@@ -78,8 +81,15 @@ interface DecisionOf<K extends string, T extends { status?: unknown }> {
   kicks?: Kick[];
   /** A delete request to send after the claim (a deleted account still held by some server). */
   deleteRequest?: DeleteRequest;
+  /** Activation tokens of an account's private exports, signed by act into status.exports before the write. */
+  exportTokens?: ExportToken[];
   /** Recorded in the operator's status before the delete request is sent. */
   recordDeleted?: DeletedAccountRecord;
+  /**
+   * A key live again (an account re-admitted) taken off the operator's status.deletedAccounts
+   * before its JWT is pushed, so the operator's watch does not delete it again.
+   */
+  forgetDeleted?: Omit<DeletedAccountRecord, "expires">;
   schedules: ScheduleDecision[];
   summary: string;
 }

@@ -7,7 +7,9 @@ import { FINALIZERS } from "../../shared/api/constants/finalizers.ts";
 import { KINDS } from "../../shared/api/kinds.ts";
 import { hasFinalizer } from "../../shared/kube/finalizers.ts";
 import type { Kube } from "../../shared/kube/client.ts";
+import { offersStepdown, stepdownImportsOf } from "./stepdown-imports.ts";
 import {
+  keyOfSubject,
   namespaceOf,
   type NatsAccount,
   type NatsOperator,
@@ -29,6 +31,27 @@ const asSubject = (kind: Subject["kind"], o: { metadata: { namespace: string; na
   namespace: o.metadata.namespace,
   name: o.metadata.name,
 });
+
+/** The accounts importing from `exporter` (a NatsAccount, or the system account for its monitoring exports). */
+export const importersOf = (accounts: NatsAccount[], exporter: Subject): NatsAccount[] =>
+  accounts.filter((a) =>
+    (a.spec.imports ?? []).some((i) => i.accountRef?.kind === exporter.kind && refersTo(i.accountRef, a, exporter)),
+  );
+
+/**
+ * The account's operator, when its system account JWT does not yet say whether the account offers
+ * the jetstream-stepdown services (the preset added or removed, the account keyed or withdrawn).
+ */
+async function stepdownOperator(kube: Kube, accounts: NatsAccount[], subject: Subject): Promise<Subject[]> {
+  const account = accounts.find((a) => a.metadata.namespace === subject.namespace && a.metadata.name === subject.name);
+  const key = account?.status?.publicKey;
+  if (!account || !key) return [];
+  const ref = account.spec.operatorRef;
+  const operator: Subject = { kind: "NatsOperator", namespace: namespaceOf(ref, account), name: ref.name };
+  const read = await kube.get<NatsOperator>(keyOfSubject(operator));
+  const imported = stepdownImportsOf(read?.status?.systemAccount?.jwt).includes(key);
+  return read && imported !== offersStepdown(account) ? [operator] : [];
+}
 
 /** An object to reconcile after another; `again` when it was reconciled in this delivery already. */
 export type Dependent = Subject & { again?: boolean };
@@ -66,14 +89,17 @@ export async function dependentsOf(kube: Kube, subject: Subject): Promise<Depend
         .filter((u) => u.spec.accountRef.kind === subject.kind && refersTo(u.spec.accountRef, u, subject))
         .map((u) => asSubject("NatsUser", u));
       if (subject.kind === "NatsAccount") {
-        // Its key and JWT are mirrored into the reference-form NatsAccountTrusts naming it.
-        const trusts = await kube.list<NatsAccountTrust>({
-          apiVersion: KINDS.NatsAccountTrust.apiVersion,
-          kind: "NatsAccountTrust",
-        });
+        // Its key and JWT are mirrored into the reference-form NatsAccountTrusts naming it, and
+        // its key, exports and signing key go into its importers' JWTs and activation tokens.
+        const [trusts, accounts] = await Promise.all([
+          kube.list<NatsAccountTrust>({ apiVersion: KINDS.NatsAccountTrust.apiVersion, kind: "NatsAccountTrust" }),
+          kube.list<NatsAccount>({ apiVersion: KINDS.NatsAccount.apiVersion, kind: "NatsAccount" }),
+        ]);
         return [
           ...own,
           ...trusts.filter((t) => refersTo(t.spec.accountRef, t, subject)).map((t) => asSubject("NatsAccountTrust", t)),
+          ...importersOf(accounts, subject).map((a) => asSubject("NatsAccount", a)),
+          ...(await stepdownOperator(kube, accounts, subject)),
         ];
       }
       const system = await kube.get<NatsSystemAccount>({
@@ -86,7 +112,9 @@ export async function dependentsOf(kube: Kube, subject: Subject): Promise<Depend
       const operator: Subject[] = ref
         ? [{ kind: "NatsOperator", namespace: ref.namespace ?? subject.namespace, name: ref.name }]
         : [];
-      return [...operator, ...own];
+      // Accounts importing its monitoring exports name its key.
+      const accounts = await kube.list<NatsAccount>({ apiVersion: KINDS.NatsAccount.apiVersion, kind: "NatsAccount" });
+      return [...operator, ...own, ...importersOf(accounts, subject).map((a) => asSubject("NatsAccount", a))];
     }
     case "NatsUser": {
       // A user giving up a key (deleted, or holding a new one) is revoked by its account: the

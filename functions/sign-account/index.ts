@@ -23,6 +23,7 @@ export const signAccount: OperatorFunction = {
     "NatsUser.auth.nats-operator.io",
     "NatsOperatorTrust.nats-operator.io",
     "NatsAccountTrust.nats-operator.io",
+    "NatsReferenceGrant.nats-operator.io",
     "Secret.",
   ],
   handlesPings: true,
@@ -41,7 +42,7 @@ export const signAccount: OperatorFunction = {
       record: async (...args: Parameters<EventRecorder["record"]>) => (await context.recorder()).record(...args),
     };
     const now = context.now();
-    const queue: Dependent[] = [target.subject];
+    const queue: Dependent[] = target.kind === "subject" ? [target.subject] : [...target.subjects];
     const seen = new Set<string>();
     const summaries: string[] = [];
     const schedules: ScheduleDecision[] = [];

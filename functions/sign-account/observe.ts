@@ -23,6 +23,9 @@ import {
 } from "./objects.ts";
 import { readKeys, type KeysReading, type Secret } from "./read-keys.ts";
 import type { DistributionReading, PushOutcome } from "./distribution.ts";
+import type { ImportReading } from "./imports.ts";
+import { readImports } from "./observe-imports.ts";
+import { offersStepdown } from "./stepdown-imports.ts";
 import type { DeletionsReading } from "./decide-deletions.ts";
 import type { ConnectionsReading, KickOutcome } from "./decide-user-deletion.ts";
 import {
@@ -41,6 +44,8 @@ export interface OperatorObserved {
   systemAccount?: { object: NatsSystemAccount; keys: KeysReading };
   /** Which of its deleted accounts the servers still hold, through the system connection. */
   deletions?: DeletionsReading;
+  /** Keys of its accounts offering the jetstream-stepdown services, which its system account imports. */
+  stepdownAccounts?: string[];
 }
 
 export interface SystemAccountObserved {
@@ -65,6 +70,8 @@ export interface AccountObserved {
   users: NatsUser[];
   /** What the servers hold of the account's JWT, through the system connection. */
   distribution: DistributionReading;
+  /** What each of spec.imports names, by position (read only for an admitted account). */
+  imports: ImportReading[];
 }
 
 /** A user's creds Secret as found. */
@@ -122,13 +129,23 @@ export const credsSecretOf = (user: NatsUser): { name: string; key: string } => 
 
 async function observeOperator(kube: Kube, object: NatsOperator, keyring: Keyring): Promise<OperatorObserved> {
   const ref = object.spec.systemAccountRef;
-  const [keys, system] = await Promise.all([
+  const [keys, system, accounts] = await Promise.all([
     readKeys(kube, object, keyring),
     read<NatsSystemAccount>(kube, "NatsSystemAccount", namespaceOf(ref, object), ref.name),
+    kube.list<NatsAccount>({ apiVersion: KINDS.NatsAccount.apiVersion, kind: "NatsAccount" }),
   ]);
   // Only public keys of the system account are used: its seeds stay with its own reconcile.
   const systemAccount = system ? { object: system, keys: await readKeys(kube, system, new Keyring()) } : undefined;
-  return { kind: "NatsOperator", object, keys, ...(systemAccount ? { systemAccount } : {}) };
+  const stepdownAccounts = accounts
+    .filter((a) => sameOperator(a, object.metadata.namespace, object.metadata.name) && offersStepdown(a))
+    .map((a) => a.status?.publicKey as string);
+  return {
+    kind: "NatsOperator",
+    object,
+    keys,
+    ...(systemAccount ? { systemAccount } : {}),
+    ...(stepdownAccounts.length > 0 ? { stepdownAccounts } : {}),
+  };
 }
 
 async function observeSystemAccount(
@@ -147,6 +164,28 @@ async function observeSystemAccount(
 const sameOperator = (a: NatsAccount, namespace: string, name: string) =>
   a.spec.operatorRef.name === name && namespaceOf(a.spec.operatorRef, a) === namespace;
 
+/**
+ * An account its operator's namespace no longer admits: nothing is read unless it recorded a key
+ * (it was admitted before), whose JWT then leaves the servers by a delete signed by the operator.
+ */
+async function observeWithdrawn(
+  kube: Kube,
+  object: NatsAccount,
+  keyring: Keyring,
+  link: SystemLink,
+  lastDelete: PushOutcome | undefined,
+): Promise<AccountObserved> {
+  const unread = { kind: "NatsAccount" as const, object, admitted: false, siblings: [], users: [], imports: [] };
+  const key = object.status?.publicKey;
+  if (!key) return { ...unread, keys: { signing: [] }, distribution: { kind: "off" } };
+  const ref = object.spec.operatorRef;
+  const operator = await read<NatsOperator>(kube, "NatsOperator", namespaceOf(ref, object), ref.name);
+  const distribution = await readDistribution(link, key, undefined, lastDelete);
+  if (!operator) return { ...unread, keys: { signing: [] }, distribution };
+  const operatorKeys = await readKeys(kube, operator, keyring);
+  return { ...unread, keys: { signing: [] }, operator: { object: operator, keys: operatorKeys }, distribution };
+}
+
 async function observeAccount(
   kube: Kube,
   object: NatsAccount,
@@ -158,21 +197,13 @@ async function observeAccount(
   const ref = object.spec.operatorRef;
   const namespace = namespaceOf(ref, object);
   const admitted = await admits(kube, object, "NatsOperator", namespace, ref.name);
-  if (!admitted)
-    return {
-      kind: "NatsAccount",
-      object,
-      keys: { signing: [] },
-      admitted,
-      siblings: [],
-      users: [],
-      distribution: { kind: "off" },
-    };
-  const [keys, operator, all, allUsers] = await Promise.all([
+  if (!admitted) return observeWithdrawn(kube, object, keyring, link, lastDelete);
+  const [keys, operator, all, allUsers, imports] = await Promise.all([
     readKeys(kube, object, keyring),
     read<NatsOperator>(kube, "NatsOperator", namespace, ref.name),
     kube.list<NatsAccount>({ apiVersion: KINDS.NatsAccount.apiVersion, kind: "NatsAccount" }),
     kube.list<NatsUser>({ apiVersion: KINDS.NatsUser.apiVersion, kind: "NatsUser" }),
+    readImports(kube, object, keyring),
   ]);
   // A status that lost its key still has it in the identity seed (or spec.publicKey): the servers
   // are asked for that key's JWT, whose revocations are recovered from before signing again.
@@ -185,7 +216,7 @@ async function observeAccount(
       u.spec.accountRef.name === object.metadata.name &&
       namespaceOf(u.spec.accountRef, u) === object.metadata.namespace,
   );
-  if (!operator) return { kind: "NatsAccount", object, keys, admitted, siblings, users, distribution };
+  if (!operator) return { kind: "NatsAccount", object, keys, admitted, siblings, users, distribution, imports };
   const systemRef = operator.spec.systemAccountRef;
   const [operatorKeys, system] = await Promise.all([
     readKeys(kube, operator, keyring),
@@ -202,6 +233,7 @@ async function observeAccount(
     siblings,
     users,
     distribution,
+    imports,
   };
 }
 

@@ -1,13 +1,18 @@
 // Which auth object an event is about: the object itself, the owner of a seed Secret (by its
 // generated-for annotation, or by its name once it is gone), the NatsUser of a creds Secret, or the
-// object a renewal tick names.
+// object a renewal tick names; for a NatsReferenceGrant, every object referring into its namespace.
 import { GENERATED_FOR_ANNOTATION } from "../../shared/api/constants/annotations.ts";
 import type { Kube } from "../../shared/kube/client.ts";
 import type { KubeObject } from "../../shared/kube/object.ts";
 import type { OperatorEvent } from "../../shared/runtime/event.ts";
+import { referrersInto } from "./grant-referrers.ts";
 import { isSubjectKind, type SubjectKind, type Subject } from "./objects.ts";
 
-export type Target = { kind: "subject"; subject: Subject } | { kind: "none"; reason: string };
+export type Target =
+  | { kind: "subject"; subject: Subject }
+  /** A grant's change: each object it may admit or have admitted, in turn. */
+  | { kind: "subjects"; subjects: Subject[] }
+  | { kind: "none"; reason: string };
 
 const ROLE_KINDS: Record<string, SubjectKind> = {
   operator: "NatsOperator",
@@ -52,5 +57,11 @@ export async function resolveTarget(kube: Kube, event: OperatorEvent): Promise<T
   const { ref } = event;
   if (isSubjectKind(ref.kind)) return subject(ref.kind, ref.namespace, ref.name);
   if (ref.kind === "Secret") return fromSecret(kube, ref.namespace, ref.name);
+  if (ref.kind === "NatsReferenceGrant") {
+    const subjects = await referrersInto(kube, ref.namespace);
+    return subjects.length > 0
+      ? { kind: "subjects", subjects }
+      : none(`no auth object refers into namespace ${ref.namespace}`);
+  }
   return none(`${ref.kind} is not reconciled by sign-account yet`);
 }
