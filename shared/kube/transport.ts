@@ -34,13 +34,15 @@ const requestTimeoutMs = 30_000;
 
 /**
  * Loads the kubeconfig (KUBECONFIG, ~/.kube/config, or the in-cluster
- * service account) lazily: the client library is large and a function that
- * answers an event without the API server should not pay for it.
+ * service account; or the file `kubeconfig` names) lazily: the client library
+ * is large and a function that answers an event without the API server should
+ * not pay for it.
  */
-export async function createTransport(): Promise<KubeTransport> {
+export async function createTransport(kubeconfig?: string): Promise<KubeTransport> {
   const { KubeConfig } = await import("@kubernetes/client-node");
   const kc = new KubeConfig();
-  kc.loadFromDefault();
+  if (kubeconfig === undefined) kc.loadFromDefault();
+  else kc.loadFromFile(kubeconfig);
   const cluster = kc.getCurrentCluster();
   if (!cluster) throw new KubeRequestError(0, "NoCluster", "no Kubernetes cluster configured (set KUBECONFIG)");
   const server = new URL(cluster.server);

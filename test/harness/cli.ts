@@ -1,55 +1,71 @@
 // npm run cluster:up   -> starts the "cluster" profile in the background and
 //                         prints `export KUBECONFIG=<path>` and `export KUBECTL=<path>`
 // npm run cluster:up -- --knative -> the same with Knative Eventing running
-// npm run cluster:down -> stops it
+// npm run cluster:up -- --name east -> another, independent control plane (own API server,
+//                         etcd, kubelet, ports and pod addresses) beside the unnamed one
+// npm run cluster:down [-- --name east] -> stops it
 // Progress goes to stderr, so `eval "$(npm run -s cluster:up)"` works.
-import { startControlPlane, stopControlPlane } from "./control-plane.ts";
-import { readState, writeState } from "./state.ts";
-import { cliStateFile } from "./paths.ts";
-import { isAlive } from "./processes.ts";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { startControlPlane, stopControlPlane } from "./control-plane.ts";
+import { cliStateFile } from "./paths.ts";
+import { isAlive } from "./processes.ts";
+import { readState, writeState } from "./state.ts";
 import type { Profile } from "./state.ts";
 
-async function up(profile: Profile): Promise<void> {
-  const existing = await readState(cliStateFile);
+const usage = "usage: node test/harness/cli.ts up [cluster|apiserver|--knative] [--name <n>] | down [--name <n>]";
+
+async function up(profile: Profile, name: string | undefined): Promise<void> {
+  const stateFile = cliStateFile(name);
+  const existing = await readState(stateFile);
+  const down = name === undefined ? "npm run cluster:down" : `npm run cluster:down -- --name ${name}`;
   if (existing !== undefined && existing.processes.some((p) => isAlive(p.pid))) {
-    process.stderr.write(`cluster already running (work dir ${existing.workDir}); run "npm run cluster:down" first\n`);
+    process.stderr.write(`cluster already running (work dir ${existing.workDir}); run "${down}" first\n`);
     process.stdout.write(`export KUBECONFIG=${existing.kubeconfig}\n`);
     return;
   }
   const state = await startControlPlane({ profile });
-  await writeState(cliStateFile, state);
+  await writeState(stateFile, state);
   process.stderr.write(
-    `cluster up in ${(state.timings["controlPlaneStartMs"] ?? 0) / 1000}s: ${state.server}, logs in ${state.workDir}/logs\n` +
+    `cluster${name === undefined ? "" : ` ${name}`} up in ${(state.timings["controlPlaneStartMs"] ?? 0) / 1000}s: ${state.server}, logs in ${state.workDir}/logs\n` +
       `kubectl: ${join(state.binDir, "kubectl")}\n`,
   );
   process.stdout.write(`export KUBECONFIG=${state.kubeconfig}\nexport KUBECTL=${join(state.binDir, "kubectl")}\n`);
 }
 
-async function down(): Promise<void> {
-  const state = await readState(cliStateFile);
+async function down(name: string | undefined): Promise<void> {
+  const stateFile = cliStateFile(name);
+  const state = await readState(stateFile);
   if (state === undefined) {
     process.stderr.write("no cluster recorded; nothing to stop\n");
     return;
   }
   await stopControlPlane(state);
-  await rm(cliStateFile, { force: true });
+  await rm(stateFile, { force: true });
   process.stderr.write(`cluster stopped; removed ${state.workDir}\n`);
 }
 
-const [command, profileArg] = process.argv.slice(2);
-const profile: Profile =
-  profileArg === "apiserver"
-    ? "apiserver"
-    : profileArg === "--knative" || profileArg === "knative"
-      ? "knative"
-      : "cluster";
+function profileOf(word: string | undefined, knative: boolean): Profile {
+  if (knative || word === "knative") return "knative";
+  return word === "apiserver" ? "apiserver" : "cluster";
+}
+
 try {
-  if (command === "up") await up(profile);
-  else if (command === "down") await down();
+  const { positionals, values } = parseArgs({
+    args: process.argv.slice(2),
+    allowPositionals: true,
+    options: { knative: { type: "boolean" }, name: { type: "string" } },
+  });
+  const [command, profileWord] = positionals;
+  const name = values.name;
+  if (name !== undefined && !/^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/.test(name)) {
+    process.stderr.write(`--name ${name}: lower-case letters, digits and dashes\n`);
+    process.exitCode = 2;
+  } else if (command === "up") await up(profileOf(profileWord, values.knative === true), name);
+  else if (command === "down") await down(name);
   else {
-    process.stderr.write("usage: node test/harness/cli.ts up [cluster|apiserver|--knative] | down\n");
+    process.stderr.write(`${usage}\n`);
     process.exitCode = 2;
   }
 } catch (err) {

@@ -1,7 +1,8 @@
-// Story 6, on one control plane: two NatsClusters in two namespaces join one supercluster over
-// gateways the operator renders (C46–C50), with TLS from Secrets the user made (a private CA,
-// peers verified both ways); GatewaysConnected on both, observed over $SYS GATEWAYZ, and a
-// message published on one cluster received on the other. A gateway without TLS is refused
+// Story 6 across two Kubernetes clusters: `east` on the harness's control plane and `west` on a
+// second, independent one (own API server, etcd and kubelet), each with its own operator, join
+// one supercluster over gateways the operator renders (C46–C50), with TLS from Secrets the user
+// made (a private CA, peers verified both ways); GatewaysConnected on both, observed over $SYS
+// GATEWAYZ, and a message published on one cluster received on the other. A gateway without TLS is refused
 // (C47) unless the operator allows it; no server joins the meta group on a claim that predates its
 // NatsCluster (OwnMetaGroup).
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
@@ -12,6 +13,11 @@ import type { KubeObject } from "../../../shared/kube/object.ts";
 import type { Cluster } from "../../../functions/cluster/index.ts";
 import { ALLOW_GATEWAY_WITHOUT_TLS_ENV } from "../../../functions/cluster/index.ts";
 import { pingConnectivity } from "../../../functions/step-rollout/connectivity.ts";
+import { createKube, type Kube } from "../../../shared/kube/client.ts";
+import { createTransport } from "../../../shared/kube/transport.ts";
+import { startControlPlane, stopControlPlane } from "../../harness/control-plane.ts";
+import { runOperator, type ChildOperator } from "./support/child-operator.ts";
+import type { HarnessState } from "../../harness/state.ts";
 import { createOperator, type SignedAccount, type TestOperator } from "../../support/nats-auth.ts";
 import { startEnvironment, type Environment } from "../support/environment.ts";
 import { condition, readCluster, waitFor } from "./support/natscluster.ts";
@@ -21,6 +27,8 @@ import { createCertificateAuthority, tlsSecret, type CertificateAuthority } from
 
 let env: Environment;
 let operator: RunningOperator;
+/** The second Kubernetes cluster, where west runs under an operator of its own: `nats-operator run`. */
+let second: { state: HarnessState; kube: Kube; operator: ChildOperator } | undefined;
 let nats: TestOperator;
 let app: SignedAccount;
 let ca: CertificateAuthority;
@@ -28,6 +36,9 @@ let ca: CertificateAuthority;
 const namespaces: Record<"east" | "west", string> = { east: "", west: "" };
 
 const gatewayHost = (name: "east" | "west") => `${name}-gateway.${namespaces[name]}.svc`;
+const kubeOf = (name: "east" | "west"): Kube => (name === "west" && second ? second.kube : env.kube);
+const operatorLog = (name: "east" | "west"): string[] =>
+  name === "west" && second ? second.operator.log : operator.log;
 
 function member(name: "east" | "west"): KubeObject {
   return {
@@ -71,52 +82,62 @@ async function waitGatewaysConnected(name: "east" | "west", timeoutMs: number): 
   return waitFor(
     `${name} GatewaysConnected`,
     async () => {
-      last = await readCluster(env.kube, namespaces[name], name);
+      last = await readCluster(kubeOf(name), namespaces[name], name);
       return condition(last, "GatewaysConnected")?.status === "True" ? last : undefined;
     },
     timeoutMs,
   ).catch((error: unknown) => {
-    process.stdout.write(operator.log.slice(-30).join(""));
+    process.stdout.write(operatorLog(name).slice(-30).join(""));
     throw new Error(
       `${String(error)}; ${describeConditions(last)}; gateways ${JSON.stringify(last?.status?.gateways)}`,
     );
   });
 }
 
+async function startSecondControlPlane(): Promise<NonNullable<typeof second>> {
+  const state = await startControlPlane({ profile: "cluster", log: () => undefined });
+  const transport = await createTransport(state.kubeconfig);
+  return { state, kube: createKube(transport), operator: runOperator(state.kubeconfig) };
+}
+
 beforeAll(async () => {
   env = await startEnvironment();
+  second = await startSecondControlPlane();
   namespaces.east = await env.namespace("east");
-  namespaces.west = await env.namespace("west");
+  namespaces.west = `west-${Date.now().toString(36)}`;
+  await second.kube.create({ apiVersion: "v1", kind: "Namespace", metadata: { name: namespaces.west } });
   operator = await startOperator(env.transport);
   nats = await createOperator();
   app = await nats.signAccount("app", { jetstream: true });
   ca = await createCertificateAuthority();
   for (const name of ["east", "west"] as const) {
     const namespace = namespaces[name];
-    await installOperatorTrust(env.kube, namespace, nats);
+    await installOperatorTrust(kubeOf(name), namespace, nats);
     // Both members preload the application account, so its users exist on either side.
-    await env.kube.create({
+    await kubeOf(name).create({
       apiVersion: "nats-operator.io/v1beta1",
       kind: "NatsAccountTrust",
       metadata: { name: "app", namespace },
       spec: { publicKey: app.publicKey, jwt: app.jwt },
     } as KubeObject);
     const certificate = await ca.issue(name, [gatewayHost(name), `${gatewayHost(name)}.cluster.local`]);
-    await env.kube.create(tlsSecret(namespace, `${name}-gateway-certs`, certificate));
+    await kubeOf(name).create(tlsSecret(namespace, `${name}-gateway-certs`, certificate));
   }
 }, 300_000);
 
 afterAll(async () => {
   process.env[ALLOW_GATEWAY_WITHOUT_TLS_ENV] = "";
   await operator?.stop();
+  await second?.operator.stop();
+  if (second) await stopControlPlane(second.state);
   await env?.stop();
   await ca?.dispose();
 }, 120_000);
 
 describe("a supercluster over gateways (story 6)", () => {
   it("joins east and west over verified TLS: GatewaysConnected on both, and a message crosses", async () => {
-    await env.kube.create(member("east"));
-    await env.kube.create(member("west"));
+    await kubeOf("east").create(member("east"));
+    await kubeOf("west").create(member("west"));
     const east = await waitGatewaysConnected("east", 240_000);
     const west = await waitGatewaysConnected("west", 120_000);
 
@@ -224,7 +245,7 @@ describe("a supercluster over gateways (story 6)", () => {
   }, 480_000);
 
   it("refuses a member list without this cluster, then creates no server until the gateway Secret holds ca.crt (C48)", async () => {
-    const namespace = namespaces.west;
+    const namespace = namespaces.east;
     const certificate = await ca.issue("waiting", [`waiting-gateway.${namespace}.svc`]);
     const { "ca.crt": _ca, ...withoutCa } = certificate;
     await env.kube.create(tlsSecret(namespace, "waiting-certs", withoutCa));
@@ -296,7 +317,7 @@ describe("a supercluster over gateways (story 6)", () => {
   }, 180_000);
 
   it("creates no server on a claim older than a NatsCluster that joins the meta group: OwnMetaGroup names it", async () => {
-    const namespace = namespaces.west;
+    const namespace = namespaces.east;
     const certificate = await ca.issue("rejoin", [`rejoin-gateway.${namespace}.svc`]);
     await env.kube.create(tlsSecret(namespace, "rejoin-certs", certificate));
     // The claim an earlier NatsCluster of this name left behind, with its JetStream state.
