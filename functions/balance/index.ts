@@ -1,6 +1,7 @@
-// balance: evens JetStream leaders across the servers of a NATS cluster (NatsSystemBalancer).
-// Each pass observes (observe.ts, reads only), decides (decide.ts, pure) and acts (act.ts: the
-// guarded status write that claims the pass, then at most one leader move).
+// balance: evens JetStream leaders across the servers of a NATS cluster (NatsSystemBalancer), and
+// moves every stream off a NATS cluster (NatsClusterEvacuation, evacuate.ts). Each pass observes
+// (reads only), decides (pure) and acts (the guarded status write that claims the pass, then the
+// moves).
 import type { Kube } from "../../shared/kube/client.ts";
 import { createConnectionPool } from "../../shared/nats/pool.ts";
 import { NatsApiError } from "../../shared/nats/request.ts";
@@ -9,6 +10,7 @@ import { conflict, done, skipped, withSchedules } from "../../shared/runtime/out
 import { act, type MoveSender } from "./act.ts";
 import { type NatsSystemBalancer, SYSTEM_BALANCER } from "./balancer.ts";
 import { decide } from "./decide.ts";
+import { handleEvacuation } from "./evacuate.ts";
 import { connectionOf, observe } from "./observe.ts";
 import { balancerPoll, noPoll } from "./schedule.ts";
 import { requestStepdown } from "./stepdown.ts";
@@ -47,6 +49,7 @@ export const balance: OperatorFunction = {
   async handle(context) {
     const target = targetOf(context.event);
     if (target.kind === "none") return skipped(target.reason);
+    if (target.kind === "NatsClusterEvacuation") return handleEvacuation(context, pool, target.namespace, target.name);
     if (target.kind !== "NatsSystemBalancer") return skipped(`${target.kind} is not reconciled by this version`);
     const kube = await context.kube();
     const stop = [noPoll(target.namespace, target.name)];

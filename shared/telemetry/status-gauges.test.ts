@@ -165,3 +165,24 @@ describe("nats_operator.rollout gauges", () => {
     expect(await readings(STATUS_GAUGES.rolloutGate)).toEqual([]);
   });
 });
+
+describe("nats_operator.evacuation gauges", () => {
+  const evacuation = {
+    apiVersion: "jetstream.nats-operator.io/v1beta1",
+    kind: "NatsClusterEvacuation",
+    metadata: { name: "retire-east", namespace: "nats-system", generation: 1 },
+  };
+  const identity = { kind: "NatsClusterEvacuation", namespace: "nats-system", name: "retire-east" };
+
+  it("read the streams still to leave and the moved streams whose config names the source", async () => {
+    const kube = memoryKube([evacuation]);
+    await writeStatus(kube, evacuation, { remaining: 5, stalePlacement: [{ account: "APP", name: "OLD" }] }, "m");
+    expect(await readings(STATUS_GAUGES.evacuationRemaining)).toEqual([{ value: 5, attributes: identity }]);
+    expect(await readings(STATUS_GAUGES.evacuationStalePlacements)).toEqual([{ value: 1, attributes: identity }]);
+  });
+
+  it("are not reported for other kinds", async () => {
+    await writeStatus(memoryKube([stream]), stream, { conditions: [] }, "m");
+    expect(await readings(STATUS_GAUGES.evacuationRemaining)).toEqual([]);
+  });
+});

@@ -13,6 +13,8 @@ export const STATUS_GAUGES = {
   condition: "nats_operator.condition",
   rolloutGate: "nats_operator.rollout.gate",
   rolloutPendingServers: "nats_operator.rollout.pending_servers",
+  evacuationRemaining: "nats_operator.evacuation.remaining",
+  evacuationStalePlacements: "nats_operator.evacuation.stale_placements",
 } as const;
 
 /** What the gauges need to know of the object a status belongs to. */
@@ -33,6 +35,8 @@ type Series = Map<string, Point>;
 const conditionSeries = new Map<string, Series>();
 /** Per NatsCluster: its gate series (one per `waiting_for`) and its pending-servers point. */
 const rolloutSeries = new Map<string, { gate: Series; pending: Point }>();
+/** Per NatsClusterEvacuation: streams still to leave, and moved streams whose config names the source. */
+const evacuationSeries = new Map<string, { remaining: Point; stale: Point }>();
 
 type RolloutStatus = NatsClusterStatus["rollout"];
 
@@ -86,12 +90,23 @@ export function recordStatus(object: StatusOwner, status: object | undefined): v
     ]);
     entry.pending.value = rollout?.pending?.length ?? 0;
   }
+  if (object.kind === "NatsClusterEvacuation") {
+    const entry = evacuationSeries.get(key) ?? {
+      remaining: { value: 0, attributes: identity },
+      stale: { value: 0, attributes: identity },
+    };
+    evacuationSeries.set(key, entry);
+    entry.remaining.value = "remaining" in status && typeof status.remaining === "number" ? status.remaining : 0;
+    entry.stale.value =
+      "stalePlacement" in status && Array.isArray(status.stalePlacement) ? status.stalePlacement.length : 0;
+  }
 }
 
 /** Forgets every reading; for tests. */
 export function resetStatusGauges(): void {
   conditionSeries.clear();
   rolloutSeries.clear();
+  evacuationSeries.clear();
 }
 
 const registered = new WeakSet<Meter>();
@@ -119,4 +134,16 @@ export function registerStatusGauges(meter: Meter): void {
       unit: "{server}",
     })
     .addCallback(observe(() => [...rolloutSeries.values()].map((entry) => entry.pending)));
+  meter
+    .createObservableGauge(STATUS_GAUGES.evacuationRemaining, {
+      description: "Streams a NatsClusterEvacuation still has to move off its source",
+      unit: "{stream}",
+    })
+    .addCallback(observe(() => [...evacuationSeries.values()].map((entry) => entry.remaining)));
+  meter
+    .createObservableGauge(STATUS_GAUGES.evacuationStalePlacements, {
+      description: "Moved streams no resource owns whose config still names the evacuated cluster",
+      unit: "{stream}",
+    })
+    .addCallback(observe(() => [...evacuationSeries.values()].map((entry) => entry.stale)));
 }
