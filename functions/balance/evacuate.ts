@@ -10,9 +10,9 @@ import { conflict, done, skipped, withSchedules, type Outcome } from "../../shar
 import { actEvacuation, type MoveRequester } from "./act-evacuation.ts";
 import { decideEvacuation, describeStream } from "./decide-evacuation.ts";
 import { EVACUATION, type NatsClusterEvacuation } from "./evacuation.ts";
-import { requestMove } from "./move.ts";
+import { cancelMove, requestMove } from "./move.ts";
 import { evacuationConnection, observeEvacuation } from "./observe-evacuation.ts";
-import { releaseEvacuation } from "./release-evacuation.ts";
+import { type MoveCanceller, releaseEvacuation } from "./release-evacuation.ts";
 import { evacuationPoll, noEvacuationPoll } from "./schedule.ts";
 
 /** Requests each move on the evacuation's pooled connection; says why one failed, if it did. */
@@ -27,6 +27,19 @@ const requestWith =
     } catch (error) {
       const why = error instanceof NatsApiError ? `the server refused it: ${error.message}` : String(error);
       return `${describeStream(move)} was not moved off NATS cluster ${evacuation.spec.from.cluster}: ${why}`;
+    }
+  };
+
+/** Cancels each move on the evacuation's pooled connection. */
+const cancelWith =
+  (context: FunctionContext, pool: ConnectionPool, evacuation: NatsClusterEvacuation): MoveCanceller =>
+  async (move) => {
+    const connected = await evacuationConnection(await context.kube(), pool, evacuation);
+    if (!connected.ok) return { failed: connected.message };
+    try {
+      return (await cancelMove(connected.nc, move)) ? "cancelled" : "none";
+    } catch (error) {
+      return { failed: error instanceof Error ? error.message : String(error) };
     }
   };
 
@@ -46,7 +59,10 @@ export async function handleEvacuation(
   });
   if (!found) return withSchedules(skipped(`NatsClusterEvacuation ${namespace}/${name} is gone`), stop);
   if (found.metadata.deletionTimestamp)
-    return withSchedules(done(await releaseEvacuation(kube, pool, await context.recorder(), found)), stop);
+    return withSchedules(
+      done(await releaseEvacuation(kube, await context.recorder(), found, cancelWith(context, pool, found))),
+      stop,
+    );
 
   // The finalizer goes on before any move is requested, guarded like the status claim.
   const finalized = await guarded(() => addFinalizer(kube, found, FINALIZERS.jetstream));

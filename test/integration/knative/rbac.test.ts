@@ -104,6 +104,9 @@ describe("least-privilege RBAC per function", () => {
     ["nats-operator-balance", "get", "nats-operator.io", "natsconnections", ""],
     ["nats-operator-balance", "get", "", "secrets", ""],
     ["nats-operator-balance", "create", "sources.knative.dev", "pingsources", ""],
+    ["nats-operator-balance", "patch", "jetstream.nats-operator.io", "natsclusterevacuations", "status"],
+    ["nats-operator-balance", "patch", "jetstream.nats-operator.io", "natsclusterevacuations", ""],
+    ["nats-operator-balance", "list", "jetstream.nats-operator.io", "natskeyvalues", ""],
   ])("lets %s %s %s/%s %s", async (account, verb, group, resource, subresource) => {
     expect(await allowed(account, verb, group, resource, subresource)).toBe(true);
   });
