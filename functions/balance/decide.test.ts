@@ -204,6 +204,15 @@ describe("NatsSystemBalancer pass", () => {
     expect(decide(observed({ streams }), NOW).move).toBeUndefined();
   });
 
+  it("leaves alone the streams an evacuation of its NATS cluster is moving", () => {
+    const base = observed({ streams: streamsLedBy("js-0", 9) });
+    if (base.nats.kind !== "read") throw new Error("fixture");
+    const evacuating = Array.from({ length: 8 }, (_, i) => ({ account: ACCOUNT, stream: `S${i + 1}` }));
+    const d = decide({ ...base, nats: { ...base.nats, evacuating } }, NOW);
+    expect(d.move?.target).toEqual({ account: ACCOUNT, stream: "S9" });
+    expect(condition(d, "Ready")?.message).toMatch(/; 8 streams under evacuation left alone$/);
+  });
+
   it("a second balancer on the same NATS cluster reads DuplicateBalancer and moves nothing", () => {
     const older = balancer(
       { connectionRef: { name: "other-system" } },

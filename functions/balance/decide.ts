@@ -105,7 +105,9 @@ function balancingMessage(observed: Observed, snapshot: Snapshot): string {
   const streams = snapshot.groups.filter((g) => g.kind === "stream").length;
   const consumers = snapshot.groups.length - streams;
   const placement = placementMovesAsked(observed.balancer) ? "; placement moves are not made by this version" : "";
-  return `balancing ${streams} stream and ${consumers} consumer leaders on ${snapshot.roster.length} servers of NATS cluster ${snapshot.cluster}${placement}`;
+  const evacuating = observed.nats.kind === "read" ? (observed.nats.evacuating ?? []).length : 0;
+  const leftAlone = evacuating > 0 ? `; ${evacuating} stream${evacuating === 1 ? "" : "s"} under evacuation left alone` : "";
+  return `balancing ${streams} stream and ${consumers} consumer leaders on ${snapshot.roster.length} servers of NATS cluster ${snapshot.cluster}${placement}${leftAlone}`;
 }
 
 const skewText = (load: Load) => `leader skew ${load.skew.leaders} across ${load.servers.length} servers`;
@@ -216,8 +218,11 @@ export function decide(observed: Observed, now: Date): Decision {
     });
   }
 
+  const evacuating = new Set((nats.evacuating ?? []).map((s) => `${s.account}\u0000${s.stream}`));
   const movable = (g: Group) =>
-    nats.reach?.get(g.account) === true && (!g.placementCluster || g.placementCluster === snapshot.cluster);
+    nats.reach?.get(g.account) === true &&
+    (!g.placementCluster || g.placementCluster === snapshot.cluster) &&
+    !evacuating.has(`${g.account}\u0000${g.stream}`);
   const planned = planLeaderMove(snapshot.groups, snapshot.roster, movable);
   if (!planned) {
     const stuck = load.skew.leaders > 1 && capabilities.leaderReason ? `; ${capabilities.leaderReason}` : "";

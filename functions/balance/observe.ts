@@ -9,6 +9,8 @@ import { leaderMovesOn, type NatsSystemBalancer, SYSTEM_BALANCER } from "./balan
 import type { Reach } from "./capabilities.ts";
 import { probeReach, readCluster } from "./read-cluster.ts";
 import type { Snapshot } from "./snapshot.ts";
+import type { StreamRef } from "./decide-evacuation.ts";
+import { streamsUnderEvacuation } from "./under-evacuation.ts";
 
 /** What the balancer's connection showed of its NATS cluster, or why it showed nothing. */
 export type NatsView =
@@ -19,6 +21,8 @@ export type NatsView =
       ownAccount?: string;
       /** Which accounts holding groups in scope can be stepped down; absent when leader moves are off. */
       reach?: Reach;
+      /** Streams an evacuation of this NATS cluster is moving: left alone (B11). */
+      evacuating?: StreamRef[];
     }
   | { kind: "unavailable"; reason: string; message: string };
 
@@ -58,10 +62,19 @@ export async function observe(kube: Kube, pool: ConnectionPool, balancer: NatsSy
     return { balancer, others, nats: { kind: "unavailable", reason: reading.reason, message: reading.message } };
   const { snapshot, ownAccount } = reading;
   const accounts = [...new Set(snapshot.groups.map((g) => g.account))];
-  const reach = leaderMovesOn(balancer) ? await probeReach(connected.nc, accounts, ownAccount) : undefined;
+  const [reach, evacuating] = await Promise.all([
+    leaderMovesOn(balancer) ? probeReach(connected.nc, accounts, ownAccount) : undefined,
+    streamsUnderEvacuation(kube, pool, balancer, connected.nc, snapshot.cluster),
+  ]);
   return {
     balancer,
     others,
-    nats: { kind: "read", snapshot, ...(ownAccount ? { ownAccount } : {}), ...(reach ? { reach } : {}) },
+    nats: {
+      kind: "read",
+      snapshot,
+      ...(ownAccount ? { ownAccount } : {}),
+      ...(reach ? { reach } : {}),
+      ...(evacuating.length > 0 ? { evacuating } : {}),
+    },
   };
 }
