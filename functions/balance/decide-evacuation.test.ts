@@ -56,7 +56,9 @@ describe("an evacuation pass", () => {
     const d = decideEvacuation(observed(streams), NOW);
     expect(d.moves.map((m) => m.stream)).toEqual(["A", "B", "C", "D"]);
     expect(d.status).toMatchObject({ inFlight: 4, remaining: 6, moved: 0 });
-    expect(d.status.requested).toEqual(["A", "B", "C", "D"].map((stream) => ({ account: "APP", stream, time: NOW.toISOString() })));
+    expect(d.status.requested).toEqual(
+      ["A", "B", "C", "D"].map((stream) => ({ account: "APP", stream, time: NOW.toISOString() })),
+    );
     expect(condition(d.status, "Ready")).toMatchObject({ status: "False", reason: "Moving" });
     expect(condition(d.status, "Progressing")).toMatchObject({ status: "True", reason: "Moving" });
     expect(d.events.filter((e) => e.reason === "MoveStarted")).toHaveLength(4);
@@ -68,7 +70,11 @@ describe("an evacuation pass", () => {
     const d = decideEvacuation(observed([inEast("B")], { status }), NOW);
     expect(d.status).toMatchObject({ moved: 3, inFlight: 1, remaining: 1 });
     expect(d.moves).toEqual([{ account: "APP", stream: "B" }]);
-    expect(d.events).toContainEqual({ type: "Normal", reason: "MoveDone", note: "stream A of account APP left NATS cluster east" });
+    expect(d.events).toContainEqual({
+      type: "Normal",
+      reason: "MoveDone",
+      note: "stream A of account APP left NATS cluster east",
+    });
   });
 
   it("keeps a move in flight while a copy is outside the source, past the request grace", () => {
@@ -91,7 +97,10 @@ describe("an evacuation pass", () => {
     ];
     const d = decideEvacuation(observed([inEast("KV_config", { owner: "u-1" })], { resources }), NOW);
     expect(d.moves).toEqual([]);
-    expect(d.status).toMatchObject({ remaining: 0, pinned: [{ kind: "NatsKeyValue", namespace: "team-a", name: "config" }] });
+    expect(d.status).toMatchObject({
+      remaining: 0,
+      pinned: [{ kind: "NatsKeyValue", namespace: "team-a", name: "config" }],
+    });
     expect(condition(d.status, "Ready")).toMatchObject({ status: "False", reason: "PinnedObjects" });
     expect(condition(d.status, "Progressing")).toMatchObject({ status: "False", reason: "NothingMovable" });
     expect(d.poll).toEqual({ every: "1m" });
@@ -147,9 +156,17 @@ describe("an evacuation that moves nothing", () => {
   });
 
   it.each([
-    ["a source server did not answer", { silent: ["east-1"] }, "east-1 of NATS cluster east did not answer every JSZ page"],
+    [
+      "a source server did not answer",
+      { silent: ["east-1"] },
+      "east-1 of NATS cluster east did not answer every JSZ page",
+    ],
     ["the meta group has no leader", { meta: { offline: [] } }, "the meta group has no leader"],
-    ["the meta leader counts a server offline", { meta: { leader: "west-0", offline: ["west-1"] } }, "the meta leader west-0 counts west-1 offline"],
+    [
+      "the meta leader counts a server offline",
+      { meta: { leader: "west-0", offline: ["west-1"] } },
+      "the meta leader west-0 counts west-1 offline",
+    ],
   ])("holds with ServersDown when %s, counting nothing done", (_, extra, why) => {
     const status = { requested: [{ account: "APP", stream: "A", time: SECONDS_AGO(10) }], moved: 1 };
     const d = decideEvacuation(observed([inEast("B")], { status, view: extra }), NOW);
@@ -167,7 +184,11 @@ describe("an evacuation that moves nothing", () => {
   it("reports a connection it cannot use once, as a Warning, and looks again in a minute", () => {
     const o: EvacuationObserved = {
       evacuation: evacuationWith(),
-      source: { kind: "unavailable", reason: "ConnectionNotFound", message: "NatsConnection nats-system/system not found" },
+      source: {
+        kind: "unavailable",
+        reason: "ConnectionNotFound",
+        message: "NatsConnection nats-system/system not found",
+      },
       resources: [],
     };
     const d = decideEvacuation(o, NOW);

@@ -106,7 +106,8 @@ function balancingMessage(observed: Observed, snapshot: Snapshot): string {
   const consumers = snapshot.groups.length - streams;
   const placement = placementMovesAsked(observed.balancer) ? "; placement moves are not made by this version" : "";
   const evacuating = observed.nats.kind === "read" ? (observed.nats.evacuating ?? []).length : 0;
-  const leftAlone = evacuating > 0 ? `; ${evacuating} stream${evacuating === 1 ? "" : "s"} under evacuation left alone` : "";
+  const leftAlone =
+    evacuating > 0 ? `; ${evacuating} stream${evacuating === 1 ? "" : "s"} under evacuation left alone` : "";
   return `balancing ${streams} stream and ${consumers} consumer leaders on ${snapshot.roster.length} servers of NATS cluster ${snapshot.cluster}${placement}${leftAlone}`;
 }
 

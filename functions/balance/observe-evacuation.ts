@@ -21,9 +21,7 @@ export interface OwningResource {
   placementCluster?: string;
 }
 
-export type SourceState =
-  | { kind: "read"; view: SourceView }
-  | { kind: "unavailable"; reason: string; message: string };
+export type SourceState = { kind: "read"; view: SourceView } | { kind: "unavailable"; reason: string; message: string };
 
 export interface EvacuationObserved {
   evacuation: NatsClusterEvacuation;
@@ -76,7 +74,11 @@ export async function observeEvacuation(
 ): Promise<EvacuationObserved> {
   const [resources, connected] = await Promise.all([readResources(kube), evacuationConnection(kube, pool, evacuation)]);
   if (!connected.ok)
-    return { evacuation, resources, source: { kind: "unavailable", reason: connected.reason, message: connected.message } };
+    return {
+      evacuation,
+      resources,
+      source: { kind: "unavailable", reason: connected.reason, message: connected.message },
+    };
   const reading = await readSource(connected.nc, evacuation.spec.from.cluster);
   if (!reading.ok)
     return { evacuation, resources, source: { kind: "unavailable", reason: reading.reason, message: reading.message } };

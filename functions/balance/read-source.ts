@@ -10,8 +10,7 @@ import { readJsz, readServers } from "./read-cluster.ts";
 import { metaOf, type MetaView, sourceOf, type SourceView } from "./source.ts";
 
 export type SourceReading =
-  | { ok: true; view: SourceView }
-  | { ok: false; reason: "ServersDown" | "PassFailed"; message: string };
+  { ok: true; view: SourceView } | { ok: false; reason: "ServersDown" | "PassFailed"; message: string };
 
 /** The meta leader's view, asked of every server; gathering stops once the leader has answered. */
 async function readMeta(nc: NatsConnection): Promise<MetaView> {
@@ -24,7 +23,9 @@ async function readMeta(nc: NatsConnection): Promise<MetaView> {
       complete: (got) => got.some((r) => r.server?.name && r.data?.meta_cluster?.leader === r.server.name),
     },
   );
-  return metaOf(replies.flatMap((r) => (r.server?.name ? [{ server: r.server.name, meta: r.data?.meta_cluster }] : [])));
+  return metaOf(
+    replies.flatMap((r) => (r.server?.name ? [{ server: r.server.name, meta: r.data?.meta_cluster }] : [])),
+  );
 }
 
 /** Reads NATS cluster `cluster` as an evacuation's source. */

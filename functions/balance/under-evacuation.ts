@@ -49,7 +49,10 @@ export async function streamsUnderEvacuation(
   nc: NatsConnection,
   cluster: string,
 ): Promise<StreamRef[]> {
-  const evacuations = await kube.list<NatsClusterEvacuation>({ apiVersion: EVACUATION.apiVersion, kind: EVACUATION.kind });
+  const evacuations = await kube.list<NatsClusterEvacuation>({
+    apiVersion: EVACUATION.apiVersion,
+    kind: EVACUATION.kind,
+  });
   const active = evacuations.filter(
     (e) =>
       e.spec.from.cluster === cluster &&
@@ -59,6 +62,7 @@ export async function streamsUnderEvacuation(
   const streams: StreamRef[] = [];
   for (const evacuation of active)
     if (await sameSystem(kube, pool, balancer, nc, evacuation))
-      for (const r of evacuation.status?.requested ?? []) streams.push({ account: r.account ?? "", stream: r.stream ?? "" });
+      for (const r of evacuation.status?.requested ?? [])
+        streams.push({ account: r.account ?? "", stream: r.stream ?? "" });
   return streams;
 }

@@ -156,8 +156,7 @@ beforeAll(async () => {
   const jsc = jetstream(client);
   for (let i = 0; i < 200; i++) await jsc.publish(`events.${i}`, `event ${i}`);
   for (let i = 0; i < 50; i++) await jsc.publish(`legacy.${i}`, `legacy ${i}`);
-  for (const stream of [...MOVABLE, "PINNED"])
-    expect((await info(stream)).cluster?.name).toBe("east");
+  for (const stream of [...MOVABLE, "PINNED"]) expect((await info(stream)).cluster?.name).toBe("east");
 }, 240_000);
 
 afterAll(async () => {
@@ -258,7 +257,13 @@ describe("story 11: a NatsClusterEvacuation empties a NATS cluster", () => {
       },
       60_000,
     );
-    expect(evacuated.status).toMatchObject({ moved: MOVABLE.length + 1, remaining: 0, inFlight: 0, pinned: [], requested: [] });
+    expect(evacuated.status).toMatchObject({
+      moved: MOVABLE.length + 1,
+      remaining: 0,
+      inFlight: 0,
+      pinned: [],
+      requested: [],
+    });
     expect((await info("PINNED")).cluster?.name).toBe("west");
     expect(
       await env.kube.get({
