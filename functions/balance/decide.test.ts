@@ -213,6 +213,33 @@ describe("NatsSystemBalancer pass", () => {
     expect(condition(d, "Ready")?.message).toMatch(/; 8 streams under evacuation left alone$/);
   });
 
+  it("holds while the NatsCluster whose servers it covers is not Settled, mid-rollout", () => {
+    const settled = (status: "True" | "False") => ({
+      type: "Settled",
+      status,
+      reason: status === "True" ? "Settled" : "Unsettled",
+      message: status === "True" ? "" : "js-1 is restarting",
+      lastTransitionTime: minutesAgo(1),
+    });
+    const cluster = (status: "True" | "False", servers = SERVERS) => ({
+      namespace: "nats-system",
+      name: "js",
+      servers,
+      settled: settled(status),
+    });
+    const rolling = decide(observed({ streams: streamsLedBy("js-0", 9) }, { clusters: [cluster("False")] }), NOW);
+    expect(rolling.move).toBeUndefined();
+    expect(said(rolling, "Holding")).toBe("True/Unsettled");
+    expect(condition(rolling, "Holding")?.message).toBe(
+      "NatsCluster nats-system/js is not Settled (Unsettled): js-1 is restarting",
+    );
+    const elsewhere = [cluster("False", ["other-0"])];
+    expect(decide(observed({ streams: streamsLedBy("js-0", 9) }, { clusters: elsewhere }), NOW).move).toBeDefined();
+    expect(
+      decide(observed({ streams: streamsLedBy("js-0", 9) }, { clusters: [cluster("True")] }), NOW).move,
+    ).toBeDefined();
+  });
+
   it("a second balancer on the same NATS cluster reads DuplicateBalancer and moves nothing", () => {
     const older = balancer(
       { connectionRef: { name: "other-system" } },

@@ -20,6 +20,7 @@ import { loadOf, type Load } from "./load.ts";
 import type { Observed } from "./observe.ts";
 import { planLeaderMove, type LeaderMove } from "./plan.ts";
 import { PENDING_POLL, pollFor } from "./schedule.ts";
+import { rolloutHold } from "./rollout.ts";
 import { unsettledBecause } from "./settled.ts";
 import { describeGroup, type Group, type Snapshot } from "./snapshot.ts";
 import type { StepdownTarget } from "./stepdown.ts";
@@ -189,7 +190,7 @@ export function decide(observed: Observed, now: Date): Decision {
   );
   const balancing = ready("True", "Balancing", balancingMessage(observed, snapshot));
   const common = { capabilities, ...(lastMove ? { lastMove } : {}) };
-  const unsettled = unsettledBecause(snapshot);
+  const unsettled = unsettledBecause(snapshot) ?? rolloutHold(observed.clusters ?? [], snapshot.roster);
 
   if (pending.length > 0 && unsettled) {
     const message = `waiting for the ${pending.map(describeMove).join(", ")} to settle: ${unsettled}`;

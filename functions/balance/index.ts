@@ -10,6 +10,7 @@ import { conflict, done, skipped, withSchedules } from "../../shared/runtime/out
 import { act, type MoveSender } from "./act.ts";
 import { type NatsSystemBalancer, SYSTEM_BALANCER } from "./balancer.ts";
 import { decide } from "./decide.ts";
+import { countHeldPass } from "./held-passes.ts";
 import { handleEvacuation } from "./evacuate.ts";
 import { connectionOf, observe } from "./observe.ts";
 import { balancerPoll, noPoll } from "./schedule.ts";
@@ -71,6 +72,7 @@ export const balance: OperatorFunction = {
         conflict("the balancer changed while deciding; the pass is left to the delivery that claimed it"),
         schedules,
       );
+    countHeldPass(balancer, decision.status);
     return withSchedules(done(acted.refused ?? decision.summary), schedules);
   },
   shutdown: () => pool.closeAll(),

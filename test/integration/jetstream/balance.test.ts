@@ -186,4 +186,65 @@ describe("story 7: a NatsSystemBalancer evens stream leaders", () => {
     );
     expect(holding(resumed)?.reason).toBe("Settled");
   }, 240_000);
+
+  it("pauses while the NatsCluster of its servers is mid-rollout, and resumes once it is Settled", async () => {
+    // The move the last pass made settles first, so the pause is the rollout's alone.
+    await eventually("no move pending", async () => {
+      await pass();
+      return ((await balancer()).status?.pending ?? []).length === 0;
+    });
+    await leadAllFrom("js-0");
+    const created = await create(
+      env.kube,
+      resource("cluster.nats-operator.io/v1beta1", "NatsCluster", ns, "js", { version: "2.15.2", replicas: 3 }),
+    );
+    const settled = async (status: "True" | "False") => {
+      const current = (await env.kube.get<KubeObject>({
+        apiVersion: created.apiVersion,
+        kind: created.kind,
+        namespace: ns,
+        name: "js",
+      })) as KubeObject;
+      await env.kube.applyStatus(
+        {
+          apiVersion: created.apiVersion,
+          kind: created.kind,
+          metadata: current.metadata,
+          status: {
+            servers: nats.names.map((name) => ({ name })),
+            conditions: [
+              {
+                type: "Settled",
+                status,
+                reason: status === "True" ? "Settled" : "Unsettled",
+                message: status === "True" ? "every server is current" : "js-1 is restarting",
+                lastTransitionTime: new Date().toISOString(),
+              },
+            ],
+          },
+        },
+        "test",
+      );
+    };
+    await settled("False");
+    const moves = (await events("MoveStarted")).length;
+    for (let i = 0; i < 3; i++) await pass();
+    const paused = await balancer();
+    expect(holding(paused)).toMatchObject({
+      status: "True",
+      reason: "Unsettled",
+      message: `NatsCluster ${ns}/js is not Settled (Unsettled): js-1 is restarting`,
+    });
+    expect((await events("MoveStarted")).length).toBe(moves);
+
+    await settled("True");
+    await eventually(
+      "a move once the NatsCluster is Settled",
+      async () => {
+        await pass();
+        return (await events("MoveStarted")).length > moves;
+      },
+      60_000,
+    );
+  }, 120_000);
 });
