@@ -16,6 +16,7 @@ import {
 } from "./balancer.ts";
 import { capabilitiesOf } from "./capabilities.ts";
 import { coveringBalancer } from "./duplicate.ts";
+import { type LeaseWrite, withLease } from "./lease-decision.ts";
 import { loadOf, type Load } from "./load.ts";
 import type { Observed } from "./observe.ts";
 import { planLeaderMove, type LeaderMove } from "./plan.ts";
@@ -47,6 +48,8 @@ export interface Decision {
   events: BalancerEvent[];
   poll: Poll;
   summary: string;
+  /** The move lease to take or renew before the claim, or let go after it. */
+  lease?: LeaseWrite;
 }
 
 const ready = (status: "True" | "False", reason: string, message: string): ConditionUpdate => ({
@@ -114,8 +117,12 @@ function balancingMessage(observed: Observed, snapshot: Snapshot): string {
 
 const skewText = (load: Load) => `leader skew ${load.skew.leaders} across ${load.servers.length} servers`;
 
-/** What one pass does for the balancer observed, at `now`. */
+/** What one pass does for the balancer observed, at `now`, the move lease included. */
 export function decide(observed: Observed, now: Date): Decision {
+  return withLease(observed, decidePass(observed, now), now);
+}
+
+function decidePass(observed: Observed, now: Date): Decision {
   const { balancer, nats } = observed;
   const previous: NatsSystemBalancerStatus = balancer.status ?? {};
   const generation = balancer.metadata.generation;

@@ -69,7 +69,9 @@ export const balance: OperatorFunction = {
     const schedules = [balancerPoll(balancer, decision.poll)];
     if (acted.kind === "conflict")
       return withSchedules(
-        conflict("the balancer changed while deciding; the pass is left to the delivery that claimed it"),
+        conflict(
+          "the balancer or its move lease changed while deciding; the pass is left to the delivery that claimed it",
+        ),
         schedules,
       );
     countHeldPass(balancer, decision.status);

@@ -12,6 +12,8 @@ import type { ConnectionPool } from "../../shared/nats/pool.ts";
 import { leaderMovesOn, type NatsSystemBalancer, SYSTEM_BALANCER } from "./balancer.ts";
 import type { Reach } from "./capabilities.ts";
 import { probeReach, readCluster } from "./read-cluster.ts";
+import { operatorNamespace } from "../cluster/index.ts";
+import { type MoveLease, readLease } from "./lease.ts";
 import type { CoveredCluster } from "./rollout.ts";
 import type { Snapshot } from "./snapshot.ts";
 import type { StreamRef } from "./decide-evacuation.ts";
@@ -28,6 +30,8 @@ export type NatsView =
       reach?: Reach;
       /** Streams an evacuation of this NATS cluster is moving: left alone (B11). */
       evacuating?: StreamRef[];
+      /** The move lease of this NATS cluster (B9). */
+      lease?: MoveLease;
     }
   | { kind: "unavailable"; reason: string; message: string };
 
@@ -84,9 +88,11 @@ export async function observe(kube: Kube, pool: ConnectionPool, balancer: NatsSy
     return { balancer, others, nats: { kind: "unavailable", reason: reading.reason, message: reading.message } };
   const { snapshot, ownAccount } = reading;
   const accounts = [...new Set(snapshot.groups.map((g) => g.account))];
-  const [reach, evacuating] = await Promise.all([
+  const [reach, evacuating, lease] = await Promise.all([
     leaderMovesOn(balancer) ? probeReach(connected.nc, accounts, ownAccount) : undefined,
     streamsUnderEvacuation(kube, pool, balancer, connected.nc, snapshot.cluster),
+    // The operator's namespace in a pod; the balancer's own when run outside one.
+    readLease(kube, operatorNamespace() ?? balancer.metadata.namespace, snapshot.cluster),
   ]);
   return {
     balancer,
@@ -98,6 +104,7 @@ export async function observe(kube: Kube, pool: ConnectionPool, balancer: NatsSy
       ...(ownAccount ? { ownAccount } : {}),
       ...(reach ? { reach } : {}),
       ...(evacuating.length > 0 ? { evacuating } : {}),
+      lease,
     },
   };
 }
