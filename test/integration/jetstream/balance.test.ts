@@ -72,30 +72,32 @@ async function leadAllFrom(server: string): Promise<void> {
 }
 
 /** One pass, delivered as the balancer's PingSource would deliver its tick. */
-function pass(): Promise<Outcome> {
-  const ce = pingEvent(ns, "even-system-balance", {
-    data: JSON.stringify({ kind: "NatsSystemBalancer", namespace: ns, name: "even" }),
+function pass(name = "even"): Promise<Outcome> {
+  const ce = pingEvent(ns, `${name}-system-balance`, {
+    data: JSON.stringify({ kind: "NatsSystemBalancer", namespace: ns, name }),
     ceOverrides: { extensions: { target: "balance" } },
   });
   return dispatch(balance, ce, deps);
 }
 
-const balancer = async () =>
+const balancer = async (name = "even") =>
   (await env.kube.get<NatsSystemBalancer>({
     apiVersion: JS,
     kind: "NatsSystemBalancer",
     namespace: ns,
-    name: "even",
+    name,
   })) as NatsSystemBalancer;
 const holding = (b: NatsSystemBalancer) => b.status?.conditions?.find((c) => c.type === "Holding");
 
-async function events(reason: string): Promise<string[]> {
-  const list = await env.kube.list<KubeObject & { reason?: string; note?: string }>({
+async function events(reason: string, about?: string): Promise<string[]> {
+  const list = await env.kube.list<KubeObject & { reason?: string; note?: string; regarding?: { name?: string } }>({
     apiVersion: "events.k8s.io/v1",
     kind: "Event",
     namespace: ns,
   });
-  return list.filter((e) => e.reason === reason).map((e) => e.note ?? "");
+  return list
+    .filter((e) => e.reason === reason && (about === undefined || e.regarding?.name === about))
+    .map((e) => e.note ?? "");
 }
 
 beforeAll(async () => {
@@ -247,4 +249,46 @@ describe("story 7: a NatsSystemBalancer evens stream leaders", () => {
       60_000,
     );
   }, 120_000);
+
+  it("hands the move lease on only after it lapses, when its holder goes mid-move", async () => {
+    await leadAllFrom("js-0");
+    await eventually("a move pending", async () => {
+      await pass();
+      return ((await balancer()).status?.pending ?? []).length === 1;
+    });
+    const lease = await eventually("the lease held by even", async () => {
+      const leases = await env.kube.list<KubeObject & { spec?: { holderIdentity?: string; renewTime?: string } }>({
+        apiVersion: "coordination.k8s.io/v1",
+        kind: "Lease",
+        namespace: ns,
+      });
+      return leases.find((l) => l.spec?.holderIdentity === `NatsSystemBalancer ${ns}/even`);
+    });
+    const lapses = Date.parse(lease.spec?.renewTime ?? "") + 60_000;
+
+    await create(
+      env.kube,
+      resource(JS, "NatsSystemBalancer", ns, "second", { connectionRef: { name: "system" }, interval: "1s" }),
+    );
+    await pass("second");
+    expect((await balancer("second")).status?.conditions?.find((c) => c.type === "Ready")?.reason).toBe(
+      "DuplicateBalancer",
+    );
+    // The holder goes mid-move: its passes stop, its lease stays until it lapses.
+    await env.kube.delete({ apiVersion: JS, kind: "NatsSystemBalancer", namespace: ns, name: "even" });
+    await pass("second");
+    expect(holding(await balancer("second"))).toMatchObject({ status: "True", reason: "MoveLeaseHeld" });
+
+    await eventually(
+      "a move by the second balancer",
+      async () => {
+        await pass("second");
+        const started = await events("MoveStarted", "second");
+        if (started.length === 0) return new Promise<false>((r) => setTimeout(() => r(false), 1_000));
+        expect(Date.now()).toBeGreaterThanOrEqual(lapses);
+        return true;
+      },
+      120_000,
+    );
+  }, 180_000);
 });
