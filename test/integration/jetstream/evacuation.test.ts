@@ -19,7 +19,7 @@ import { dispatch, type DispatchDeps } from "../../../shared/runtime/dispatch.ts
 import type { Outcome } from "../../../shared/runtime/outcome.ts";
 import { createLogger } from "../../../shared/telemetry/logger.ts";
 import { startEnvironment, type Environment } from "../support/environment.ts";
-import { js, type NatsCluster } from "./support/nats-cluster.ts";
+import { js, type NatsCluster, type ServerControl } from "./support/nats-cluster.ts";
 import { CORE, create, eventually, JS, resource } from "./support/objects.ts";
 import { startSupercluster } from "./support/supercluster.ts";
 
@@ -38,12 +38,13 @@ const AUDIT = ["AUDIT1", "AUDIT2", "AUDIT3"];
 const MOVABLE = ["ORDERS", "EVENTS", "LEGACY", "KV_config", ...AUDIT];
 
 let env: Environment;
-let nats: NatsCluster;
+let nats: NatsCluster & ServerControl;
 /** The application's client, connected to east only, so streams without placement land there. */
 let client: NatsConnection;
 let ns: string;
 let deps: DispatchDeps;
 
+type MetaCluster = { leader?: string; replicas?: { name: string; offline?: boolean }[] };
 type StreamInfo = {
   cluster?: { name?: string; replicas?: { name: string }[] };
   state: { messages: number };
@@ -292,7 +293,9 @@ describe("story 11: a NatsClusterEvacuation empties a NATS cluster", () => {
     });
     const jsc = jetstream(client);
     const chunk = new Uint8Array(100_000);
-    await Promise.all(Array.from({ length: 200 }, (_, i) => jsc.publish(`bulk.${i}`, chunk)));
+    // The new stream's interest reaches east over the gateway a moment after it is created.
+    await eventually("BULK takes messages", async () => (await jsc.publish("bulk.0", chunk, { msgID: "bulk-0" })).seq);
+    await Promise.all(Array.from({ length: 199 }, (_, i) => jsc.publish(`bulk.${i + 1}`, chunk)));
     await evacuate("back-east", ["site:east"], "west");
     await pass("back-east");
     const requested = (await evacuation("back-east"))?.status?.requested ?? [];
@@ -313,4 +316,46 @@ describe("story 11: a NatsClusterEvacuation empties a NATS cluster", () => {
     );
     expect((await info("BULK")).state.messages).toBe(200);
   }, 120_000);
+
+  it("moves nothing while a server is down, and goes on once it is back", async () => {
+    // west-1 stops; the evacuation starts only once the meta leader counts it offline.
+    await nats.stopServer(3);
+    await eventually(
+      "west-1 offline to the meta leader",
+      async () => {
+        const sys = await connect({ servers: nats.urls.slice(0, 2), timeout: 5_000 });
+        try {
+          const replies: { server?: { name?: string }; data?: { meta_cluster?: MetaCluster } }[] = [];
+          const inbox = `_INBOX.test.${Date.now()}`;
+          const sub = sys.subscribe(inbox, { callback: (_e, m) => void replies.push(m.json()) });
+          sys.publish("$SYS.REQ.SERVER.PING.JSZ", "{}", { reply: inbox });
+          await new Promise((r) => setTimeout(r, 1_000));
+          sub.unsubscribe();
+          const leader = replies.find((r) => r.server?.name && r.data?.meta_cluster?.leader === r.server.name);
+          return leader?.data?.meta_cluster?.replicas?.some((p) => p.name === "west-1" && p.offline) ?? false;
+        } finally {
+          await sys.close();
+        }
+      },
+      60_000,
+    );
+    await evacuate("while-down", ["site:east"], "west");
+    for (let i = 0; i < 3; i++) await pass("while-down");
+    const held = await evacuation("while-down");
+    expect(ready(held)).toMatchObject({ status: "False", reason: "ServersDown" });
+    expect(ready(held)?.message).toContain("west-1 offline");
+    expect(held?.status?.requested ?? []).toEqual([]);
+    expect(await events("MoveStarted", "while-down")).toEqual([]);
+
+    nats.startServer(3);
+    await eventually(
+      "moves once west-1 is back",
+      async () => {
+        await pass("while-down");
+        return (await events("MoveStarted", "while-down")).length > 0;
+      },
+      90_000,
+    );
+    expect(ready(await evacuation("while-down"))?.reason).not.toBe("ServersDown");
+  }, 180_000);
 });

@@ -7,7 +7,7 @@ import { connect, type ConnectionOptions } from "@nats-io/transport-node";
 import { ensureBinaries } from "../../../harness/binaries.ts";
 import { freePorts } from "../../../harness/ports.ts";
 import { spawnDetached, stopPid } from "../../../harness/processes.ts";
-import type { NatsCluster } from "./nats-cluster.ts";
+import type { NatsCluster, ServerControl } from "./nats-cluster.ts";
 
 export interface SuperclusterOptions {
   /** `server_tags` of every server of a cluster, by cluster name. */
@@ -22,7 +22,7 @@ export async function startSupercluster(
   clusters: readonly string[],
   serversPerCluster = 1,
   options: SuperclusterOptions = {},
-): Promise<NatsCluster> {
+): Promise<NatsCluster & ServerControl> {
   const bins = await ensureBinaries(() => undefined);
   const dir = await mkdtemp(join(tmpdir(), "sync-stream-nats-"));
   const servers = clusters.flatMap((cluster) =>
@@ -57,11 +57,20 @@ export async function startSupercluster(
     pids.push(spawnDetached(bins.natsServer, ["-c", file], { logFile: join(dir, `${server.name}.log`) }));
   }
   const urls = servers.map((_, i) => `nats://127.0.0.1:${client(i)}`);
-  const result: NatsCluster = {
+  const result: NatsCluster & ServerControl = {
     urls,
     names: servers.map((s) => s.name),
     dir,
     client: () => connect({ servers: urls, timeout: 5_000, ...options.clientOptions }),
+    async stopServer(i) {
+      await stopPid(pids[i] as number, { expect: "nats-server" });
+    },
+    startServer(i) {
+      const name = servers[i]?.name as string;
+      pids[i] = spawnDetached(bins.natsServer, ["-c", join(dir, `${name}.conf`)], {
+        logFile: join(dir, `${name}.log`),
+      });
+    },
     async stop() {
       await Promise.all(pids.map((pid) => stopPid(pid, { expect: "nats-server" }).catch(() => undefined)));
       await rm(dir, { recursive: true, force: true });
