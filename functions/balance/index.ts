@@ -14,6 +14,7 @@ import { countHeldPass } from "./held-passes.ts";
 import { handleEvacuation } from "./evacuate.ts";
 import { connectionOf, observe } from "./observe.ts";
 import { balancerPoll, noPoll } from "./schedule.ts";
+import { requestCopyMove } from "./move.ts";
 import { requestStepdown } from "./stepdown.ts";
 import { targetOf } from "./target.ts";
 
@@ -26,10 +27,12 @@ const sendWith =
     const connected = await connectionOf(kube, pool, balancer);
     if (!connected.ok) return `the ${move.target.stream} move was not requested: ${connected.message}`;
     try {
-      await requestStepdown(connected.nc, move.target, move.to, move.ownAccount);
+      if (move.placement) await requestCopyMove(connected.nc, move.target, move.from, move.placement.cluster);
+      else await requestStepdown(connected.nc, move.target, move.to, move.ownAccount);
       return undefined;
     } catch (error) {
       const why = error instanceof NatsApiError ? `the server refused it: ${error.message}` : String(error);
+      if (move.placement) return `copy of stream ${move.target.stream} was not moved off ${move.from}: ${why}`;
       return `leader of ${move.target.consumer ? `consumer ${move.target.stream}/${move.target.consumer}` : `stream ${move.target.stream}`} was not moved from ${move.from} to ${move.to}: ${why}`;
     }
   };

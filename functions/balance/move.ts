@@ -13,6 +13,24 @@ export async function requestMove(nc: NatsConnection, move: StreamRef, tags: rea
   await systemRequest(nc, `$JS.API.ACCOUNT.STREAM.MOVE.${move.account}.${move.stream}`, { tags }, jsApiTimeoutMs);
 }
 
+/**
+ * A balancer's placement move: the copy on `server` leaves, and the meta leader picks a landing in
+ * `cluster` that carries the stream's own placement tags. Throws NatsApiError or NatsRequestError.
+ */
+export async function requestCopyMove(
+  nc: NatsConnection,
+  move: StreamRef,
+  server: string,
+  cluster: string,
+): Promise<void> {
+  await systemRequest(
+    nc,
+    `$JS.API.ACCOUNT.STREAM.MOVE.${move.account}.${move.stream}`,
+    { server, cluster },
+    jsApiTimeoutMs,
+  );
+}
+
 /** Cancels the stream's move; false when there was none to cancel (done, or the stream is gone). */
 export async function cancelMove(nc: NatsConnection, move: StreamRef): Promise<boolean> {
   try {

@@ -100,7 +100,8 @@ export async function readCluster(nc: NatsConnection): Promise<ClusterReading> {
       message: `the server the connection reaches (${nc.info?.server_name ?? "?"}) is in no NATS cluster`,
     };
   try {
-    const roster = [...(await readServers(nc, cluster)).keys()];
+    const servers = await readServers(nc, cluster);
+    const roster = [...servers.keys()];
     if (roster.length === 0)
       return {
         ok: false,
@@ -108,7 +109,11 @@ export async function readCluster(nc: NatsConnection): Promise<ClusterReading> {
         message: `no server answered $SYS.REQ.SERVER.PING.STATSZ: the connection's user is not a system account user, or may not publish there`,
       };
     const [reports, ownAccount] = await Promise.all([readJsz(nc, cluster, roster), ownAccountOf(nc)]);
-    return { ok: true, snapshot: mergeSnapshot(cluster, roster, reports), ...(ownAccount ? { ownAccount } : {}) };
+    return {
+      ok: true,
+      snapshot: mergeSnapshot(cluster, roster, reports, servers),
+      ...(ownAccount ? { ownAccount } : {}),
+    };
   } catch (error) {
     return { ok: false, reason: "PassFailed", message: error instanceof Error ? error.message : String(error) };
   }

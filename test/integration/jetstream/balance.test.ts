@@ -62,12 +62,17 @@ const skewOf = (counts: Map<string, number>) => Math.max(...counts.values()) - M
 /** Hands every stream's leadership to `server`, as an operator stepping leaders down by hand would. */
 async function leadAllFrom(server: string): Promise<void> {
   for (const stream of STREAMS) {
-    await eventually(`${stream} led by ${server}`, async () => {
-      if ((await leaderOf(stream)) === server) return true;
-      await js(client, `STREAM.LEADER.STEPDOWN.${stream}`, { placement: { preferred: server } });
-      await new Promise((r) => setTimeout(r, 300));
-      return (await leaderOf(stream)) === server ? true : undefined;
-    });
+    await eventually(
+      `${stream} led by ${server}`,
+      async () => {
+        if ((await leaderOf(stream)) === server) return true;
+        await js(client, `STREAM.LEADER.STEPDOWN.${stream}`, { placement: { preferred: server } });
+        await new Promise((r) => setTimeout(r, 300));
+        return (await leaderOf(stream)) === server ? true : undefined;
+        // A cluster that has just come up on a busy machine takes a while to elect.
+      },
+      90_000,
+    );
   }
 }
 
@@ -289,6 +294,55 @@ describe("story 7: a NatsSystemBalancer evens stream leaders", () => {
         return true;
       },
       120_000,
+    );
+  }, 180_000);
+
+  it("with moves.placement, moves copies off the server holding the most, one at a time", async () => {
+    // Six R1 streams on js-0: made R3, led from js-0, then cut down to the leader's copy (the
+    // server would place a new R1 stream on the emptiest server).
+    const copies = ["COPY1", "COPY2", "COPY3", "COPY4", "COPY5", "COPY6"];
+    for (const name of copies) {
+      const config = { name, subjects: [`${name.toLowerCase()}.>`], num_replicas: 3 };
+      await js(client, `STREAM.CREATE.${name}`, config);
+      await eventually(`${name} led by js-0`, async () => {
+        if ((await leaderOf(name)) === "js-0") return true;
+        await js(client, `STREAM.LEADER.STEPDOWN.${name}`, { placement: { preferred: "js-0" } });
+        await new Promise((r) => setTimeout(r, 300));
+        return (await leaderOf(name)) === "js-0" ? true : undefined;
+      });
+      await js(client, `STREAM.UPDATE.${name}`, { ...config, num_replicas: 1 });
+    }
+    const held = async (server: string) => {
+      let n = 0;
+      for (const name of copies)
+        if ((await js<StreamInfo>(client, `STREAM.INFO.${name}`)).cluster?.leader === server) n++;
+      return n;
+    };
+    await eventually("six copies on js-0 alone", async () => (await held("js-0")) === 6);
+    await env.kube.patch(
+      { apiVersion: JS, kind: "NatsSystemBalancer", namespace: ns, name: "second" },
+      { spec: { moves: { placement: true } } },
+      "merge",
+    );
+    const pendingSeen: number[] = [];
+    const evened = await eventually(
+      "replica skew evened by placement moves",
+      async () => {
+        await pass("second");
+        const b = await balancer("second");
+        pendingSeen.push(b.status?.pending?.length ?? 0);
+        const done = (await events("MoveDone", "second")).filter((n) => n.startsWith("copy of stream"));
+        return done.length >= 2 && (b.status?.skew?.replicas ?? 99) <= 2 && (b.status?.pending ?? []).length === 0
+          ? b
+          : new Promise<false>((r) => setTimeout(() => r(false), 500));
+      },
+      120_000,
+    );
+    expect(Math.max(...pendingSeen)).toBe(1);
+    expect(evened.status?.capabilities?.placement).toBe(true);
+    expect(await held("js-0")).toBeLessThanOrEqual(4);
+    expect((await events("MoveStarted", "second")).filter((n) => n.startsWith("moving the copy of stream"))[0]).toMatch(
+      /^moving the copy of stream COPY\d in account APP off js-0$/,
     );
   }, 180_000);
 });
