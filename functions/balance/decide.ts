@@ -1,6 +1,7 @@
 // The decision of one balancer pass, from what observe.ts read and the time: pure, so the same
-// observation always gives the same decision. A pass makes at most one move, and none while the
-// cluster is unsettled, a move is pending, another balancer covers the cluster, or `interval` has
+// observation always gives the same decision. A pass makes at most one move (a placement move
+// before a leader move), and none while the cluster is unsettled or its NatsCluster mid-rollout, a
+// move is pending, another balancer covers the cluster or holds its move lease, or `interval` has
 // not passed since the last move.
 import type { Condition, ConditionUpdate } from "../../shared/kube/conditions.ts";
 import { findCondition, setConditions } from "../../shared/kube/conditions.ts";
