@@ -15,6 +15,8 @@ export const STATUS_GAUGES = {
   rolloutPendingServers: "nats_operator.rollout.pending_servers",
   evacuationRemaining: "nats_operator.evacuation.remaining",
   evacuationStalePlacements: "nats_operator.evacuation.stale_placements",
+  balancerLeaderSkew: "nats_operator.balancer.leader_skew",
+  balancerPendingMoves: "nats_operator.balancer.pending_moves",
 } as const;
 
 /** What the gauges need to know of the object a status belongs to. */
@@ -37,6 +39,8 @@ const conditionSeries = new Map<string, Series>();
 const rolloutSeries = new Map<string, { gate: Series; pending: Point }>();
 /** Per NatsClusterEvacuation: streams still to leave, and moved streams whose config names the source. */
 const evacuationSeries = new Map<string, { remaining: Point; stale: Point }>();
+/** Per NatsSystemBalancer: its leader skew, and its pending moves per `move_kind`. */
+const balancerSeries = new Map<string, { skew: Point; pending: Series }>();
 
 type RolloutStatus = NatsClusterStatus["rollout"];
 
@@ -90,6 +94,23 @@ export function recordStatus(object: StatusOwner, status: object | undefined): v
     ]);
     entry.pending.value = rollout?.pending?.length ?? 0;
   }
+  if (object.kind === "NatsSystemBalancer") {
+    const entry = balancerSeries.get(key) ?? {
+      skew: { value: 0, attributes: { ...identity, pool: "" } },
+      pending: new Map<string, Point>(),
+    };
+    balancerSeries.set(key, entry);
+    const skew = "skew" in status ? (status.skew as { leaders?: number } | undefined) : undefined;
+    entry.skew.value = skew?.leaders ?? 0;
+    const pending = "pending" in status && Array.isArray(status.pending) ? (status.pending as { kind?: string }[]) : [];
+    replaceSeries(
+      entry.pending,
+      ["Leader", "Placement"].map((kind) => [
+        kind,
+        { value: pending.filter((m) => m.kind === kind).length, attributes: { ...identity, move_kind: kind } },
+      ]),
+    );
+  }
   if (object.kind === "NatsClusterEvacuation") {
     const entry = evacuationSeries.get(key) ?? {
       remaining: { value: 0, attributes: identity },
@@ -107,6 +128,7 @@ export function resetStatusGauges(): void {
   conditionSeries.clear();
   rolloutSeries.clear();
   evacuationSeries.clear();
+  balancerSeries.clear();
 }
 
 const registered = new WeakSet<Meter>();
@@ -146,4 +168,16 @@ export function registerStatusGauges(meter: Meter): void {
       unit: "{stream}",
     })
     .addCallback(observe(() => [...evacuationSeries.values()].map((entry) => entry.stale)));
+  meter
+    .createObservableGauge(STATUS_GAUGES.balancerLeaderSkew, {
+      description: "Most leaders on one server minus fewest, per balancer (and pool)",
+      unit: "{leader}",
+    })
+    .addCallback(observe(() => [...balancerSeries.values()].map((entry) => entry.skew)));
+  meter
+    .createObservableGauge(STATUS_GAUGES.balancerPendingMoves, {
+      description: "Moves a NatsSystemBalancer requested and has not yet seen complete, by kind",
+      unit: "{move}",
+    })
+    .addCallback(observe(() => [...balancerSeries.values()].flatMap((entry) => [...entry.pending.values()])));
 }
