@@ -317,7 +317,14 @@ describe("story 11: a NatsClusterEvacuation empties a NATS cluster", () => {
     expect((await info("BULK")).state.messages).toBe(200);
   }, 120_000);
 
-  it("moves nothing while a server is down, and goes on once it is back", async () => {
+  it("moves nothing while a server is down, goes on once it is back, and reports the move it is refused", async () => {
+    // Its own placement tags name west: no server carries both those and the target tags.
+    await js(client, "STREAM.CREATE.TAGGED", {
+      name: "TAGGED",
+      subjects: ["tagged.>"],
+      num_replicas: 1,
+      placement: { tags: ["site:west"] },
+    });
     // west-1 stops; the evacuation starts only once the meta leader counts it offline.
     await nats.stopServer(3);
     await eventually(
@@ -357,5 +364,19 @@ describe("story 11: a NatsClusterEvacuation empties a NATS cluster", () => {
       90_000,
     );
     expect(ready(await evacuation("while-down"))?.reason).not.toBe("ServersDown");
+    const refused = await eventually(
+      "the TAGGED move refused",
+      async () => {
+        const note = (await events("MoveRefused", "while-down")).find((n) => n.startsWith("stream TAGGED"));
+        if (note) return note;
+        await pass("while-down");
+        return undefined;
+      },
+      90_000,
+    );
+    expect(refused).toMatch(
+      /^stream TAGGED of account APP was not moved off NATS cluster west: the server refused it: no suitable peers/,
+    );
+    expect((await info("TAGGED")).cluster?.name).toBe("west");
   }, 180_000);
 });
