@@ -7,6 +7,7 @@ import type { EventRecorder } from "../../shared/kube/events.ts";
 import { writeStatus } from "../../shared/kube/status.ts";
 import type { NatsSystemBalancer } from "./balancer.ts";
 import type { Decision, MoveRequest } from "./decide.ts";
+import { writeLease } from "./lease.ts";
 
 export const FIELD_MANAGER = FIELD_MANAGERS.balance;
 
@@ -22,8 +23,13 @@ export async function act(
   decision: Decision,
   send: MoveSender,
 ): Promise<Acted> {
+  // The lease first: of two balancers (or deliveries) about to move, only one gets past it.
+  const lease = decision.lease;
+  if (lease && lease.op.kind !== "release" && !(await writeLease(kube, lease.lease, lease.op)))
+    return { kind: "conflict" };
   const claim = await writeStatus(kube, balancer, decision.status, FIELD_MANAGER, { guarded: true });
   if (claim.kind === "conflict") return { kind: "conflict" };
+  if (lease?.op.kind === "release") await writeLease(kube, lease.lease, lease.op);
   const claimed = claim.kind === "written" ? claim.object : balancer;
   for (const event of decision.events) await recorder.record(claimed, event.type, event.reason, event.note);
   if (!decision.move) return { kind: "done" };

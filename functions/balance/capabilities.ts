@@ -7,8 +7,8 @@ export type Reach = ReadonlyMap<string, boolean>;
 
 /**
  * `leader` over the accounts holding streams in scope: Full when every one can be reached, None
- * when none can, Partial otherwise; unset when leader moves are off. Placement moves are not made
- * by this version, so `placement` is false.
+ * when none can, Partial otherwise; unset when leader moves are off. `placement` is false here:
+ * decide sets it from `moves.placement` (the system account may move any account's copies).
  */
 export function capabilitiesOf(accounts: readonly string[], reach: Reach | undefined): Capabilities {
   if (!reach) return { placement: false };

@@ -204,6 +204,42 @@ describe("NatsSystemBalancer pass", () => {
     expect(decide(observed({ streams }), NOW).move).toBeUndefined();
   });
 
+  it("leaves alone the streams an evacuation of its NATS cluster is moving", () => {
+    const base = observed({ streams: streamsLedBy("js-0", 9) });
+    if (base.nats.kind !== "read") throw new Error("fixture");
+    const evacuating = Array.from({ length: 8 }, (_, i) => ({ account: ACCOUNT, stream: `S${i + 1}` }));
+    const d = decide({ ...base, nats: { ...base.nats, evacuating } }, NOW);
+    expect(d.move?.target).toEqual({ account: ACCOUNT, stream: "S9" });
+    expect(condition(d, "Ready")?.message).toMatch(/; 8 streams under evacuation left alone$/);
+  });
+
+  it("holds while the NatsCluster whose servers it covers is not Settled, mid-rollout", () => {
+    const settled = (status: "True" | "False") => ({
+      type: "Settled",
+      status,
+      reason: status === "True" ? "Settled" : "Unsettled",
+      message: status === "True" ? "" : "js-1 is restarting",
+      lastTransitionTime: minutesAgo(1),
+    });
+    const cluster = (status: "True" | "False", servers = SERVERS) => ({
+      namespace: "nats-system",
+      name: "js",
+      servers,
+      settled: settled(status),
+    });
+    const rolling = decide(observed({ streams: streamsLedBy("js-0", 9) }, { clusters: [cluster("False")] }), NOW);
+    expect(rolling.move).toBeUndefined();
+    expect(said(rolling, "Holding")).toBe("True/Unsettled");
+    expect(condition(rolling, "Holding")?.message).toBe(
+      "NatsCluster nats-system/js is not Settled (Unsettled): js-1 is restarting",
+    );
+    const elsewhere = [cluster("False", ["other-0"])];
+    expect(decide(observed({ streams: streamsLedBy("js-0", 9) }, { clusters: elsewhere }), NOW).move).toBeDefined();
+    expect(
+      decide(observed({ streams: streamsLedBy("js-0", 9) }, { clusters: [cluster("True")] }), NOW).move,
+    ).toBeDefined();
+  });
+
   it("a second balancer on the same NATS cluster reads DuplicateBalancer and moves nothing", () => {
     const older = balancer(
       { connectionRef: { name: "other-system" } },

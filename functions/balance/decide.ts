@@ -1,6 +1,7 @@
 // The decision of one balancer pass, from what observe.ts read and the time: pure, so the same
-// observation always gives the same decision. A pass makes at most one move, and none while the
-// cluster is unsettled, a move is pending, another balancer covers the cluster, or `interval` has
+// observation always gives the same decision. A pass makes at most one move (a placement move
+// before a leader move), and none while the cluster is unsettled or its NatsCluster mid-rollout, a
+// move is pending, another balancer covers the cluster or holds its move lease, or `interval` has
 // not passed since the last move.
 import type { Condition, ConditionUpdate } from "../../shared/kube/conditions.ts";
 import { findCondition, setConditions } from "../../shared/kube/conditions.ts";
@@ -16,10 +17,13 @@ import {
 } from "./balancer.ts";
 import { capabilitiesOf } from "./capabilities.ts";
 import { coveringBalancer } from "./duplicate.ts";
+import { type LeaseWrite, withLease } from "./lease-decision.ts";
 import { loadOf, type Load } from "./load.ts";
 import type { Observed } from "./observe.ts";
 import { planLeaderMove, type LeaderMove } from "./plan.ts";
+import { planPlacementMove } from "./plan-placement.ts";
 import { PENDING_POLL, pollFor } from "./schedule.ts";
+import { rolloutHold } from "./rollout.ts";
 import { unsettledBecause } from "./settled.ts";
 import { describeGroup, type Group, type Snapshot } from "./snapshot.ts";
 import type { StepdownTarget } from "./stepdown.ts";
@@ -37,6 +41,8 @@ export interface MoveRequest {
   to: string;
   /** The connection's own account: its groups are stepped down without the `acc.` import. */
   ownAccount?: string;
+  /** A placement move instead: the copy on `from` leaves, and the server picks where it lands (`to` is empty). */
+  placement?: { cluster: string };
 }
 
 export interface Decision {
@@ -46,6 +52,8 @@ export interface Decision {
   events: BalancerEvent[];
   poll: Poll;
   summary: string;
+  /** The move lease to take or renew before the claim, or let go after it. */
+  lease?: LeaseWrite;
 }
 
 const ready = (status: "True" | "False", reason: string, message: string): ConditionUpdate => ({
@@ -61,9 +69,11 @@ const holding = (status: "True" | "False", reason: string, message: string): Con
   message,
 });
 
-/** `stream S` or `consumer S/C` of a move. */
+/** `leader of stream S …`, `leader of consumer S/C …` or `copy of stream S …` of a move. */
 const describeMove = (move: Move) =>
-  `leader of ${describeGroup({ kind: move.consumer ? "consumer" : "stream", stream: move.stream ?? "", ...(move.consumer ? { consumer: move.consumer } : {}) })} in account ${move.account ?? ""}`;
+  move.kind === "Placement"
+    ? `copy of stream ${move.stream ?? ""} in account ${move.account ?? ""}`
+    : `leader of ${describeGroup({ kind: move.consumer ? "consumer" : "stream", stream: move.stream ?? "", ...(move.consumer ? { consumer: move.consumer } : {}) })} in account ${move.account ?? ""}`;
 
 /** A Warning when Ready turns False for a reason it did not show before: once, not every pass. */
 function readyWarning(previous: readonly Condition[] | undefined, update: ConditionUpdate): BalancerEvent[] {
@@ -82,9 +92,11 @@ function doneEvents(pending: readonly Move[], snapshot: Snapshot): BalancerEvent
     const now = group?.leader;
     const where = !group
       ? "its group is gone"
-      : now === move.to
-        ? `now on ${now}`
-        : `on ${now ?? "no server"} (asked for ${move.to ?? ""})`;
+      : move.kind === "Placement"
+        ? `off ${move.from ?? ""}, copies now on ${group.members.map((m) => m.name).join(", ")}`
+        : now === move.to
+          ? `now on ${now}`
+          : `on ${now ?? "no server"} (asked for ${move.to ?? ""})`;
     return { type: "Normal", reason: "MoveDone", note: `${describeMove(move)}: ${where}` };
   });
 }
@@ -104,14 +116,20 @@ function moveOf(planned: LeaderMove, now: Date): Move {
 function balancingMessage(observed: Observed, snapshot: Snapshot): string {
   const streams = snapshot.groups.filter((g) => g.kind === "stream").length;
   const consumers = snapshot.groups.length - streams;
-  const placement = placementMovesAsked(observed.balancer) ? "; placement moves are not made by this version" : "";
-  return `balancing ${streams} stream and ${consumers} consumer leaders on ${snapshot.roster.length} servers of NATS cluster ${snapshot.cluster}${placement}`;
+  const evacuating = observed.nats.kind === "read" ? (observed.nats.evacuating ?? []).length : 0;
+  const leftAlone =
+    evacuating > 0 ? `; ${evacuating} stream${evacuating === 1 ? "" : "s"} under evacuation left alone` : "";
+  return `balancing ${streams} stream and ${consumers} consumer leaders on ${snapshot.roster.length} servers of NATS cluster ${snapshot.cluster}${leftAlone}`;
 }
 
 const skewText = (load: Load) => `leader skew ${load.skew.leaders} across ${load.servers.length} servers`;
 
-/** What one pass does for the balancer observed, at `now`. */
+/** What one pass does for the balancer observed, at `now`, the move lease included. */
 export function decide(observed: Observed, now: Date): Decision {
+  return withLease(observed, decidePass(observed, now), now);
+}
+
+function decidePass(observed: Observed, now: Date): Decision {
   const { balancer, nats } = observed;
   const previous: NatsSystemBalancerStatus = balancer.status ?? {};
   const generation = balancer.metadata.generation;
@@ -180,14 +198,38 @@ export function decide(observed: Observed, now: Date): Decision {
     );
   }
 
-  const capabilities = capabilitiesOf(
-    [...new Set(snapshot.groups.map((g) => g.account))],
-    leaderMovesOn(balancer) ? nats.reach : undefined,
-  );
+  const capabilities = {
+    ...capabilitiesOf(
+      [...new Set(snapshot.groups.map((g) => g.account))],
+      leaderMovesOn(balancer) ? nats.reach : undefined,
+    ),
+    placement: placementMovesAsked(balancer),
+  };
   const balancing = ready("True", "Balancing", balancingMessage(observed, snapshot));
   const common = { capabilities, ...(lastMove ? { lastMove } : {}) };
-  const unsettled = unsettledBecause(snapshot);
+  const unsettled = unsettledBecause(snapshot) ?? rolloutHold(observed.clusters ?? [], snapshot.roster);
 
+  // A placement move is done once its `from` no longer holds the stream.
+  const leaving = pending.filter(
+    (m) =>
+      m.kind === "Placement" &&
+      snapshot.groups.some(
+        (g) =>
+          g.kind === "stream" &&
+          g.account === m.account &&
+          g.stream === m.stream &&
+          g.members.some((x) => x.name === m.from),
+      ),
+  );
+  if (leaving.length > 0) {
+    const message = `waiting for the ${leaving.map(describeMove).join(", ")} to leave ${leaving.map((m) => m.from ?? "").join(", ")}`;
+    return settle([balancing, holding("True", "MovePending", message)], {
+      ...common,
+      pending,
+      poll: PENDING_POLL,
+      summary: message,
+    });
+  }
   if (pending.length > 0 && unsettled) {
     const message = `waiting for the ${pending.map(describeMove).join(", ")} to settle: ${unsettled}`;
     return settle([balancing, holding("True", "MovePending", message)], {
@@ -206,6 +248,52 @@ export function decide(observed: Observed, now: Date): Decision {
       events,
       summary: unsettled,
     });
+  const evacuating = new Set((nats.evacuating ?? []).map((s) => `${s.account}\u0000${s.stream}`));
+  const inScope = (g: Group) =>
+    (!g.placementCluster || g.placementCluster === snapshot.cluster) &&
+    !evacuating.has(`${g.account}\u0000${g.stream}`);
+  const due = lastMove?.time ? Date.parse(lastMove.time) + interval : 0;
+
+  // Placement moves go before leader moves: a copy that moves takes its leadership along.
+  const copy = placementMovesAsked(balancer)
+    ? planPlacementMove(snapshot.groups, snapshot.roster, snapshot.tags ?? new Map(), inScope)
+    : undefined;
+  if (copy) {
+    const move: Move = {
+      kind: "Placement",
+      account: copy.group.account,
+      stream: copy.group.stream,
+      consumer: "",
+      from: copy.from,
+      to: "",
+      time: now.toISOString(),
+    };
+    const note = `${describeMove(move)} off ${copy.from}`;
+    if (now.getTime() < due) {
+      const message = `settled; next move (${note}) not before ${new Date(due).toISOString()}`;
+      return settle([balancing, holding("False", "Settled", message)], {
+        ...common,
+        pending: [],
+        events,
+        summary: message,
+      });
+    }
+    return settle([balancing, holding("False", "Settled", `settled; moving the ${note}`)], {
+      capabilities,
+      lastMove: move,
+      pending: [move],
+      events: [...events, { type: "Normal", reason: "MoveStarted", note: `moving the ${note}` }],
+      move: {
+        target: { account: copy.group.account, stream: copy.group.stream },
+        from: copy.from,
+        to: "",
+        placement: { cluster: snapshot.cluster },
+      },
+      poll: PENDING_POLL,
+      summary: `moving the ${note}`,
+    });
+  }
+
   if (!leaderMovesOn(balancer)) {
     const message = `leader moves are off; ${skewText(load)}`;
     return settle([balancing, holding("False", "Settled", message)], {
@@ -216,8 +304,7 @@ export function decide(observed: Observed, now: Date): Decision {
     });
   }
 
-  const movable = (g: Group) =>
-    nats.reach?.get(g.account) === true && (!g.placementCluster || g.placementCluster === snapshot.cluster);
+  const movable = (g: Group) => nats.reach?.get(g.account) === true && inScope(g);
   const planned = planLeaderMove(snapshot.groups, snapshot.roster, movable);
   if (!planned) {
     const stuck = load.skew.leaders > 1 && capabilities.leaderReason ? `; ${capabilities.leaderReason}` : "";
@@ -230,7 +317,6 @@ export function decide(observed: Observed, now: Date): Decision {
     });
   }
   const move = moveOf(planned, now);
-  const due = lastMove?.time ? Date.parse(lastMove.time) + interval : 0;
   if (now.getTime() < due) {
     const message = `settled; next move (${describeMove(move)} from ${planned.from} to ${planned.to}) not before ${new Date(due).toISOString()}`;
     return settle([balancing, holding("False", "Settled", message)], {

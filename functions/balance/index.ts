@@ -1,6 +1,7 @@
-// balance: evens JetStream leaders across the servers of a NATS cluster (NatsSystemBalancer).
-// Each pass observes (observe.ts, reads only), decides (decide.ts, pure) and acts (act.ts: the
-// guarded status write that claims the pass, then at most one leader move).
+// balance: evens JetStream leaders across the servers of a NATS cluster (NatsSystemBalancer), and
+// moves every stream off a NATS cluster (NatsClusterEvacuation, evacuate.ts). Each pass observes
+// (reads only), decides (pure) and acts (the guarded status write that claims the pass, then the
+// moves).
 import type { Kube } from "../../shared/kube/client.ts";
 import { createConnectionPool } from "../../shared/nats/pool.ts";
 import { NatsApiError } from "../../shared/nats/request.ts";
@@ -9,8 +10,11 @@ import { conflict, done, skipped, withSchedules } from "../../shared/runtime/out
 import { act, type MoveSender } from "./act.ts";
 import { type NatsSystemBalancer, SYSTEM_BALANCER } from "./balancer.ts";
 import { decide } from "./decide.ts";
+import { countHeldPass } from "./held-passes.ts";
+import { handleEvacuation } from "./evacuate.ts";
 import { connectionOf, observe } from "./observe.ts";
 import { balancerPoll, noPoll } from "./schedule.ts";
+import { requestCopyMove } from "./move.ts";
 import { requestStepdown } from "./stepdown.ts";
 import { targetOf } from "./target.ts";
 
@@ -23,10 +27,12 @@ const sendWith =
     const connected = await connectionOf(kube, pool, balancer);
     if (!connected.ok) return `the ${move.target.stream} move was not requested: ${connected.message}`;
     try {
-      await requestStepdown(connected.nc, move.target, move.to, move.ownAccount);
+      if (move.placement) await requestCopyMove(connected.nc, move.target, move.from, move.placement.cluster);
+      else await requestStepdown(connected.nc, move.target, move.to, move.ownAccount);
       return undefined;
     } catch (error) {
       const why = error instanceof NatsApiError ? `the server refused it: ${error.message}` : String(error);
+      if (move.placement) return `copy of stream ${move.target.stream} was not moved off ${move.from}: ${why}`;
       return `leader of ${move.target.consumer ? `consumer ${move.target.stream}/${move.target.consumer}` : `stream ${move.target.stream}`} was not moved from ${move.from} to ${move.to}: ${why}`;
     }
   };
@@ -47,6 +53,7 @@ export const balance: OperatorFunction = {
   async handle(context) {
     const target = targetOf(context.event);
     if (target.kind === "none") return skipped(target.reason);
+    if (target.kind === "NatsClusterEvacuation") return handleEvacuation(context, pool, target.namespace, target.name);
     if (target.kind !== "NatsSystemBalancer") return skipped(`${target.kind} is not reconciled by this version`);
     const kube = await context.kube();
     const stop = [noPoll(target.namespace, target.name)];
@@ -65,9 +72,12 @@ export const balance: OperatorFunction = {
     const schedules = [balancerPoll(balancer, decision.poll)];
     if (acted.kind === "conflict")
       return withSchedules(
-        conflict("the balancer changed while deciding; the pass is left to the delivery that claimed it"),
+        conflict(
+          "the balancer or its move lease changed while deciding; the pass is left to the delivery that claimed it",
+        ),
         schedules,
       );
+    countHeldPass(balancer, decision.status);
     return withSchedules(done(acted.refused ?? decision.summary), schedules);
   },
   shutdown: () => pool.closeAll(),

@@ -24,7 +24,7 @@ export interface JszConsumer {
 export interface JszStream {
   name: string;
   cluster?: JszCluster;
-  config?: { placement?: { cluster?: string; tags?: string[] } };
+  config?: { placement?: { cluster?: string; tags?: string[] }; metadata?: Record<string, string> };
   consumer_detail?: JszConsumer[];
 }
 
@@ -48,6 +48,7 @@ export interface ServerIdentity {
   name: string;
   id?: string;
   cluster?: string;
+  tags?: string[];
 }
 
 export interface JszReply {

@@ -15,8 +15,11 @@ export type ClusterReading =
   | { ok: true; snapshot: Snapshot; ownAccount?: string }
   | { ok: false; reason: "NotClustered" | "NotSystemUser" | "PassFailed"; message: string };
 
-/** Every server of the cluster answers; the roster is complete once all the routes name have. */
-async function readRoster(nc: NatsConnection, cluster: string): Promise<string[]> {
+/**
+ * Every server of the cluster with its tags; the roster is complete once all the routes name have
+ * answered. A server only a route names (it did not answer) has no tags.
+ */
+export async function readServers(nc: NatsConnection, cluster: string): Promise<Map<string, string[]>> {
   const replies = await gatherReplies<StatszReply>(
     nc,
     "$SYS.REQ.SERVER.PING.STATSZ",
@@ -30,16 +33,16 @@ async function readRoster(nc: NatsConnection, cluster: string): Promise<string[]
       },
     },
   );
-  const names = new Set<string>();
+  const servers = new Map<string, string[]>();
   for (const r of replies) {
-    if (r.server?.name) names.add(r.server.name);
-    for (const route of r.statsz?.routes ?? []) if (route.name) names.add(route.name);
+    if (r.server?.name) servers.set(r.server.name, r.server.tags ?? []);
+    for (const route of r.statsz?.routes ?? []) if (route.name && !servers.has(route.name)) servers.set(route.name, []);
   }
-  return [...names].sort();
+  return new Map([...servers.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 /** All JSZ pages; a server that misses one page is left without a report (silent). */
-async function readJsz(nc: NatsConnection, cluster: string, roster: readonly string[]): Promise<ServerReport[]> {
+export async function readJsz(nc: NatsConnection, cluster: string, roster: readonly string[]): Promise<ServerReport[]> {
   const pages = new Map<string, JszAccount[]>(roster.map((s) => [s, []]));
   const metas = new Map<string, JszData["meta_cluster"]>();
   const missed = new Set<string>();
@@ -97,7 +100,8 @@ export async function readCluster(nc: NatsConnection): Promise<ClusterReading> {
       message: `the server the connection reaches (${nc.info?.server_name ?? "?"}) is in no NATS cluster`,
     };
   try {
-    const roster = await readRoster(nc, cluster);
+    const servers = await readServers(nc, cluster);
+    const roster = [...servers.keys()];
     if (roster.length === 0)
       return {
         ok: false,
@@ -105,7 +109,11 @@ export async function readCluster(nc: NatsConnection): Promise<ClusterReading> {
         message: `no server answered $SYS.REQ.SERVER.PING.STATSZ: the connection's user is not a system account user, or may not publish there`,
       };
     const [reports, ownAccount] = await Promise.all([readJsz(nc, cluster, roster), ownAccountOf(nc)]);
-    return { ok: true, snapshot: mergeSnapshot(cluster, roster, reports), ...(ownAccount ? { ownAccount } : {}) };
+    return {
+      ok: true,
+      snapshot: mergeSnapshot(cluster, roster, reports, servers),
+      ...(ownAccount ? { ownAccount } : {}),
+    };
   } catch (error) {
     return { ok: false, reason: "PassFailed", message: error instanceof Error ? error.message : String(error) };
   }

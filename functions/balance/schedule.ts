@@ -1,7 +1,9 @@
 // The balancer's own tick: a balancer is periodic by nature, so its PingSource follows `interval`
-// for as long as it exists (5 s while a move is pending), and goes with it.
+// for as long as it exists (5 s while a move is pending), and goes with it. An evacuation polls
+// only while it has something to watch (moves in flight or waiting, owners to move pinned streams).
 import { keepPolling, type Poll, type ScheduleDecision, stopPolling } from "../../shared/runtime/schedule.ts";
 import type { NatsSystemBalancer } from "./balancer.ts";
+import type { NatsClusterEvacuation } from "./evacuation.ts";
 
 /** How often a pass looks while a requested move is not yet seen complete. */
 export const PENDING_POLL: Poll = { every: "5s" };
@@ -38,3 +40,23 @@ export function balancerPoll(balancer: NatsSystemBalancer, poll: Poll): Schedule
 
 /** No PingSource for a balancer that is gone. */
 export const noPoll = (namespace: string, name: string): ScheduleDecision => stopPolling(scheduleId(namespace, name));
+
+export const evacuationScheduleId = (namespace: string, name: string) => ({ namespace, name: `${name}-evacuation` });
+
+/** The evacuation's PingSource, owned by it, while it has moves to watch; none otherwise. */
+export function evacuationPoll(evacuation: NatsClusterEvacuation, poll: Poll | false): ScheduleDecision {
+  const { namespace, name } = evacuation.metadata;
+  if (poll === false) return stopPolling(evacuationScheduleId(namespace, name));
+  return keepPolling(
+    {
+      ...evacuationScheduleId(namespace, name),
+      target: "balance",
+      work: { kind: "NatsClusterEvacuation", namespace, name },
+      scope: { kind: "object", owner: evacuation },
+    },
+    poll,
+  );
+}
+
+export const noEvacuationPoll = (namespace: string, name: string): ScheduleDecision =>
+  stopPolling(evacuationScheduleId(namespace, name));

@@ -20,6 +20,8 @@ export interface Group {
   members: Member[];
   /** The stream's declared `placement.cluster`, if any. */
   placementCluster?: string;
+  /** The stream's declared `placement.tags`, if any: every new copy must land on a server carrying them. */
+  placementTags?: string[];
 }
 
 export interface Snapshot {
@@ -32,6 +34,8 @@ export interface Snapshot {
   metaLeader?: string;
   /** Sorted by account, stream, then consumer (a stream before its consumers). */
   groups: Group[];
+  /** Server tags by server, from STATSZ; absent where not read. */
+  tags?: ReadonlyMap<string, readonly string[]>;
 }
 
 const memberOf = (peer: JszPeer): Member => ({
@@ -71,7 +75,12 @@ function metaLeaderOf(views: readonly View[]): string | undefined {
 const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Merges the reports of the roster's servers into one snapshot. */
-export function mergeSnapshot(cluster: string, roster: readonly string[], reports: readonly ServerReport[]): Snapshot {
+export function mergeSnapshot(
+  cluster: string,
+  roster: readonly string[],
+  reports: readonly ServerReport[],
+  tags?: ReadonlyMap<string, readonly string[]>,
+): Snapshot {
   const answered = reports.filter((r) => r.jsz !== undefined && roster.includes(r.server));
   const silent = roster.filter((s) => !answered.some((r) => r.server === s));
   const metaViews = answered.flatMap((r) =>
@@ -92,9 +101,16 @@ export function mergeSnapshot(cluster: string, roster: readonly string[], report
         // non-clustered setup): it has no leader to move.
         if (!stream.cluster) continue;
         const placement = stream.config?.placement?.cluster;
+        const placementTags = stream.config?.placement?.tags ?? [];
         add(
           `${key}\u0000${stream.name}`,
-          { kind: "stream", account: key, stream: stream.name, ...(placement ? { placementCluster: placement } : {}) },
+          {
+            kind: "stream",
+            account: key,
+            stream: stream.name,
+            ...(placement ? { placementCluster: placement } : {}),
+            ...(placementTags.length > 0 ? { placementTags } : {}),
+          },
           { reporter: report.server, cluster: stream.cluster },
         );
         for (const consumer of stream.consumer_detail ?? []) {
@@ -112,7 +128,14 @@ export function mergeSnapshot(cluster: string, roster: readonly string[], report
     .sort(([a], [b]) => byName(a, b))
     .map(([, { group, views: seen }]) => ({ ...group, ...membersOf(seen) }));
   const metaLeader = metaLeaderOf(metaViews);
-  return { cluster, roster: [...roster], silent, ...(metaLeader ? { metaLeader } : {}), groups };
+  return {
+    cluster,
+    roster: [...roster],
+    silent,
+    ...(metaLeader ? { metaLeader } : {}),
+    groups,
+    ...(tags ? { tags } : {}),
+  };
 }
 
 /** `stream S`, `consumer S/C`, with the account when it is not the only one. */

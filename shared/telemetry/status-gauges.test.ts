@@ -165,3 +165,46 @@ describe("nats_operator.rollout gauges", () => {
     expect(await readings(STATUS_GAUGES.rolloutGate)).toEqual([]);
   });
 });
+
+describe("nats_operator.evacuation gauges", () => {
+  const evacuation = {
+    apiVersion: "jetstream.nats-operator.io/v1beta1",
+    kind: "NatsClusterEvacuation",
+    metadata: { name: "retire-east", namespace: "nats-system", generation: 1 },
+  };
+  const identity = { kind: "NatsClusterEvacuation", namespace: "nats-system", name: "retire-east" };
+
+  it("read the streams still to leave and the moved streams whose config names the source", async () => {
+    const kube = memoryKube([evacuation]);
+    await writeStatus(kube, evacuation, { remaining: 5, stalePlacement: [{ account: "APP", name: "OLD" }] }, "m");
+    expect(await readings(STATUS_GAUGES.evacuationRemaining)).toEqual([{ value: 5, attributes: identity }]);
+    expect(await readings(STATUS_GAUGES.evacuationStalePlacements)).toEqual([{ value: 1, attributes: identity }]);
+  });
+
+  it("are not reported for other kinds", async () => {
+    await writeStatus(memoryKube([stream]), stream, { conditions: [] }, "m");
+    expect(await readings(STATUS_GAUGES.evacuationRemaining)).toEqual([]);
+  });
+});
+
+describe("nats_operator.balancer gauges", () => {
+  const balancer = {
+    apiVersion: "jetstream.nats-operator.io/v1beta1",
+    kind: "NatsSystemBalancer",
+    metadata: { name: "even", namespace: "nats-system", generation: 1 },
+  };
+  const identity = { kind: "NatsSystemBalancer", namespace: "nats-system", name: "even" };
+
+  it("read the leader skew and the pending moves by kind", async () => {
+    const kube = memoryKube([balancer]);
+    const move = { kind: "Leader", account: "APP", stream: "S1", consumer: "", from: "js-0", to: "js-1", time: at };
+    await writeStatus(kube, balancer, { skew: { leaders: 4, replicas: 0 }, pending: [move] }, "m");
+    expect(await readings(STATUS_GAUGES.balancerLeaderSkew)).toEqual([
+      { value: 4, attributes: { ...identity, pool: "" } },
+    ]);
+    expect(await readings(STATUS_GAUGES.balancerPendingMoves)).toEqual([
+      { value: 1, attributes: { ...identity, move_kind: "Leader" } },
+      { value: 0, attributes: { ...identity, move_kind: "Placement" } },
+    ]);
+  });
+});

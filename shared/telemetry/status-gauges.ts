@@ -13,6 +13,10 @@ export const STATUS_GAUGES = {
   condition: "nats_operator.condition",
   rolloutGate: "nats_operator.rollout.gate",
   rolloutPendingServers: "nats_operator.rollout.pending_servers",
+  evacuationRemaining: "nats_operator.evacuation.remaining",
+  evacuationStalePlacements: "nats_operator.evacuation.stale_placements",
+  balancerLeaderSkew: "nats_operator.balancer.leader_skew",
+  balancerPendingMoves: "nats_operator.balancer.pending_moves",
 } as const;
 
 /** What the gauges need to know of the object a status belongs to. */
@@ -33,6 +37,10 @@ type Series = Map<string, Point>;
 const conditionSeries = new Map<string, Series>();
 /** Per NatsCluster: its gate series (one per `waiting_for`) and its pending-servers point. */
 const rolloutSeries = new Map<string, { gate: Series; pending: Point }>();
+/** Per NatsClusterEvacuation: streams still to leave, and moved streams whose config names the source. */
+const evacuationSeries = new Map<string, { remaining: Point; stale: Point }>();
+/** Per NatsSystemBalancer: its leader skew, and its pending moves per `move_kind`. */
+const balancerSeries = new Map<string, { skew: Point; pending: Series }>();
 
 type RolloutStatus = NatsClusterStatus["rollout"];
 
@@ -86,12 +94,41 @@ export function recordStatus(object: StatusOwner, status: object | undefined): v
     ]);
     entry.pending.value = rollout?.pending?.length ?? 0;
   }
+  if (object.kind === "NatsSystemBalancer") {
+    const entry = balancerSeries.get(key) ?? {
+      skew: { value: 0, attributes: { ...identity, pool: "" } },
+      pending: new Map<string, Point>(),
+    };
+    balancerSeries.set(key, entry);
+    const skew = "skew" in status ? (status.skew as { leaders?: number } | undefined) : undefined;
+    entry.skew.value = skew?.leaders ?? 0;
+    const pending = "pending" in status && Array.isArray(status.pending) ? (status.pending as { kind?: string }[]) : [];
+    replaceSeries(
+      entry.pending,
+      ["Leader", "Placement"].map((kind) => [
+        kind,
+        { value: pending.filter((m) => m.kind === kind).length, attributes: { ...identity, move_kind: kind } },
+      ]),
+    );
+  }
+  if (object.kind === "NatsClusterEvacuation") {
+    const entry = evacuationSeries.get(key) ?? {
+      remaining: { value: 0, attributes: identity },
+      stale: { value: 0, attributes: identity },
+    };
+    evacuationSeries.set(key, entry);
+    entry.remaining.value = "remaining" in status && typeof status.remaining === "number" ? status.remaining : 0;
+    entry.stale.value =
+      "stalePlacement" in status && Array.isArray(status.stalePlacement) ? status.stalePlacement.length : 0;
+  }
 }
 
 /** Forgets every reading; for tests. */
 export function resetStatusGauges(): void {
   conditionSeries.clear();
   rolloutSeries.clear();
+  evacuationSeries.clear();
+  balancerSeries.clear();
 }
 
 const registered = new WeakSet<Meter>();
@@ -119,4 +156,28 @@ export function registerStatusGauges(meter: Meter): void {
       unit: "{server}",
     })
     .addCallback(observe(() => [...rolloutSeries.values()].map((entry) => entry.pending)));
+  meter
+    .createObservableGauge(STATUS_GAUGES.evacuationRemaining, {
+      description: "Streams a NatsClusterEvacuation still has to move off its source",
+      unit: "{stream}",
+    })
+    .addCallback(observe(() => [...evacuationSeries.values()].map((entry) => entry.remaining)));
+  meter
+    .createObservableGauge(STATUS_GAUGES.evacuationStalePlacements, {
+      description: "Moved streams no resource owns whose config still names the evacuated cluster",
+      unit: "{stream}",
+    })
+    .addCallback(observe(() => [...evacuationSeries.values()].map((entry) => entry.stale)));
+  meter
+    .createObservableGauge(STATUS_GAUGES.balancerLeaderSkew, {
+      description: "Most leaders on one server minus fewest, per balancer (and pool)",
+      unit: "{leader}",
+    })
+    .addCallback(observe(() => [...balancerSeries.values()].map((entry) => entry.skew)));
+  meter
+    .createObservableGauge(STATUS_GAUGES.balancerPendingMoves, {
+      description: "Moves a NatsSystemBalancer requested and has not yet seen complete, by kind",
+      unit: "{move}",
+    })
+    .addCallback(observe(() => [...balancerSeries.values()].flatMap((entry) => [...entry.pending.values()])));
 }

@@ -138,6 +138,11 @@ export const BALANCER_REASONS = reasons(
   "NotClustered",
   "DuplicateBalancer",
   "PassFailed",
+  // Ours: a connection that is not a system user, an interval that is not positive, and Holding
+  // while Ready is False.
+  "NotSystemUser",
+  "InvalidInterval",
+  "NotObserved",
   "Settled",
   "Unsettled",
   "MovePending",

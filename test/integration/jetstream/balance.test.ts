@@ -62,40 +62,47 @@ const skewOf = (counts: Map<string, number>) => Math.max(...counts.values()) - M
 /** Hands every stream's leadership to `server`, as an operator stepping leaders down by hand would. */
 async function leadAllFrom(server: string): Promise<void> {
   for (const stream of STREAMS) {
-    await eventually(`${stream} led by ${server}`, async () => {
-      if ((await leaderOf(stream)) === server) return true;
-      await js(client, `STREAM.LEADER.STEPDOWN.${stream}`, { placement: { preferred: server } });
-      await new Promise((r) => setTimeout(r, 300));
-      return (await leaderOf(stream)) === server ? true : undefined;
-    });
+    await eventually(
+      `${stream} led by ${server}`,
+      async () => {
+        if ((await leaderOf(stream)) === server) return true;
+        await js(client, `STREAM.LEADER.STEPDOWN.${stream}`, { placement: { preferred: server } });
+        await new Promise((r) => setTimeout(r, 300));
+        return (await leaderOf(stream)) === server ? true : undefined;
+        // A cluster that has just come up on a busy machine takes a while to elect.
+      },
+      90_000,
+    );
   }
 }
 
 /** One pass, delivered as the balancer's PingSource would deliver its tick. */
-function pass(): Promise<Outcome> {
-  const ce = pingEvent(ns, "even-system-balance", {
-    data: JSON.stringify({ kind: "NatsSystemBalancer", namespace: ns, name: "even" }),
+function pass(name = "even"): Promise<Outcome> {
+  const ce = pingEvent(ns, `${name}-system-balance`, {
+    data: JSON.stringify({ kind: "NatsSystemBalancer", namespace: ns, name }),
     ceOverrides: { extensions: { target: "balance" } },
   });
   return dispatch(balance, ce, deps);
 }
 
-const balancer = async () =>
+const balancer = async (name = "even") =>
   (await env.kube.get<NatsSystemBalancer>({
     apiVersion: JS,
     kind: "NatsSystemBalancer",
     namespace: ns,
-    name: "even",
+    name,
   })) as NatsSystemBalancer;
 const holding = (b: NatsSystemBalancer) => b.status?.conditions?.find((c) => c.type === "Holding");
 
-async function events(reason: string): Promise<string[]> {
-  const list = await env.kube.list<KubeObject & { reason?: string; note?: string }>({
+async function events(reason: string, about?: string): Promise<string[]> {
+  const list = await env.kube.list<KubeObject & { reason?: string; note?: string; regarding?: { name?: string } }>({
     apiVersion: "events.k8s.io/v1",
     kind: "Event",
     namespace: ns,
   });
-  return list.filter((e) => e.reason === reason).map((e) => e.note ?? "");
+  return list
+    .filter((e) => e.reason === reason && (about === undefined || e.regarding?.name === about))
+    .map((e) => e.note ?? "");
 }
 
 beforeAll(async () => {
@@ -186,4 +193,156 @@ describe("story 7: a NatsSystemBalancer evens stream leaders", () => {
     );
     expect(holding(resumed)?.reason).toBe("Settled");
   }, 240_000);
+
+  it("pauses while the NatsCluster of its servers is mid-rollout, and resumes once it is Settled", async () => {
+    // The move the last pass made settles first, so the pause is the rollout's alone.
+    await eventually("no move pending", async () => {
+      await pass();
+      return ((await balancer()).status?.pending ?? []).length === 0;
+    });
+    await leadAllFrom("js-0");
+    const created = await create(
+      env.kube,
+      resource("cluster.nats-operator.io/v1beta1", "NatsCluster", ns, "js", { version: "2.15.2", replicas: 3 }),
+    );
+    const settled = async (status: "True" | "False") => {
+      const current = (await env.kube.get<KubeObject>({
+        apiVersion: created.apiVersion,
+        kind: created.kind,
+        namespace: ns,
+        name: "js",
+      })) as KubeObject;
+      await env.kube.applyStatus(
+        {
+          apiVersion: created.apiVersion,
+          kind: created.kind,
+          metadata: current.metadata,
+          status: {
+            servers: nats.names.map((name) => ({ name })),
+            conditions: [
+              {
+                type: "Settled",
+                status,
+                reason: status === "True" ? "Settled" : "Unsettled",
+                message: status === "True" ? "every server is current" : "js-1 is restarting",
+                lastTransitionTime: new Date().toISOString(),
+              },
+            ],
+          },
+        },
+        "test",
+      );
+    };
+    await settled("False");
+    const moves = (await events("MoveStarted")).length;
+    for (let i = 0; i < 3; i++) await pass();
+    const paused = await balancer();
+    expect(holding(paused)).toMatchObject({
+      status: "True",
+      reason: "Unsettled",
+      message: `NatsCluster ${ns}/js is not Settled (Unsettled): js-1 is restarting`,
+    });
+    expect((await events("MoveStarted")).length).toBe(moves);
+
+    await settled("True");
+    await eventually(
+      "a move once the NatsCluster is Settled",
+      async () => {
+        await pass();
+        return (await events("MoveStarted")).length > moves;
+      },
+      60_000,
+    );
+  }, 120_000);
+
+  it("hands the move lease on only after it lapses, when its holder goes mid-move", async () => {
+    await leadAllFrom("js-0");
+    await eventually("a move pending", async () => {
+      await pass();
+      return ((await balancer()).status?.pending ?? []).length === 1;
+    });
+    const lease = await eventually("the lease held by even", async () => {
+      const leases = await env.kube.list<KubeObject & { spec?: { holderIdentity?: string; renewTime?: string } }>({
+        apiVersion: "coordination.k8s.io/v1",
+        kind: "Lease",
+        namespace: ns,
+      });
+      return leases.find((l) => l.spec?.holderIdentity === `NatsSystemBalancer ${ns}/even`);
+    });
+    const lapses = Date.parse(lease.spec?.renewTime ?? "") + 60_000;
+
+    await create(
+      env.kube,
+      resource(JS, "NatsSystemBalancer", ns, "second", { connectionRef: { name: "system" }, interval: "1s" }),
+    );
+    await pass("second");
+    expect((await balancer("second")).status?.conditions?.find((c) => c.type === "Ready")?.reason).toBe(
+      "DuplicateBalancer",
+    );
+    // The holder goes mid-move: its passes stop, its lease stays until it lapses.
+    await env.kube.delete({ apiVersion: JS, kind: "NatsSystemBalancer", namespace: ns, name: "even" });
+    await pass("second");
+    expect(holding(await balancer("second"))).toMatchObject({ status: "True", reason: "MoveLeaseHeld" });
+
+    await eventually(
+      "a move by the second balancer",
+      async () => {
+        await pass("second");
+        const started = await events("MoveStarted", "second");
+        if (started.length === 0) return new Promise<false>((r) => setTimeout(() => r(false), 1_000));
+        expect(Date.now()).toBeGreaterThanOrEqual(lapses);
+        return true;
+      },
+      120_000,
+    );
+  }, 180_000);
+
+  it("with moves.placement, moves copies off the server holding the most, one at a time", async () => {
+    // Six R1 streams on js-0: made R3, led from js-0, then cut down to the leader's copy (the
+    // server would place a new R1 stream on the emptiest server).
+    const copies = ["COPY1", "COPY2", "COPY3", "COPY4", "COPY5", "COPY6"];
+    for (const name of copies) {
+      const config = { name, subjects: [`${name.toLowerCase()}.>`], num_replicas: 3 };
+      await js(client, `STREAM.CREATE.${name}`, config);
+      await eventually(`${name} led by js-0`, async () => {
+        if ((await leaderOf(name)) === "js-0") return true;
+        await js(client, `STREAM.LEADER.STEPDOWN.${name}`, { placement: { preferred: "js-0" } });
+        await new Promise((r) => setTimeout(r, 300));
+        return (await leaderOf(name)) === "js-0" ? true : undefined;
+      });
+      await js(client, `STREAM.UPDATE.${name}`, { ...config, num_replicas: 1 });
+    }
+    const held = async (server: string) => {
+      let n = 0;
+      for (const name of copies)
+        if ((await js<StreamInfo>(client, `STREAM.INFO.${name}`)).cluster?.leader === server) n++;
+      return n;
+    };
+    await eventually("six copies on js-0 alone", async () => (await held("js-0")) === 6);
+    await env.kube.patch(
+      { apiVersion: JS, kind: "NatsSystemBalancer", namespace: ns, name: "second" },
+      { spec: { moves: { placement: true } } },
+      "merge",
+    );
+    const pendingSeen: number[] = [];
+    const evened = await eventually(
+      "replica skew evened by placement moves",
+      async () => {
+        await pass("second");
+        const b = await balancer("second");
+        pendingSeen.push(b.status?.pending?.length ?? 0);
+        const done = (await events("MoveDone", "second")).filter((n) => n.startsWith("copy of stream"));
+        return done.length >= 2 && (b.status?.skew?.replicas ?? 99) <= 2 && (b.status?.pending ?? []).length === 0
+          ? b
+          : new Promise<false>((r) => setTimeout(() => r(false), 500));
+      },
+      120_000,
+    );
+    expect(Math.max(...pendingSeen)).toBe(1);
+    expect(evened.status?.capabilities?.placement).toBe(true);
+    expect(await held("js-0")).toBeLessThanOrEqual(4);
+    expect((await events("MoveStarted", "second")).filter((n) => n.startsWith("moving the copy of stream"))[0]).toMatch(
+      /^moving the copy of stream COPY\d in account APP off js-0$/,
+    );
+  }, 180_000);
 });

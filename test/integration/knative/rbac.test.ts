@@ -104,6 +104,11 @@ describe("least-privilege RBAC per function", () => {
     ["nats-operator-balance", "get", "nats-operator.io", "natsconnections", ""],
     ["nats-operator-balance", "get", "", "secrets", ""],
     ["nats-operator-balance", "create", "sources.knative.dev", "pingsources", ""],
+    ["nats-operator-balance", "patch", "jetstream.nats-operator.io", "natsclusterevacuations", "status"],
+    ["nats-operator-balance", "patch", "jetstream.nats-operator.io", "natsclusterevacuations", ""],
+    ["nats-operator-balance", "list", "jetstream.nats-operator.io", "natskeyvalues", ""],
+    ["nats-operator-balance", "list", "cluster.nats-operator.io", "natsclusters", ""],
+    ["nats-operator-balance", "update", "coordination.k8s.io", "leases", ""],
   ])("lets %s %s %s/%s %s", async (account, verb, group, resource, subresource) => {
     expect(await allowed(account, verb, group, resource, subresource)).toBe(true);
   });
@@ -124,6 +129,8 @@ describe("least-privilege RBAC per function", () => {
     ["nats-operator-balance", "create", "", "secrets"],
     ["nats-operator-balance", "patch", "jetstream.nats-operator.io", "natssystembalancers"],
     ["nats-operator-balance", "patch", "jetstream.nats-operator.io", "natsstreams"],
+    ["nats-operator-balance", "patch", "cluster.nats-operator.io", "natsclusters"],
+    ["nats-operator-balance", "delete", "coordination.k8s.io", "leases"],
   ])("refuses %s %s %s/%s", async (account, verb, group, resource) => {
     expect(await allowed(account, verb, group, resource)).toBe(false);
   });

@@ -3,13 +3,26 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { connect } from "@nats-io/transport-node";
+import { connect, type ConnectionOptions } from "@nats-io/transport-node";
 import { ensureBinaries } from "../../../harness/binaries.ts";
 import { freePorts } from "../../../harness/ports.ts";
 import { spawnDetached, stopPid } from "../../../harness/processes.ts";
-import type { NatsCluster } from "./nats-cluster.ts";
+import type { NatsCluster, ServerControl } from "./nats-cluster.ts";
 
-export async function startSupercluster(clusters: readonly string[], serversPerCluster = 1): Promise<NatsCluster> {
+export interface SuperclusterOptions {
+  /** `server_tags` of every server of a cluster, by cluster name. */
+  tags?: Readonly<Record<string, readonly string[]>>;
+  /** Config lines every server carries besides its own (accounts, `system_account`, …). */
+  config?: readonly string[];
+  /** How the test's own client connects (a user of an account, say). */
+  clientOptions?: Partial<ConnectionOptions>;
+}
+
+export async function startSupercluster(
+  clusters: readonly string[],
+  serversPerCluster = 1,
+  options: SuperclusterOptions = {},
+): Promise<NatsCluster & ServerControl> {
   const bins = await ensureBinaries(() => undefined);
   const dir = await mkdtemp(join(tmpdir(), "sync-stream-nats-"));
   const servers = clusters.flatMap((cluster) =>
@@ -36,17 +49,28 @@ export async function startSupercluster(clusters: readonly string[], serversPerC
       `jetstream { store_dir: "${join(dir, server.name)}", max_file_store: 10GB, max_memory_store: 256MB }`,
       `cluster { name: ${server.cluster}, listen: 127.0.0.1:${route(i)}, routes: [${peers.join(", ")}] }`,
       `gateway { name: ${server.cluster}, listen: 127.0.0.1:${gateway(i)}, gateways: [${remotes.join(", ")}] }`,
+      ...(options.tags?.[server.cluster] ? [`server_tags: ${JSON.stringify(options.tags[server.cluster])}`] : []),
+      ...(options.config ?? []),
     ].join("\n");
     const file = join(dir, `${server.name}.conf`);
     await writeFile(file, `${config}\n`);
     pids.push(spawnDetached(bins.natsServer, ["-c", file], { logFile: join(dir, `${server.name}.log`) }));
   }
   const urls = servers.map((_, i) => `nats://127.0.0.1:${client(i)}`);
-  const result: NatsCluster = {
+  const result: NatsCluster & ServerControl = {
     urls,
     names: servers.map((s) => s.name),
     dir,
-    client: () => connect({ servers: urls, timeout: 5_000 }),
+    client: () => connect({ servers: urls, timeout: 5_000, ...options.clientOptions }),
+    async stopServer(i) {
+      await stopPid(pids[i] as number, { expect: "nats-server" });
+    },
+    startServer(i) {
+      const name = servers[i]?.name as string;
+      pids[i] = spawnDetached(bins.natsServer, ["-c", join(dir, `${name}.conf`)], {
+        logFile: join(dir, `${name}.log`),
+      });
+    },
     async stop() {
       await Promise.all(pids.map((pid) => stopPid(pid, { expect: "nats-server" }).catch(() => undefined)));
       await rm(dir, { recursive: true, force: true });

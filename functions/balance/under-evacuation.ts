@@ -1,0 +1,68 @@
+// Which streams of a balancer's NATS cluster an evacuation is moving (B11): the balancer leaves
+// them alone. An evacuation counts when its source is the balancer's NATS cluster, it is not yet
+// done, and its connection reaches the same NATS system: a same-named cluster in another system
+// is no concern of this balancer. The same NatsConnection settles that at once; otherwise the
+// balancer's connection asks the server the evacuation's connection reaches for its JSZ
+// (`$SYS.REQ.SERVER.<id>.JSZ`), which only a server of the same system answers.
+import type { NatsConnection } from "@nats-io/transport-node";
+import type { Kube } from "../../shared/kube/client.ts";
+import { isConditionTrue } from "../../shared/kube/conditions.ts";
+import type { ConnectionPool } from "../../shared/nats/pool.ts";
+import { serverRequest } from "../../shared/nats/request.ts";
+import type { NatsSystemBalancer } from "./balancer.ts";
+import type { StreamRef } from "./decide-evacuation.ts";
+import { EVACUATION, type NatsClusterEvacuation } from "./evacuation.ts";
+import { evacuationConnection } from "./observe-evacuation.ts";
+
+const connectionKey = (ref: { name: string; namespace?: string }, namespace: string) =>
+  `${ref.namespace ?? namespace}/${ref.name}`;
+
+/** Whether the evacuation's connection reaches the NATS system `nc` is in. */
+async function sameSystem(
+  kube: Kube,
+  pool: ConnectionPool,
+  balancer: NatsSystemBalancer,
+  nc: NatsConnection,
+  evacuation: NatsClusterEvacuation,
+): Promise<boolean> {
+  if (
+    connectionKey(evacuation.spec.connectionRef, evacuation.metadata.namespace) ===
+    connectionKey(balancer.spec.connectionRef, balancer.metadata.namespace)
+  )
+    return true;
+  const theirs = await evacuationConnection(kube, pool, evacuation);
+  const id = theirs.ok ? theirs.nc.info?.server_id : undefined;
+  if (!id) return false;
+  try {
+    await serverRequest(nc, id, "JSZ");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The streams of NATS cluster `cluster` with an evacuation's move requested and not yet seen complete. */
+export async function streamsUnderEvacuation(
+  kube: Kube,
+  pool: ConnectionPool,
+  balancer: NatsSystemBalancer,
+  nc: NatsConnection,
+  cluster: string,
+): Promise<StreamRef[]> {
+  const evacuations = await kube.list<NatsClusterEvacuation>({
+    apiVersion: EVACUATION.apiVersion,
+    kind: EVACUATION.kind,
+  });
+  const active = evacuations.filter(
+    (e) =>
+      e.spec.from.cluster === cluster &&
+      (e.status?.requested ?? []).length > 0 &&
+      !isConditionTrue(e.status?.conditions, "Ready"),
+  );
+  const streams: StreamRef[] = [];
+  for (const evacuation of active)
+    if (await sameSystem(kube, pool, balancer, nc, evacuation))
+      for (const r of evacuation.status?.requested ?? [])
+        streams.push({ account: r.account ?? "", stream: r.stream ?? "" });
+  return streams;
+}
