@@ -12,7 +12,7 @@ import type { ConnectionPool } from "../../shared/nats/pool.ts";
 import { leaderMovesOn, type NatsSystemBalancer, SYSTEM_BALANCER } from "./balancer.ts";
 import type { Reach } from "./capabilities.ts";
 import { probeReach, readCluster } from "./read-cluster.ts";
-import { operatorNamespace } from "../cluster/index.ts";
+import { operatorNamespace } from "../../shared/runtime/operator-namespace.ts";
 import { type MoveLease, readLease } from "./lease.ts";
 import type { CoveredCluster } from "./rollout.ts";
 import type { Snapshot } from "./snapshot.ts";

@@ -1,4 +1,5 @@
-// The namespace the operator runs in, admitted to the monitoring port by the NetworkPolicy.
+// The namespace the operator runs in: the NetworkPolicy admits it to the monitoring port, and
+// balancers keep their move leases there.
 import { readFileSync } from "node:fs";
 
 const serviceAccountNamespace = "/var/run/secrets/kubernetes.io/serviceaccount/namespace";
