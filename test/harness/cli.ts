@@ -1,6 +1,7 @@
 // npm run cluster:up   -> starts the "cluster" profile in the background and
 //                         prints `export KUBECONFIG=<path>` and `export KUBECTL=<path>`
 // npm run cluster:up -- --knative -> the same with Knative Eventing running
+// npm run cluster:up -- --cert-manager -> the same with cert-manager running (with either profile)
 // npm run cluster:down -> stops it
 // Progress goes to stderr, so `eval "$(npm run -s cluster:up)"` works.
 import { startControlPlane, stopControlPlane } from "./control-plane.ts";
@@ -11,14 +12,14 @@ import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { Profile } from "./state.ts";
 
-async function up(profile: Profile): Promise<void> {
+async function up(profile: Profile, certManager: boolean): Promise<void> {
   const existing = await readState(cliStateFile);
   if (existing !== undefined && existing.processes.some((p) => isAlive(p.pid))) {
     process.stderr.write(`cluster already running (work dir ${existing.workDir}); run "npm run cluster:down" first\n`);
     process.stdout.write(`export KUBECONFIG=${existing.kubeconfig}\n`);
     return;
   }
-  const state = await startControlPlane({ profile });
+  const state = await startControlPlane({ profile, certManager });
   await writeState(cliStateFile, state);
   process.stderr.write(
     `cluster up in ${(state.timings["controlPlaneStartMs"] ?? 0) / 1000}s: ${state.server}, logs in ${state.workDir}/logs\n` +
@@ -38,7 +39,9 @@ async function down(): Promise<void> {
   process.stderr.write(`cluster stopped; removed ${state.workDir}\n`);
 }
 
-const [command, profileArg] = process.argv.slice(2);
+const [command, ...args] = process.argv.slice(2);
+const certManager = args.includes("--cert-manager");
+const profileArg = args.find((a) => a !== "--cert-manager");
 const profile: Profile =
   profileArg === "apiserver"
     ? "apiserver"
@@ -46,10 +49,10 @@ const profile: Profile =
       ? "knative"
       : "cluster";
 try {
-  if (command === "up") await up(profile);
+  if (command === "up") await up(profile, certManager);
   else if (command === "down") await down();
   else {
-    process.stderr.write("usage: node test/harness/cli.ts up [cluster|apiserver|--knative] | down\n");
+    process.stderr.write("usage: node test/harness/cli.ts up [cluster|apiserver|--knative] [--cert-manager] | down\n");
     process.exitCode = 2;
   }
 } catch (err) {
