@@ -4,7 +4,8 @@
 // credentials (so a new certificate is reloaded over $SYS), takes its client and route TLS from
 // certManager: render-cluster creates the Certificates, the servers wait for their Secrets, a
 // client trusting the CA connects over tls://, and a forced renewal (as `cmctl renew` triggers one)
-// reaches every server by reload, with the same pods and the same nats-server processes.
+// reaches every server by reload, with the same pods and the same nats-server processes. Once the
+// client listener drops certManager, its Certificate is deleted.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -17,7 +18,7 @@ import { ensureCertManager } from "../../harness/binaries.ts";
 import { startCertManager, type RunningCertManager } from "../../harness/cert-manager.ts";
 import { createOperator, type TestOperator } from "../../support/nats-auth.ts";
 import { startEnvironment, type Environment } from "../support/environment.ts";
-import { condition, readCluster, waitAtRest, waitFor } from "./support/natscluster.ts";
+import { clusterKey, condition, readCluster, waitAtRest, waitFor } from "./support/natscluster.ts";
 import { startOperator, type RunningOperator } from "./support/operator.ts";
 import { installOperatorTrust, operatorModeAuth } from "./support/operator-mode.ts";
 
@@ -247,4 +248,17 @@ describe("TLS from cert-manager", () => {
       );
     }
   }, 360_000);
+
+  it("deletes the client Certificate once spec.tls no longer names certManager, and serves clients in clear", async () => {
+    await env.kube.patch(clusterKey(namespace, NAME), { spec: { tls: null } }, "merge");
+    await waitFor(
+      "the client Certificate deleted",
+      async () => (await certificate(`${NAME}-client`)) === undefined,
+      60_000,
+    );
+    const cluster = await waitAtRest(env.kube, namespace, 240_000, NAME);
+    expect(cluster.status?.endpoints?.client).toMatch(/^nats:\/\//);
+    // The route Certificate is still named, so it stays.
+    expect(isReady(await certificate(`${NAME}-routes`))).toBe(true);
+  }, 300_000);
 });
