@@ -3,8 +3,8 @@
 // CA Issuer signs what the NatsCluster asks for. One NatsCluster, in operator mode with system
 // credentials (so a new certificate is reloaded over $SYS), takes its client and route TLS from
 // certManager: render-cluster creates the Certificates, the servers wait for their Secrets, a
-// client trusting the CA connects over tls://, and a forced renewal (as `cmctl renew` triggers one)
-// reaches every server by reload, with the same pods and the same nats-server processes. Once the
+// client trusting the CA connects over tls://, and a forced renewal of either (as `cmctl renew`
+// triggers one) reaches every server by reload, with the same pods and the same nats-server processes. Once the
 // client listener drops certManager, its Certificate is deleted.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -197,57 +197,64 @@ describe("TLS from cert-manager", () => {
     for (const server of SERVERS) expect(varz.get(server)?.routes).toBeGreaterThan(0);
   });
 
-  it("reloads a renewed client certificate into every server: same pods, same processes, no NatsCluster edit", async () => {
-    const before = (await readCluster(env.kube, namespace, NAME)) as Cluster;
-    const ca = decoded(await secret("nats-ca"), "tls.crt");
-    const issued = decoded(await secret(`${NAME}-client-tls`), "tls.crt");
-    const uids = await podUids();
-    const varzBefore = await varzByServer(ca);
+  it.each(["client", "routes"])(
+    "reloads a renewed %s certificate into every server: same pods, same processes, no NatsCluster edit",
+    async (listener) => {
+      const name = `${NAME}-${listener}`;
+      const before = (await readCluster(env.kube, namespace, NAME)) as Cluster;
+      const ca = decoded(await secret("nats-ca"), "tls.crt");
+      const issued = decoded(await secret(`${name}-tls`), "tls.crt");
+      const uids = await podUids();
+      const varzBefore = await varzByServer(ca);
 
-    // What `cmctl renew` does: mark the Certificate Issuing, ManuallyTriggered.
-    const current = (await certificate(`${NAME}-client`)) as Certificate;
-    const issuing: Condition = {
-      type: "Issuing",
-      status: "True",
-      reason: "ManuallyTriggered",
-      message: "Certificate re-issuance manually triggered",
-      lastTransitionTime: new Date().toISOString(),
-    } as Condition;
-    await env.kube.replaceStatus({
-      ...current,
-      status: { ...current.status, conditions: [...(current.status?.conditions ?? []), issuing] },
-    } as Certificate);
-    await waitFor(
-      "the renewed certificate in the Secret",
-      async () => decoded(await secret(`${NAME}-client-tls`), "tls.crt") !== issued,
-      120_000,
-    );
-
-    const after = await waitFor(
-      "the renewed certificate applied",
-      async () => {
-        const cluster = await readCluster(env.kube, namespace, NAME);
-        const revision = cluster?.status?.config?.revision;
-        return cluster &&
-          revision !== before.status?.config?.revision &&
-          condition(cluster, "Progressing")?.reason === "UpToDate" &&
-          cluster.status?.servers?.every((s) => s.configRevision === revision)
-          ? cluster
-          : undefined;
-      },
-      180_000,
-    );
-    expect(after.metadata.generation).toBe(before.metadata.generation);
-    expect(after.status?.config?.appliedBy).toBe("Reload");
-    expect(await podUids()).toEqual(uids);
-    const varzAfter = await varzByServer(ca);
-    for (const server of SERVERS) {
-      expect(varzAfter.get(server)?.start).toBe(varzBefore.get(server)?.start);
-      expect(Date.parse(varzAfter.get(server)?.config_load_time ?? "")).toBeGreaterThan(
-        Date.parse(varzBefore.get(server)?.config_load_time ?? ""),
+      // What `cmctl renew` does: mark the Certificate Issuing, ManuallyTriggered.
+      const current = (await certificate(name)) as Certificate;
+      const issuing = {
+        type: "Issuing",
+        status: "True",
+        reason: "ManuallyTriggered",
+        message: "Certificate re-issuance manually triggered",
+        lastTransitionTime: new Date().toISOString(),
+      } as Condition;
+      await env.kube.replaceStatus({
+        ...current,
+        status: { ...current.status, conditions: [...(current.status?.conditions ?? []), issuing] },
+      } as Certificate);
+      await waitFor(
+        "the renewed certificate in the Secret",
+        async () => decoded(await secret(`${name}-tls`), "tls.crt") !== issued,
+        120_000,
       );
-    }
-  }, 360_000);
+
+      const after = await waitFor(
+        "the renewed certificate applied",
+        async () => {
+          const cluster = await readCluster(env.kube, namespace, NAME);
+          const revision = cluster?.status?.config?.revision;
+          return cluster &&
+            revision !== before.status?.config?.revision &&
+            condition(cluster, "Progressing")?.reason === "UpToDate" &&
+            cluster.status?.servers?.every((s) => s.configRevision === revision)
+            ? cluster
+            : undefined;
+        },
+        180_000,
+      );
+      expect(after.metadata.generation).toBe(before.metadata.generation);
+      expect(after.status?.config?.appliedBy).toBe("Reload");
+      expect(await podUids()).toEqual(uids);
+      const varzAfter = await varzByServer(ca);
+      for (const server of SERVERS) {
+        expect(varzAfter.get(server)?.start).toBe(varzBefore.get(server)?.start);
+        expect(Date.parse(varzAfter.get(server)?.config_load_time ?? "")).toBeGreaterThan(
+          Date.parse(varzBefore.get(server)?.config_load_time ?? ""),
+        );
+        // Still routed to each other under the renewed route certificate.
+        expect(varzAfter.get(server)?.routes).toBeGreaterThan(0);
+      }
+    },
+    360_000,
+  );
 
   it("deletes the client Certificate once spec.tls no longer names certManager, and serves clients in clear", async () => {
     await env.kube.patch(clusterKey(namespace, NAME), { spec: { tls: null } }, "merge");
