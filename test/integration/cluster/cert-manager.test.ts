@@ -1,6 +1,7 @@
 // TLS from the real cert-manager (C9, C11, C12): the harness's cert-manager controller (built from
 // its Go module, test/harness/cert-manager.ts) issues a private CA from a SelfSigned Issuer, and a
-// CA Issuer signs what the NatsCluster asks for. One NatsCluster, in operator mode with system
+// CA Issuer signs what the NatsCluster asks for. The NatsCluster is applied before cert-manager is
+// installed, so it first waits, saying that the Certificate kind is unknown. One NatsCluster, in operator mode with system
 // credentials (so a new certificate is reloaded over $SYS), takes its client and route TLS from
 // certManager: render-cluster creates the Certificates, the servers wait for their Secrets, a
 // client trusting the CA connects over tls://, and a forced renewal of either (as `cmctl renew`
@@ -127,23 +128,19 @@ async function installCaIssuer(): Promise<void> {
   await waitFor("the CA Certificate issued", async () => isReady(await certificate("nats-ca")), 120_000);
 }
 
+/** What the NatsCluster read before cert-manager was installed: its Progressing, and its StatefulSets. */
+let beforeCertManager: { progressing?: Condition; statefulSets: number } | undefined;
+
 beforeAll(async () => {
   env = await startEnvironment();
   namespace = await env.namespace("cert-manager");
-  logDir = await mkdtemp(join(tmpdir(), "cert-manager-test-"));
-  const kubeconfig = process.env.KUBECONFIG ?? "";
-  certManager = await startCertManager({
-    dir: await ensureCertManager(() => undefined),
-    kubeconfig,
-    logFile: join(logDir, "cert-manager.log"),
-    cwd: logDir,
-  });
-  await installCaIssuer();
   nats = await createOperator();
   await installOperatorTrust(env.kube, namespace, nats);
   // Secrets' events reach the functions, as the nats-operator-secrets ApiServerSource sends them.
   operator = await startOperator(env.transport, { extraKinds: ["Secret"] });
   const issuerRef = { name: "nats-ca" };
+  // Applied before cert-manager is installed (the control plane `npm run test:integration` starts
+  // has none): the Certificate kind is unknown, and the servers wait.
   await env.kube.create({
     apiVersion: "cluster.nats-operator.io/v1beta1",
     kind: "NatsCluster",
@@ -157,6 +154,25 @@ beforeAll(async () => {
       routes: { tls: { certManager: { issuerRef } } },
     },
   } as KubeObject);
+  const progressing = await waitFor(
+    "Progressing to say the Certificate kind is unknown",
+    async () => {
+      const found = condition(await readCluster(env.kube, namespace, NAME), "Progressing");
+      return found?.message.includes("not a known kind") ? found : undefined;
+    },
+    60_000,
+  ).catch(() => undefined);
+  const statefulSets = await env.kube.list<KubeObject>({ apiVersion: "apps/v1", kind: "StatefulSet", namespace });
+  beforeCertManager = { ...(progressing ? { progressing } : {}), statefulSets: statefulSets.length };
+
+  logDir = await mkdtemp(join(tmpdir(), "cert-manager-test-"));
+  certManager = await startCertManager({
+    dir: await ensureCertManager(() => undefined),
+    kubeconfig: process.env.KUBECONFIG ?? "",
+    logFile: join(logDir, "cert-manager.log"),
+    cwd: logDir,
+  });
+  await installCaIssuer();
   await waitAtRest(env.kube, namespace, 300_000, NAME);
 }, 600_000);
 
@@ -168,6 +184,15 @@ afterAll(async () => {
 }, 120_000);
 
 describe("TLS from cert-manager", () => {
+  it("without cert-manager, creates no server and says in Progressing that the Certificate kind is unknown", () => {
+    expect(beforeCertManager?.progressing).toMatchObject({
+      status: "False",
+      reason: "ClientCertificateNotReady",
+      message: expect.stringContaining("cert-manager Certificate is not a known kind"),
+    });
+    expect(beforeCertManager?.statefulSets).toBe(0);
+  });
+
   it("has cert-manager issue the client and route Certificates render-cluster created, owned by the NatsCluster", async () => {
     for (const [name, secretName] of [
       [`${NAME}-client`, `${NAME}-client-tls`],
