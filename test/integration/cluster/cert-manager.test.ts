@@ -17,6 +17,7 @@ import type { Condition } from "../../../shared/kube/conditions.ts";
 import type { Cluster } from "../../../functions/cluster/index.ts";
 import { ensureCertManager } from "../../harness/binaries.ts";
 import { startCertManager, type RunningCertManager } from "../../harness/cert-manager.ts";
+import { trackProcess } from "../../harness/state.ts";
 import { createOperator, type TestOperator } from "../../support/nats-auth.ts";
 import { startEnvironment, type Environment } from "../support/environment.ts";
 import { clusterKey, condition, readCluster, waitAtRest, waitFor } from "./support/natscluster.ts";
@@ -172,6 +173,10 @@ beforeAll(async () => {
     logFile: join(logDir, "cert-manager.log"),
     cwd: logDir,
   });
+  // Stopped in afterAll; recorded with the harness too, so a killed run does not leave it behind.
+  const stateFile = process.env["NATS_OPERATOR_HARNESS_STATE"];
+  if (stateFile)
+    await trackProcess(stateFile, { name: "cert-manager", pid: certManager.pid, expect: certManager.expect });
   await installCaIssuer();
   await waitAtRest(env.kube, namespace, 300_000, NAME);
 }, 600_000);
