@@ -37,6 +37,17 @@ export {
 } from "./connectivity.ts";
 export { resolveLeafRemotes, type LeafRemotes, type RefusedLeafRemote } from "./leaf-remotes.ts";
 export { type ReadyLeafRemote } from "./plan/leafnodes.ts";
+export {
+  CERTIFICATE_API_VERSION,
+  CERTIFICATE_KIND,
+  CERTIFICATE_LISTENERS,
+  certificateName,
+  certificateSecretName,
+  planCertificates,
+  type CertificateListener,
+  type CertificateObject,
+  type CertificatePlan,
+} from "./plan/certificates.ts";
 export { joinsSuperclusterMetaGroup } from "./plan/gateway.ts";
 export { CONFIG_KEY } from "./plan/paths.ts";
 export { runsStandaloneJetStream } from "./plan/server-config.ts";

@@ -46,7 +46,15 @@ function observed(
   routes: RouteSecrets = routeSecrets(cluster),
   rendered = nothingRendered(),
 ): RenderableCluster {
-  return { kind: "render", cluster, routes, listeners: {}, leafRemotes: { ready: [], refused: [] }, rendered };
+  return {
+    kind: "render",
+    cluster,
+    routes,
+    listeners: {},
+    leafRemotes: { ready: [], refused: [] },
+    certificates: { kind: "known", byName: new Map() },
+    rendered,
+  };
 }
 
 const held = (cluster: Cluster): HeldCluster => ({

@@ -14,6 +14,7 @@ import { failureAnnotationChanges, failureEvent, namedFailure } from "./failure-
 import type { HeldCluster, Observed, RenderableCluster } from "./observe.ts";
 import { renderPoll, renderSchedules } from "./schedule.ts";
 import { renderedStatus, type RenderedStatus } from "./status.ts";
+import { judgeCertificates } from "./tls/certificates.ts";
 import { type IssueRouteTls, judgeRouteTls, routeTlsForRender } from "./tls/route-tls.ts";
 import { type RenderWrite, renderWrites } from "./writes.ts";
 
@@ -105,19 +106,27 @@ function decideRender(observed: RenderableCluster, now: Date, options: RenderOpt
   // Servers are created only once the Secrets they mount hold certificates.
   const listenersReady = listeners.kind === "ready";
   const rendered = renderWrites(cluster, plan, observed.rendered, routesReady && clientReady && listenersReady);
-  const foreign = [...(routeTls.kind === "foreign" ? routeTls.objects : []), ...rendered.foreign];
+  // Certificates go first: cert-manager issues the Secrets the new servers wait for.
+  const certificates = judgeCertificates(cluster, observed.certificates);
+  const foreign = [
+    ...(routeTls.kind === "foreign" ? routeTls.objects : []),
+    ...certificates.foreign,
+    ...rendered.foreign,
+  ];
   const failure =
     rendered.claimsPredating.length > 0
       ? ownMetaGroup(cluster, rendered.claimsPredating)
-      : namedFailure(
+      : (namedFailure(
           foreign.length > 0 ? `not controlled by this NatsCluster, left untouched: ${foreign.join(", ")}` : undefined,
-        );
+        ) ?? certificates.failure);
   const created = rendered.writes.flatMap((w) => (w.kind === "create" ? [w.server] : []));
 
   const parts = [`revision ${plan.revision}`];
   if (created.length > 0) parts.push(`creating ${created.join(", ")}`);
   if (routeTls.kind === "waiting") parts.push(routeTls.message);
   if (listeners.kind === "waiting") parts.push(listeners.message);
+  if (!clientReady) parts.push(`Secret ${clientTlsSecretName(cluster) ?? ""} does not hold tls.crt yet`);
+  if (certificates.failure) parts.push(certificates.failure.message);
   const refusedRemotes = observed.leafRemotes.refused;
   if (refusedRemotes.length > 0)
     parts.push(`leaf remotes left out: ${refusedRemotes.map((r) => `${r.reason}: ${r.message}`).join("; ")}`);
@@ -126,7 +135,7 @@ function decideRender(observed: RenderableCluster, now: Date, options: RenderOpt
   if (foreign.length > 0) parts.push(`foreign: ${foreign.join(", ")}`);
   if (rendered.claimsPredating.length > 0) parts.push(`claims predating it: ${rendered.claimsPredating.join(", ")}`);
   return {
-    writes: rendered.writes,
+    writes: [...certificates.writes, ...rendered.writes],
     status: renderedStatus(plan.status),
     ...failureDecision(cluster, failure),
     schedules: renderSchedules(cluster, {
@@ -134,7 +143,8 @@ function decideRender(observed: RenderableCluster, now: Date, options: RenderOpt
       renewed: routeTls.kind === "ready" && routeTls.renewed === true,
       claimWait: rendered.claimTerminating.length > 0 || rendered.claimsPredating.length > 0,
       leafRemotesRefused: refusedRemotes.length > 0,
-      certificateWait: listeners.kind === "waiting",
+      // No event tells of the Secret cert-manager writes, or of cert-manager being installed.
+      certificateWait: listeners.kind === "waiting" || routeTls.kind === "waiting" || !clientReady,
     }),
     summary: parts.join("; "),
   };

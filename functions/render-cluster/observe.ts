@@ -1,7 +1,7 @@
 // Everything one render-cluster delivery reads, and nothing else: the trust the NatsCluster runs
-// under, its route, client, gateway and leafnode TLS Secrets, its leaf remotes' NatsConnections,
-// and the objects of the names it renders (with the servers' data claims). What it all comes to
-// is decided in decide.ts.
+// under, its route, client, gateway and leafnode TLS Secrets, the namespace's cert-manager
+// Certificates, its leaf remotes' NatsConnections, and the objects of the names it renders (with
+// the servers' data claims). What it all comes to is decided in decide.ts.
 import type { Kube } from "../../shared/kube/client.ts";
 import { keyOf, type KubeObject, type ObjectKey } from "../../shared/kube/object.ts";
 import {
@@ -19,6 +19,7 @@ import {
   resolveLeafRemotes,
   resolveTrust,
 } from "../cluster/index.ts";
+import { type ObservedCertificates, readCertificates } from "./tls/certificates.ts";
 import { readRouteSecrets, type RouteSecrets, secretKey, type SecretObject } from "./tls/route-secrets.ts";
 
 export interface ServerObjects {
@@ -56,6 +57,8 @@ export interface RenderableCluster {
   listeners: ListenerSecrets;
   /** The leaf remotes as read: rendered, or refused and left out. */
   leafRemotes: LeafRemotes;
+  /** The namespace's cert-manager Certificates, or that cert-manager is not installed. */
+  certificates: ObservedCertificates;
   rendered: RenderedObjects;
 }
 
@@ -102,11 +105,12 @@ export async function observe(kube: Kube, cluster: Cluster): Promise<Observed> {
     ...(trust ? { trust } : {}),
   });
   const clientName = clientTlsSecretName(cluster);
-  const [routes, clientTls, listeners, leafRemotes, rendered] = await Promise.all([
+  const [routes, clientTls, listeners, leafRemotes, certificates, rendered] = await Promise.all([
     readRouteSecrets(kube, cluster),
     clientName ? kube.get<SecretObject>(secretKey(cluster, clientName)) : Promise.resolve(undefined),
     readListenerSecrets(kube, cluster),
     resolveLeafRemotes(kube, cluster, trust),
+    readCertificates(kube, cluster),
     readRendered(kube, names, cluster.metadata.namespace),
   ]);
   return {
@@ -118,6 +122,7 @@ export async function observe(kube: Kube, cluster: Cluster): Promise<Observed> {
     ...(clientTls ? { clientTls } : {}),
     listeners,
     leafRemotes,
+    certificates,
     rendered,
   };
 }

@@ -98,6 +98,13 @@ describe("Secret referrers", () => {
     expect(usesInput(withTls, secret("elsewhere", "demo-client-tls"))).toBe(false);
   });
 
+  it("are NatsClusters for whose listener cert-manager issues the Secret", () => {
+    const cluster = demoCluster({ tls: { certManager: { issuerRef: { name: "ca" } } } });
+    expect(usesInput(cluster, secret("nats-system", "demo-client-tls"))).toBe(true);
+    expect(usesInput(cluster, secret("nats-system", "demo-routes-tls"))).toBe(false);
+    expect(usesInput(cluster, secret("other", "demo-client-tls"))).toBe(false);
+  });
+
   it("come from Secret events", () => {
     expect(isInputRef(secret("a", "b"))).toBe(true);
   });

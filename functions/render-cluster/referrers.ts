@@ -9,7 +9,14 @@ import { qualifiedKind } from "../../shared/runtime/function.ts";
 import { done, type Outcome, skipped, withSchedules } from "../../shared/runtime/outcome.ts";
 import type { ScheduleDecision } from "../../shared/runtime/schedule.ts";
 import { KINDS } from "../../shared/api/kinds.ts";
-import { asCluster, type Cluster, CLUSTER_API_VERSION, CLUSTER_KIND, rolloutPoll } from "../cluster/index.ts";
+import {
+  asCluster,
+  type Cluster,
+  CLUSTER_API_VERSION,
+  CLUSTER_KIND,
+  planCertificates,
+  rolloutPoll,
+} from "../cluster/index.ts";
 
 export const INPUT_KINDS = [
   ...[KINDS.NatsOperatorTrust, KINDS.NatsAccountTrust, KINDS.NatsConnection, KINDS.NatsReferenceGrant].map((k) =>
@@ -63,9 +70,16 @@ function secretNames(value: unknown, into = new Set<string>()): Set<string> {
   return into;
 }
 
-/** Whether the cluster's spec names the Secret; Secret references are always in its own namespace (pure). */
+/**
+ * Whether the cluster's spec names the Secret, or cert-manager issues it for one of its listeners;
+ * Secret references are always in its own namespace (pure).
+ */
 export function namesSecret(cluster: Cluster, secret: ObjectRef): boolean {
-  return cluster.metadata.namespace === secret.namespace && secretNames(cluster.spec).has(secret.name);
+  if (cluster.metadata.namespace !== secret.namespace) return false;
+  return (
+    secretNames(cluster.spec).has(secret.name) ||
+    planCertificates(cluster).wanted.some((c) => c.object.spec.secretName === secret.name)
+  );
 }
 
 /** Whether the cluster's rendered config is made of the input `ref` names (pure). */

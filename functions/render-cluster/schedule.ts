@@ -70,7 +70,7 @@ export interface RenderWaits {
   claimWait: boolean;
   /** A leaf remote is left out until its NatsConnection can be read. */
   leafRemotesRefused?: boolean;
-  /** Servers wait for a gateway or leafnode listener certificate. */
+  /** Servers wait for a listener or route certificate (a Secret someone else writes). */
   certificateWait?: boolean;
 }
 
@@ -91,6 +91,9 @@ export function renderSchedules(cluster: Cluster, waits: RenderWaits): ScheduleD
   else if (
     cluster.spec.auth ||
     cluster.spec.leafRemotes !== undefined ||
+    cluster.spec.tls !== undefined ||
+    cluster.spec.routes?.tls?.certManager !== undefined ||
+    cluster.spec.routes?.tls?.secretRef !== undefined ||
     cluster.spec.gateway?.tls !== undefined ||
     cluster.spec.leafnodes?.tls !== undefined ||
     cluster.metadata.annotations?.[RENDER_FAILURE_REASON_ANNOTATION] !== undefined ||

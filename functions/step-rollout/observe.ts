@@ -123,10 +123,16 @@ export async function planFor(
   });
   // Judged as render-cluster judges them, so neither moves servers the other holds back.
   const listeners = judgeListeners(cluster, listenerSecrets, allowGatewayWithoutTls());
-  const certificatesReady =
-    (!routes.enabled || Boolean(routeSecret?.data?.["tls.crt"])) &&
-    (!clientName || Boolean(clientSecret?.data?.["tls.crt"])) &&
-    listeners.kind !== "waiting";
+  const routesReady = !routes.enabled || Boolean(routeSecret?.data?.["tls.crt"]);
+  const clientReady = !clientName || Boolean(clientSecret?.data?.["tls.crt"]);
+  const certificatesReady = routesReady && clientReady && listeners.kind !== "waiting";
+  const certificateWait: Hold | undefined = !routesReady
+    ? { reason: "RouteCertificateNotReady", message: `Secret ${routes.secretName} does not hold tls.crt yet` }
+    : !clientReady
+      ? { reason: "ClientCertificateNotReady", message: `Secret ${clientName ?? ""} does not hold tls.crt yet` }
+      : listeners.kind === "waiting"
+        ? { reason: listeners.reason, message: listeners.message }
+        : undefined;
   const hold =
     trust?.kind === "refused"
       ? { reason: trust.reason, message: trust.message }
@@ -136,9 +142,7 @@ export async function planFor(
   return {
     plan,
     certificatesReady,
-    ...(listeners.kind === "waiting"
-      ? { certificateWait: { reason: listeners.reason, message: listeners.message } }
-      : {}),
+    ...(certificateWait ? { certificateWait } : {}),
     ...(hold ? { hold } : {}),
     leafRemotes,
   };

@@ -48,6 +48,14 @@ export async function ensureHelm(progress: (line: string) => void = stderrLine):
   return runBuildScript("build-helm.sh", "test-infra: helm ", progress);
 }
 
+/**
+ * Builds the cert-manager controller (test/infra/build-cert-manager.sh, cached) and returns its
+ * directory: the `cert-manager` binary and crds/ (the module's own CRDs).
+ */
+export async function ensureCertManager(progress: (line: string) => void = stderrLine): Promise<string> {
+  return runBuildScript("build-cert-manager.sh", "test-infra: cert-manager ", progress);
+}
+
 function stderrLine(line: string): void {
   process.stderr.write(`${line}\n`);
 }

@@ -1,6 +1,7 @@
 // npm run cluster:up   -> starts the "cluster" profile in the background and
 //                         prints `export KUBECONFIG=<path>` and `export KUBECTL=<path>`
 // npm run cluster:up -- --knative -> the same with Knative Eventing running
+// npm run cluster:up -- --cert-manager -> the same with cert-manager running (with either profile)
 // npm run cluster:up -- --name east -> another, independent control plane (own API server,
 //                         etcd, kubelet, ports and pod addresses) beside the unnamed one
 // npm run cluster:down [-- --name east] -> stops it
@@ -14,9 +15,10 @@ import { isAlive } from "./processes.ts";
 import { readState, writeState } from "./state.ts";
 import type { Profile } from "./state.ts";
 
-const usage = "usage: node test/harness/cli.ts up [cluster|apiserver|--knative] [--name <n>] | down [--name <n>]";
+const usage =
+  "usage: node test/harness/cli.ts up [cluster|apiserver|--knative] [--cert-manager] [--name <n>] | down [--name <n>]";
 
-async function up(profile: Profile, name: string | undefined): Promise<void> {
+async function up(profile: Profile, certManager: boolean, name: string | undefined): Promise<void> {
   const stateFile = cliStateFile(name);
   const existing = await readState(stateFile);
   const down = name === undefined ? "npm run cluster:down" : `npm run cluster:down -- --name ${name}`;
@@ -25,7 +27,7 @@ async function up(profile: Profile, name: string | undefined): Promise<void> {
     process.stdout.write(`export KUBECONFIG=${existing.kubeconfig}\n`);
     return;
   }
-  const state = await startControlPlane({ profile });
+  const state = await startControlPlane({ profile, certManager });
   await writeState(stateFile, state);
   process.stderr.write(
     `cluster${name === undefined ? "" : ` ${name}`} up in ${(state.timings["controlPlaneStartMs"] ?? 0) / 1000}s: ${state.server}, logs in ${state.workDir}/logs\n` +
@@ -55,14 +57,15 @@ try {
   const { positionals, values } = parseArgs({
     args: process.argv.slice(2),
     allowPositionals: true,
-    options: { knative: { type: "boolean" }, name: { type: "string" } },
+    options: { knative: { type: "boolean" }, "cert-manager": { type: "boolean" }, name: { type: "string" } },
   });
   const [command, profileWord] = positionals;
   const name = values.name;
   if (name !== undefined && !/^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/.test(name)) {
     process.stderr.write(`--name ${name}: lower-case letters, digits and dashes\n`);
     process.exitCode = 2;
-  } else if (command === "up") await up(profileOf(profileWord, values.knative === true), name);
+  } else if (command === "up")
+    await up(profileOf(profileWord, values.knative === true), values["cert-manager"] === true, name);
   else if (command === "down") await down(name);
   else {
     process.stderr.write(`${usage}\n`);

@@ -1,14 +1,15 @@
 // Starts and stops a local control plane: etcd + kube-apiserver, in the
 // "cluster" profile kube-controller-manager + the local kubelet, and in the
 // "knative" profile Knative Eventing on top (pods in network namespaces, a
-// service proxy for cluster IPs).
+// service proxy for cluster IPs). With `certManager`, cert-manager's controller runs too.
 import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
 import { existsSync, readFileSync, appendFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { KubeConfig, CoreV1Api } from "@kubernetes/client-node";
-import { ensureBinaries, ensureKnative, checkNatsServer, type Binaries } from "./binaries.ts";
+import { ensureBinaries, ensureCertManager, ensureKnative, checkNatsServer, type Binaries } from "./binaries.ts";
+import { startCertManager } from "./cert-manager.ts";
 import { installKnativeEventing } from "./knative.ts";
 import { deleteRunNetworks } from "./kubelet/netns.ts";
 import { generateCertificates, type Certificates } from "./certs.ts";
@@ -36,6 +37,8 @@ export interface StartOptions {
   log?: (line: string) => void;
   /** Prebuilt binaries; default: run test/infra/build.sh. */
   binaries?: Binaries;
+  /** Install cert-manager's CRDs and run its controller (test/harness/cert-manager.ts). */
+  certManager?: boolean;
 }
 
 function tail(file: string, lines = 25): string {
@@ -92,6 +95,7 @@ async function startOnce(options: StartOptions): Promise<HarnessState> {
 
   const bins = options.binaries ?? (await ensureBinaries(log));
   const knativeDir = profile === "knative" ? await ensureKnative(log) : undefined;
+  const certManagerDir = options.certManager === true ? await ensureCertManager(log) : undefined;
   const natsVersion = await checkNatsServer(bins.natsServer);
   mark("binaries");
   const t1 = Date.now(); // control-plane start time is measured from here
@@ -313,6 +317,16 @@ async function startOnce(options: StartOptions): Promise<HarnessState> {
         timeoutMs: 300_000,
       });
       mark("knative");
+    }
+    if (certManagerDir !== undefined) {
+      const certManager = await startCertManager({
+        dir: certManagerDir,
+        kubeconfig: state.kubeconfig,
+        logFile: join(logDir, "cert-manager.log"),
+        cwd: workDir,
+      });
+      track("cert-manager", certManager.pid, certManager.expect);
+      mark("cert-manager");
     }
     timings["controlPlaneStartMs"] = Date.now() - t1;
     note(`ready in ${timings["controlPlaneStartMs"]} ms: ${JSON.stringify(timings)}`);

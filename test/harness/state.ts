@@ -46,3 +46,13 @@ export async function readState(path: string): Promise<HarnessState | undefined>
     throw err;
   }
 }
+
+/**
+ * Adds a process a test started to the harness recorded in `path`, so whoever stops that harness
+ * (Jest's global teardown, or the watchdog when the run is killed) stops the process too.
+ */
+export async function trackProcess(path: string, process: ManagedProcess): Promise<void> {
+  const state = await readState(path);
+  if (state === undefined) return;
+  await writeState(path, { ...state, processes: [...state.processes, process] });
+}
