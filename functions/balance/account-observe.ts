@@ -93,7 +93,7 @@ export async function observeAccount(
   const [lease, evacuating] = await Promise.all([
     // The same lease as the system balancer's: one mover per NATS cluster, whichever kind (B9).
     readLease(kube, operatorNamespace() ?? balancer.metadata.namespace, account.cluster),
-    streamsUnderEvacuation(kube, pool, balancer, connected.nc, account.cluster),
+    streamsUnderEvacuation(kube, pool, balancer, connected.nc, account.cluster, false),
   ]);
   return { ...base, nats: { kind: "read", ...account, lease, evacuating } };
 }

@@ -50,6 +50,11 @@ export async function streamsUnderEvacuation(
   balancer: BalancerRef,
   nc: NatsConnection,
   cluster: string,
+  /**
+   * Whether `nc` can ask `$SYS` if an evacuation is in its NATS system. An account user cannot:
+   * then every evacuation of a same-named cluster counts, since leaving a stream alone is safe.
+   */
+  canAskSystem = true,
 ): Promise<StreamRef[]> {
   const evacuations = await kube.list<NatsClusterEvacuation>({
     apiVersion: EVACUATION.apiVersion,
@@ -63,7 +68,7 @@ export async function streamsUnderEvacuation(
   );
   const streams: StreamRef[] = [];
   for (const evacuation of active)
-    if (await sameSystem(kube, pool, balancer, nc, evacuation))
+    if (!canAskSystem || (await sameSystem(kube, pool, balancer, nc, evacuation)))
       for (const r of evacuation.status?.requested ?? [])
         streams.push({ account: r.account ?? "", stream: r.stream ?? "" });
   return streams;
