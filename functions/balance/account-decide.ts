@@ -150,9 +150,8 @@ export function decideAccount(observed: AccountObserved, now: Date): AccountDeci
   if (unsettled) return settle("Unsettled", unsettled);
   if (!leaderMovesOn(balancer)) return settle("Settled", `leader moves are off; leader skew per pool: ${skews}`);
 
-  const movable = (g: Group) => inScope(g);
   const planned = poolGroups
-    .map((p) => ({ pool: p.name, move: planLeaderMove(p.groups, roster, movable) }))
+    .map((p) => ({ pool: p.name, move: planLeaderMove(p.groups, roster, inScope) }))
     .find((p) => p.move !== undefined);
   if (!planned?.move) return settle("Settled", `settled, nothing to move: leader skew per pool: ${skews}`);
   const { group, from, to } = planned.move;
