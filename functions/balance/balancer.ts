@@ -26,14 +26,15 @@ export function durationMs(text: string): number | undefined {
 }
 
 /** The spec's interval in milliseconds: the default when omitted, undefined when not a positive duration. */
-export function intervalMs(balancer: NatsSystemBalancer): number | undefined {
+export function intervalMs(balancer: { spec: { interval?: string } }): number | undefined {
   const text = balancer.spec.interval;
   if (text === undefined) return DEFAULT_INTERVAL_MS;
   const ms = durationMs(text);
   return ms !== undefined && ms > 0 ? ms : undefined;
 }
 
-export const leaderMovesOn = (balancer: NatsSystemBalancer) => balancer.spec.moves?.leader !== false;
+export const leaderMovesOn = (balancer: { spec: { moves?: { leader?: boolean } } }) =>
+  balancer.spec.moves?.leader !== false;
 export const placementMovesAsked = (balancer: NatsSystemBalancer) => balancer.spec.moves?.placement === true;
 
 export const describeBalancer = (b: NatsSystemBalancer) =>

@@ -76,7 +76,7 @@ const describeMove = (move: Move) =>
     : `leader of ${describeGroup({ kind: move.consumer ? "consumer" : "stream", stream: move.stream ?? "", ...(move.consumer ? { consumer: move.consumer } : {}) })} in account ${move.account ?? ""}`;
 
 /** A Warning when Ready turns False for a reason it did not show before: once, not every pass. */
-function readyWarning(previous: readonly Condition[] | undefined, update: ConditionUpdate): BalancerEvent[] {
+export function readyWarning(previous: readonly Condition[] | undefined, update: ConditionUpdate): BalancerEvent[] {
   if (update.status !== "False") return [];
   const before = findCondition(previous, "Ready");
   if (before?.status === "False" && before.reason === update.reason) return [];

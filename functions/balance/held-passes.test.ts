@@ -45,4 +45,16 @@ describe("nats_operator.balancer.held_passes", () => {
       { value: 1, reason: "MovePending" },
     ]);
   });
+
+  it("counts a NatsBalancer's held passes under its own kind", async () => {
+    const meter = provider.getMeter("test");
+    countHeldPass({ ...balancer, kind: "NatsBalancer" }, holding("True", "YieldingToSystemBalancer"), meter);
+    const { resourceMetrics } = await reader.collect();
+    const metric = resourceMetrics.scopeMetrics
+      .flatMap((s) => s.metrics)
+      .find((m) => m.descriptor.name === HELD_PASSES);
+    expect(metric?.dataPoints.map((p) => p.attributes)).toEqual([
+      { kind: "NatsBalancer", namespace: "nats-system", name: "even", reason: "YieldingToSystemBalancer" },
+    ]);
+  });
 });

@@ -2,7 +2,7 @@
 // by the reason it held, so an operator sees how often and why balancing waits.
 import { type Counter, type Meter, metrics } from "@opentelemetry/api";
 import { findCondition } from "../../shared/kube/conditions.ts";
-import type { NatsSystemBalancer, NatsSystemBalancerStatus } from "./balancer.ts";
+import type { Condition } from "../../shared/kube/conditions.ts";
 
 export const HELD_PASSES = "nats_operator.balancer.held_passes";
 
@@ -22,8 +22,8 @@ function counterOf(meter: Meter): Counter {
 
 /** Counts the pass whose status is `status` when it holds. */
 export function countHeldPass(
-  balancer: NatsSystemBalancer,
-  status: NatsSystemBalancerStatus,
+  balancer: { kind: string; metadata: { namespace: string; name: string } },
+  status: { conditions?: Condition[] },
   meter: Meter = metrics.getMeter("nats-operator"),
 ): void {
   const holding = findCondition(status.conditions, "Holding");

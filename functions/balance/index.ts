@@ -1,5 +1,6 @@
-// balance: evens JetStream leaders across the servers of a NATS cluster (NatsSystemBalancer), and
-// moves every stream off a NATS cluster (NatsClusterEvacuation, evacuate.ts). Each pass observes
+// balance: evens JetStream leaders across the servers of a NATS cluster (NatsSystemBalancer), or
+// within the pools of one account's streams (NatsBalancer, account-balance.ts), and moves every
+// stream off a NATS cluster (NatsClusterEvacuation, evacuate.ts). Each pass observes
 // (reads only), decides (pure) and acts (the guarded status write that claims the pass, then the
 // moves).
 import type { Kube } from "../../shared/kube/client.ts";
@@ -7,6 +8,7 @@ import { createConnectionPool } from "../../shared/nats/pool.ts";
 import { NatsApiError } from "../../shared/nats/request.ts";
 import type { OperatorFunction } from "../../shared/runtime/function.ts";
 import { conflict, done, skipped, withSchedules } from "../../shared/runtime/outcome.ts";
+import { handleAccountBalancer } from "./account-balance.ts";
 import { act, type MoveSender } from "./act.ts";
 import { type NatsSystemBalancer, SYSTEM_BALANCER } from "./balancer.ts";
 import { decide } from "./decide.ts";
@@ -54,7 +56,7 @@ export const balance: OperatorFunction = {
     const target = targetOf(context.event);
     if (target.kind === "none") return skipped(target.reason);
     if (target.kind === "NatsClusterEvacuation") return handleEvacuation(context, pool, target.namespace, target.name);
-    if (target.kind !== "NatsSystemBalancer") return skipped(`${target.kind} is not reconciled by this version`);
+    if (target.kind === "NatsBalancer") return handleAccountBalancer(context, pool, target.namespace, target.name);
     const kube = await context.kube();
     const stop = [noPoll(target.namespace, target.name)];
     const balancer = await kube.get<NatsSystemBalancer>({

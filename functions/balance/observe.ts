@@ -61,7 +61,7 @@ export async function connectionOf(
 }
 
 /** Every NatsCluster that reports servers: which ones the balancer covers is decide's to say. */
-async function readClusters(kube: Kube): Promise<CoveredCluster[]> {
+export async function readClusters(kube: Kube): Promise<CoveredCluster[]> {
   const clusters = await kube.list<KubeObject & { status?: NatsClusterStatus }>({
     apiVersion: KINDS.NatsCluster.apiVersion,
     kind: KINDS.NatsCluster.kind,

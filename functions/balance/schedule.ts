@@ -2,6 +2,7 @@
 // for as long as it exists (5 s while a move is pending), and goes with it. An evacuation polls
 // only while it has something to watch (moves in flight or waiting, owners to move pinned streams).
 import { keepPolling, type Poll, type ScheduleDecision, stopPolling } from "../../shared/runtime/schedule.ts";
+import type { NatsBalancer } from "./account-balancer.ts";
 import type { NatsSystemBalancer } from "./balancer.ts";
 import type { NatsClusterEvacuation } from "./evacuation.ts";
 
@@ -40,6 +41,26 @@ export function balancerPoll(balancer: NatsSystemBalancer, poll: Poll): Schedule
 
 /** No PingSource for a balancer that is gone. */
 export const noPoll = (namespace: string, name: string): ScheduleDecision => stopPolling(scheduleId(namespace, name));
+
+export const accountScheduleId = (namespace: string, name: string) => ({ namespace, name: `${name}-balance` });
+
+/** The account balancer's PingSource, owned by it, ticking at `poll`. */
+export function accountBalancerPoll(balancer: NatsBalancer, poll: Poll): ScheduleDecision {
+  const { namespace, name } = balancer.metadata;
+  return keepPolling(
+    {
+      ...accountScheduleId(namespace, name),
+      target: "balance",
+      work: { kind: "NatsBalancer", namespace, name },
+      scope: { kind: "object", owner: balancer },
+    },
+    poll,
+  );
+}
+
+/** No PingSource for an account balancer that is gone. */
+export const noAccountPoll = (namespace: string, name: string): ScheduleDecision =>
+  stopPolling(accountScheduleId(namespace, name));
 
 export const evacuationScheduleId = (namespace: string, name: string) => ({ namespace, name: `${name}-evacuation` });
 

@@ -21,7 +21,12 @@ export function unsettledBecause(snapshot: Snapshot): string | undefined {
   if (snapshot.silent.length > 0)
     return `${snapshot.silent.join(", ")} did not answer every JSZ page of NATS cluster ${snapshot.cluster}`;
   if (!snapshot.metaLeader) return `the meta group of NATS cluster ${snapshot.cluster} has no leader`;
-  const troubles = snapshot.groups.flatMap((g) => groupTrouble(g) ?? []);
+  return groupsUnsettled(snapshot.groups);
+}
+
+/** Why the groups are not settled (leaderless, a member offline or not current), or undefined when they are. */
+export function groupsUnsettled(groups: readonly Group[]): string | undefined {
+  const troubles = groups.flatMap((g) => groupTrouble(g) ?? []);
   if (troubles.length === 0) return undefined;
   const more = troubles.length > listed ? ` and ${troubles.length - listed} more` : "";
   return `${troubles.slice(0, listed).join("; ")}${more}`;

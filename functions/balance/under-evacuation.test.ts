@@ -89,4 +89,17 @@ describe("streams a balancer leaves to an evacuation", () => {
       "$SYS.REQ.SERVER.NSAME.JSZ",
     ]);
   });
+
+  it("are, for an account balancer that cannot ask $SYS, those of every unfinished evacuation of a same-named cluster", async () => {
+    const kube = memoryKube([
+      evacuation("team-b", "theirs", "elsewhere", "js", requested("S2")),
+      evacuation("team-c", "done", "same", "js", { ...requested("S4"), conditions: [ready] }),
+      evacuation("team-c", "east", "same", "east", requested("S5")),
+    ]);
+    const pool = createConnectionPool(async () => fakeConnection(""));
+    const nc = fakeConnection("NAPP");
+    const streams = await streamsUnderEvacuation(kube, pool, balancer, nc, "js", false);
+    expect(streams.map((s) => s.stream)).toEqual(["S2"]);
+    expect((nc as unknown as { asked: string[] }).asked).toEqual([]);
+  });
 });

@@ -9,10 +9,12 @@ import type { Kube } from "../../shared/kube/client.ts";
 import { isConditionTrue } from "../../shared/kube/conditions.ts";
 import type { ConnectionPool } from "../../shared/nats/pool.ts";
 import { serverRequest } from "../../shared/nats/request.ts";
-import type { NatsSystemBalancer } from "./balancer.ts";
 import type { StreamRef } from "./decide-evacuation.ts";
 import { EVACUATION, type NatsClusterEvacuation } from "./evacuation.ts";
 import { evacuationConnection } from "./observe-evacuation.ts";
+
+/** The balancer as far as this check reads it: its connection and namespace. */
+type BalancerRef = { spec: { connectionRef: { name: string; namespace?: string } }; metadata: { namespace: string } };
 
 const connectionKey = (ref: { name: string; namespace?: string }, namespace: string) =>
   `${ref.namespace ?? namespace}/${ref.name}`;
@@ -21,7 +23,7 @@ const connectionKey = (ref: { name: string; namespace?: string }, namespace: str
 async function sameSystem(
   kube: Kube,
   pool: ConnectionPool,
-  balancer: NatsSystemBalancer,
+  balancer: BalancerRef,
   nc: NatsConnection,
   evacuation: NatsClusterEvacuation,
 ): Promise<boolean> {
@@ -45,9 +47,14 @@ async function sameSystem(
 export async function streamsUnderEvacuation(
   kube: Kube,
   pool: ConnectionPool,
-  balancer: NatsSystemBalancer,
+  balancer: BalancerRef,
   nc: NatsConnection,
   cluster: string,
+  /**
+   * Whether `nc` can ask `$SYS` if an evacuation is in its NATS system. An account user cannot:
+   * then every evacuation of a same-named cluster counts, since leaving a stream alone is safe.
+   */
+  canAskSystem = true,
 ): Promise<StreamRef[]> {
   const evacuations = await kube.list<NatsClusterEvacuation>({
     apiVersion: EVACUATION.apiVersion,
@@ -61,7 +68,7 @@ export async function streamsUnderEvacuation(
   );
   const streams: StreamRef[] = [];
   for (const evacuation of active)
-    if (await sameSystem(kube, pool, balancer, nc, evacuation))
+    if (!canAskSystem || (await sameSystem(kube, pool, balancer, nc, evacuation)))
       for (const r of evacuation.status?.requested ?? [])
         streams.push({ account: r.account ?? "", stream: r.stream ?? "" });
   return streams;

@@ -207,4 +207,22 @@ describe("nats_operator.balancer gauges", () => {
       { value: 0, attributes: { ...identity, move_kind: "Placement" } },
     ]);
   });
+
+  it("read a NatsBalancer's leader skew per pool, a pool gone reading 0", async () => {
+    const account = { ...balancer, kind: "NatsBalancer", metadata: { ...balancer.metadata, name: "orders" } };
+    const who = { kind: "NatsBalancer", namespace: "nats-system", name: "orders" };
+    const kube = memoryKube([account]);
+    const pools = [
+      { name: "hot", streams: 6, leaderSkew: 1 },
+      { name: "(default)", streams: 2, leaderSkew: 2 },
+    ];
+    await writeStatus(kube, account, { pools }, "m");
+    await writeStatus(kube, account, { pools: [{ name: "hot", streams: 6, leaderSkew: 0 }] }, "m");
+    expect(await readings(STATUS_GAUGES.balancerLeaderSkew)).toEqual(
+      expect.arrayContaining([
+        { value: 0, attributes: { ...who, pool: "hot" } },
+        { value: 0, attributes: { ...who, pool: "(default)" } },
+      ]),
+    );
+  });
 });

@@ -41,6 +41,8 @@ const rolloutSeries = new Map<string, { gate: Series; pending: Point }>();
 const evacuationSeries = new Map<string, { remaining: Point; stale: Point }>();
 /** Per NatsSystemBalancer: its leader skew, and its pending moves per `move_kind`. */
 const balancerSeries = new Map<string, { skew: Point; pending: Series }>();
+/** Per NatsBalancer: its leader skew per pool (`status.pools[].leaderSkew`). */
+const poolSeries = new Map<string, Series>();
 
 type RolloutStatus = NatsClusterStatus["rollout"];
 
@@ -111,6 +113,17 @@ export function recordStatus(object: StatusOwner, status: object | undefined): v
       ]),
     );
   }
+  if (object.kind === "NatsBalancer" && "pools" in status && Array.isArray(status.pools)) {
+    const series = poolSeries.get(key) ?? new Map<string, Point>();
+    poolSeries.set(key, series);
+    replaceSeries(
+      series,
+      (status.pools as { name?: string; leaderSkew?: number }[]).map((p) => [
+        p.name ?? "",
+        { value: p.leaderSkew ?? 0, attributes: { ...identity, pool: p.name ?? "" } },
+      ]),
+    );
+  }
   if (object.kind === "NatsClusterEvacuation") {
     const entry = evacuationSeries.get(key) ?? {
       remaining: { value: 0, attributes: identity },
@@ -129,6 +142,7 @@ export function resetStatusGauges(): void {
   rolloutSeries.clear();
   evacuationSeries.clear();
   balancerSeries.clear();
+  poolSeries.clear();
 }
 
 const registered = new WeakSet<Meter>();
@@ -173,7 +187,12 @@ export function registerStatusGauges(meter: Meter): void {
       description: "Most leaders on one server minus fewest, per balancer (and pool)",
       unit: "{leader}",
     })
-    .addCallback(observe(() => [...balancerSeries.values()].map((entry) => entry.skew)));
+    .addCallback(
+      observe(() => [
+        ...[...balancerSeries.values()].map((entry) => entry.skew),
+        ...[...poolSeries.values()].flatMap((series) => [...series.values()]),
+      ]),
+    );
   meter
     .createObservableGauge(STATUS_GAUGES.balancerPendingMoves, {
       description: "Moves a NatsSystemBalancer requested and has not yet seen complete, by kind",

@@ -190,7 +190,12 @@ export const CONDITION_VOCABULARY: Readonly<Record<KindName, ConditionVocabulary
   NatsConsumer: { ...JETSTREAM_OBJECT, Ready: [...(JETSTREAM_OBJECT.Ready ?? []), "StreamNotFound", "StreamNotReady"] },
   NatsKeyValue: JETSTREAM_OBJECT,
   NatsObjectStore: JETSTREAM_OBJECT,
-  NatsBalancer: { ...BALANCER, Overlapping: ["PoolsDisjoint", "PoolsOverlap"] },
+  NatsBalancer: {
+    ...BALANCER,
+    // Overlapping pools hold every move until the selectors are fixed.
+    Holding: [...(BALANCER.Holding ?? []), "PoolsOverlap"],
+    Overlapping: ["PoolsDisjoint", "PoolsOverlap"],
+  },
   NatsSystemBalancer: BALANCER,
   NatsClusterEvacuation: {
     Ready: [

@@ -104,6 +104,7 @@ describe("least-privilege RBAC per function", () => {
     ["nats-operator-sign-account", "list", "nats-operator.io", "natsreferencegrants", ""],
     ["nats-operator-sign-account", "create", "sources.knative.dev", "pingsources", ""],
     ["nats-operator-balance", "patch", "jetstream.nats-operator.io", "natssystembalancers", "status"],
+    ["nats-operator-balance", "patch", "jetstream.nats-operator.io", "natsbalancers", "status"],
     ["nats-operator-balance", "get", "nats-operator.io", "natsconnections", ""],
     ["nats-operator-balance", "get", "", "secrets", ""],
     ["nats-operator-balance", "create", "sources.knative.dev", "pingsources", ""],

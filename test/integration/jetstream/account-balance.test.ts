@@ -1,0 +1,229 @@
+// Story 7's account balancer on real servers: a three-server JetStream cluster whose six R3
+// streams of account APP are all led by one server. A NatsBalancer on APP's own connection (no
+// system user) evens the leaders of its pool one move at a time, refuses to move while its pools
+// overlap, yields while a NatsSystemBalancer has a move pending on APP's streams, and waits while
+// another balancer holds the NATS cluster's move lease.
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { Writable } from "node:stream";
+import type { NatsConnection } from "@nats-io/transport-node";
+import { balance } from "../../../functions/balance/index.ts";
+import type { NatsBalancer } from "../../../functions/balance/account-balancer.ts";
+import type { NatsSystemBalancer } from "../../../functions/balance/balancer.ts";
+import { readLease, writeLease } from "../../../functions/balance/lease.ts";
+import { pingEvent } from "../../../shared/eventing/ping-event.ts";
+import { createEventRecorder } from "../../../shared/kube/events.ts";
+import type { KubeObject } from "../../../shared/kube/object.ts";
+import { writeStatus } from "../../../shared/kube/status.ts";
+import { dispatch, type DispatchDeps } from "../../../shared/runtime/dispatch.ts";
+import type { Outcome } from "../../../shared/runtime/outcome.ts";
+import { createLogger } from "../../../shared/telemetry/logger.ts";
+import { startEnvironment, type Environment } from "../support/environment.ts";
+import { js, startNatsCluster, type NatsCluster, type ServerControl } from "./support/nats-cluster.ts";
+import { CORE, create, eventually, JS, resource } from "./support/objects.ts";
+
+// Account APP, where a client without credentials lands, and a system account the balancer never uses.
+const ACCOUNTS = [
+  "accounts {",
+  "  APP { jetstream: enabled, users: [{ user: app, password: app }] }",
+  "  SYS { users: [{ user: sys, password: sys }] }",
+  "}",
+  "system_account: SYS",
+  "no_auth_user: app",
+];
+const HOT = Array.from({ length: 6 }, (_, i) => `HOT${i + 1}`);
+
+let env: Environment;
+let nats: NatsCluster & ServerControl;
+let client: NatsConnection;
+let ns: string;
+let deps: DispatchDeps;
+
+type StreamInfo = { cluster?: { leader?: string } };
+const leaderOf = async (stream: string) =>
+  (await js<StreamInfo>(client, `STREAM.INFO.${stream}`)).cluster?.leader ?? "";
+
+/** Stream leaders per server, as the servers say. */
+async function leadersPerServer(): Promise<Map<string, number>> {
+  const counts = new Map(nats.names.map((n) => [n, 0]));
+  for (const stream of HOT) {
+    const leader = await leaderOf(stream);
+    counts.set(leader, (counts.get(leader) ?? 0) + 1);
+  }
+  return counts;
+}
+const skewOf = (counts: Map<string, number>) => Math.max(...counts.values()) - Math.min(...counts.values());
+
+async function leadAllFrom(server: string): Promise<void> {
+  for (const stream of HOT)
+    await eventually(
+      `${stream} led by ${server}`,
+      async () => {
+        if ((await leaderOf(stream)) === server) return true;
+        await js(client, `STREAM.LEADER.STEPDOWN.${stream}`, { placement: { preferred: server } });
+        await new Promise((r) => setTimeout(r, 300));
+        return (await leaderOf(stream)) === server ? true : undefined;
+      },
+      90_000,
+    );
+}
+
+/** One pass, delivered as the balancer's PingSource would deliver its tick. */
+function pass(): Promise<Outcome> {
+  const ce = pingEvent(ns, "orders-balance", {
+    data: JSON.stringify({ kind: "NatsBalancer", namespace: ns, name: "orders" }),
+    ceOverrides: { extensions: { target: "balance" } },
+  });
+  return dispatch(balance, ce, deps);
+}
+
+const balancer = async () =>
+  (await env.kube.get<NatsBalancer>({
+    apiVersion: JS,
+    kind: "NatsBalancer",
+    namespace: ns,
+    name: "orders",
+  })) as NatsBalancer;
+const conditionOf = (b: NatsBalancer, type: string) => b.status?.conditions?.find((c) => c.type === type);
+
+async function events(reason: string): Promise<string[]> {
+  const list = await env.kube.list<KubeObject & { reason?: string; note?: string }>({
+    apiVersion: "events.k8s.io/v1",
+    kind: "Event",
+    namespace: ns,
+  });
+  return list.filter((e) => e.reason === reason).map((e) => e.note ?? "");
+}
+
+const HOT_POOL = { name: "hot", selector: { matchLabels: { tier: "hot" } } };
+
+async function setPools(pools: unknown[]): Promise<void> {
+  const b = await balancer();
+  await env.kube.replace({ ...b, spec: { ...b.spec, pools } });
+}
+
+beforeAll(async () => {
+  env = await startEnvironment();
+  nats = await startNatsCluster({ servers: 3, config: ACCOUNTS, clientOptions: { user: "app", pass: "app" } });
+  client = await nats.client();
+  for (const name of HOT)
+    await js(client, `STREAM.CREATE.${name}`, { name, subjects: [`${name.toLowerCase()}.>`], num_replicas: 3 });
+  await leadAllFrom("js-0");
+  ns = await env.namespace("account-balance");
+  deps = {
+    log: createLogger({ level: "warn", destination: new Writable({ write: (_c, _e, cb) => cb() }) }),
+    kube: async () => env.kube,
+    recorder: async (name) => createEventRecorder(env.kube, `nats-operator.io/${name}`, "test"),
+  };
+  // No credentials: the connection lands in APP, as an application's own connection would.
+  await create(env.kube, resource(CORE, "NatsConnection", ns, "app", { servers: nats.urls }));
+  for (const name of HOT) {
+    const stream = resource(JS, "NatsStream", ns, name.toLowerCase(), { connectionRef: { name: "app" }, name });
+    await create(env.kube, { ...stream, metadata: { ...stream.metadata, labels: { tier: "hot" } } });
+  }
+  await create(
+    env.kube,
+    resource(JS, "NatsBalancer", ns, "orders", {
+      connectionRef: { name: "app" },
+      interval: "1s",
+      pools: [HOT_POOL, { name: "all", selector: {} }],
+    }),
+  );
+}, 240_000);
+
+afterAll(async () => {
+  await balance.shutdown?.();
+  await client?.close();
+  await nats?.stop();
+  await env?.stop();
+}, 60_000);
+
+describe("story 7: a NatsBalancer evens the leaders of its account's pools", () => {
+  it("refuses to move while its pools overlap, with a condition and a Warning", async () => {
+    await pass();
+    await pass();
+    const b = await balancer();
+    expect(conditionOf(b, "Overlapping")).toMatchObject({ status: "True", reason: "PoolsOverlap" });
+    expect(conditionOf(b, "Overlapping")?.message).toContain("is selected by pools hot, all");
+    expect(conditionOf(b, "Holding")).toMatchObject({ status: "True", reason: "PoolsOverlap" });
+    expect((await events("PoolsOverlap")).length).toBe(1);
+    expect(await events("MoveStarted")).toEqual([]);
+    await setPools([HOT_POOL]);
+  }, 60_000);
+
+  it("yields while a NatsSystemBalancer has a move pending on one of the account's streams", async () => {
+    const system = (await create(
+      env.kube,
+      resource(JS, "NatsSystemBalancer", ns, "even", { connectionRef: { name: "system" } }),
+    )) as NatsSystemBalancer;
+    const pending = [
+      { kind: "Leader" as const, account: "APP", stream: "HOT3", consumer: "", from: "js-0", to: "js-2" },
+    ];
+    await writeStatus(env.kube, system, { pending }, "test");
+    const outcome = await pass();
+    const b = await balancer();
+    expect(conditionOf(b, "Overlapping")).toMatchObject({ status: "False", reason: "PoolsDisjoint" });
+    expect(conditionOf(b, "Holding")).toMatchObject({ status: "True", reason: "YieldingToSystemBalancer" });
+    expect(await events("MoveStarted")).toEqual([]);
+    // Its PingSource follows interval while it exists.
+    expect(outcome.schedules).toEqual([expect.objectContaining({ poll: { every: "1s" } })]);
+    await env.kube.delete({ apiVersion: JS, kind: "NatsSystemBalancer", namespace: ns, name: "even" });
+  }, 60_000);
+
+  it("waits while another balancer holds the NATS cluster's move lease", async () => {
+    const lease = await readLease(env.kube, ns, "js");
+    const holder = `NatsSystemBalancer ${ns}/even`;
+    expect(await writeLease(env.kube, lease, { kind: "take", holder, at: new Date() })).toBe(true);
+    await pass();
+    const b = await balancer();
+    expect(conditionOf(b, "Holding")).toMatchObject({ status: "True", reason: "MoveLeaseHeld" });
+    expect(conditionOf(b, "Holding")?.message).toContain(holder);
+    expect(await events("MoveStarted")).toEqual([]);
+    expect(
+      await writeLease(env.kube, await readLease(env.kube, ns, "js"), { kind: "release", holder, at: new Date() }),
+    ).toBe(true);
+  }, 60_000);
+
+  it("brings the pool's leader skew from 6 to at most 1, one move at a time, through the lease", async () => {
+    expect(skewOf(await leadersPerServer())).toBe(6);
+    const holders = new Set<string>();
+    const lastMoves = new Set<string>();
+    for (let i = 0; i < 60; i++) {
+      await Promise.all([pass(), pass()]);
+      const b = await balancer();
+      const lease = await readLease(env.kube, ns, "js");
+      if (lease.holder) holders.add(lease.holder);
+      if (b.status?.lastMove?.time) lastMoves.add(JSON.stringify(b.status.lastMove));
+      const hot = b.status?.pools?.find((p) => p.name === "hot");
+      if ((hot?.leaderSkew ?? 6) <= 1 && !lease.holder) break;
+      await new Promise((r) => setTimeout(r, 700));
+    }
+    const b = await balancer();
+    expect(b.status?.pools).toEqual([{ name: "hot", streams: 6, leaderSkew: expect.any(Number) }]);
+    expect(b.status?.pools?.[0]?.leaderSkew).toBeLessThanOrEqual(1);
+    expect(skewOf(await leadersPerServer())).toBeLessThanOrEqual(1);
+    expect(b.status?.lastMove).toMatchObject({ kind: "Leader", account: "APP", from: "js-0" });
+    expect(conditionOf(b, "Ready")).toMatchObject({ status: "True", reason: "Balancing" });
+    expect(conditionOf(b, "Holding")).toMatchObject({ status: "False", reason: "Settled" });
+    expect([...holders]).toEqual([`NatsBalancer ${ns}/orders`]);
+    // Four moves take 6/0/0 to 2/2/2. Two deliveries of every tick, one move each: the lease and
+    // the status claim let one of them through, so every move started is one lastMove seen.
+    const started = await events("MoveStarted");
+    expect(started.length).toBe(lastMoves.size);
+    expect(started.length).toBeGreaterThanOrEqual(4);
+    expect(started[0]).toMatch(/^moving the leader of stream HOT\d in pool hot from js-0 to js-\d$/);
+  }, 150_000);
+
+  it("asks for no PingSource once deleted", async () => {
+    await env.kube.delete({ apiVersion: JS, kind: "NatsBalancer", namespace: ns, name: "orders" });
+    await eventually(
+      "the balancer gone",
+      async () =>
+        (await env.kube.get({ apiVersion: JS, kind: "NatsBalancer", namespace: ns, name: "orders" }))
+          ? undefined
+          : true,
+      30_000,
+    );
+    const outcome = await pass();
+    expect(outcome.schedules).toEqual([{ schedule: { namespace: ns, name: "orders-balance" }, poll: false }]);
+  }, 60_000);
+});
