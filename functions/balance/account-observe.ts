@@ -6,7 +6,7 @@ import type { Kube } from "../../shared/kube/client.ts";
 import type { KubeObject } from "../../shared/kube/object.ts";
 import { connectWith, resolveConnection, type Connected } from "../../shared/nats/connection.ts";
 import type { ConnectionPool } from "../../shared/nats/pool.ts";
-import { operatorNamespace } from "../cluster/index.ts";
+import { operatorNamespace } from "../../shared/runtime/operator-namespace.ts";
 import { ACCOUNT_BALANCER, type NatsBalancer } from "./account-balancer.ts";
 import type { NatsSystemBalancer } from "./balancer.ts";
 import type { StreamRef } from "./decide-evacuation.ts";
