@@ -10,6 +10,8 @@ import type { OperatorDecision, SignStep } from "./decision.ts";
 import { judgeKeys, type KeyVerdict } from "./key-verdict.ts";
 import { describeSubject, namespaceOf } from "./objects.ts";
 import type { OperatorObserved } from "./observe.ts";
+import { jwtHash } from "./jwt-hash.ts";
+import { mergeRevocations, revokedByUsers } from "./revocations.ts";
 import { planJwt } from "./signing.ts";
 
 const describe = (o: { kind: string; metadata: { namespace: string; name: string } }) =>
@@ -50,6 +52,13 @@ function systemAccountKeys(observed: OperatorObserved): { identity: string; sign
 }
 
 const isRefusal = (x: object): x is Refusal => "reason" in x;
+
+type SystemAccountStatus = NonNullable<NatsOperatorStatus["systemAccount"]>;
+
+const withoutRevocations = (signed: SystemAccountStatus | undefined): SystemAccountStatus => {
+  const { revocations: _revocations, ...rest } = signed ?? {};
+  return rest;
+};
 
 /**
  * The deleted accounts still worth deleting: an entry goes once the account's last JWT has expired
@@ -126,7 +135,8 @@ export function decideOperator(observed: OperatorObserved, now: Date): OperatorD
       return finish(keyed, [notReady({ reason: "InvalidJWT", message: `${what}: ${refusal}` })], [], refusal);
   }
 
-  const systemName = observed.systemAccount?.object.metadata.name ?? "";
+  const systemObject = observed.systemAccount?.object;
+  const systemName = systemObject?.metadata.name ?? "";
   const operatorJwt = offline
     ? { keep: operator.spec.jwt }
     : planJwt(
@@ -144,10 +154,32 @@ export function decideOperator(observed: OperatorObserved, now: Date): OperatorD
         "jwt",
         now,
       );
+  // The system account's users revoked like an account's (A25, A27): its deleted users and
+  // replaced keys, merged with what status recorded and the JWT being replaced; the issuers are
+  // its signing keys, so rotating them is what resets the list.
+  const previousSystemJwt = previous.systemAccount?.jwt;
+  const { revocations, claim } = mergeRevocations({
+    recorded: previous.systemAccount?.revocations,
+    previousJwt: previousSystemJwt,
+    revokedNow: revokedByUsers(observed.systemUsers ?? []),
+    signing: system.signing,
+    identity: system.identity,
+  });
+  const systemClaims = systemAccountClaims(systemName, system.identity, system.signing);
+  // A server holding a newer system account JWT than the one signed (its push would not stick):
+  // signed again, so the JWT is newer than anything a server holds (A21).
+  const newerHeld =
+    previousSystemJwt !== undefined &&
+    systemObject?.status?.jwtHash === jwtHash(previousSystemJwt) &&
+    systemObject.status.conditions?.some((c) => c.type === "Distributed" && c.reason === "NewerJWTHeld") === true;
   // System account JWTs never expire: literal copies in trusts would go stale.
   const systemJwt = planJwt(
-    previous.systemAccount?.jwt,
-    { claims: systemAccountClaims(systemName, system.identity, system.signing), signer: verdict.active, ttlSeconds: 0 },
+    newerHeld ? undefined : previousSystemJwt,
+    {
+      claims: claim ? { ...systemClaims, nats: { ...systemClaims.nats, revocations: claim } } : systemClaims,
+      signer: verdict.active,
+      ttlSeconds: 0,
+    },
     "systemAccount.jwt",
     now,
   );
@@ -158,10 +190,11 @@ export function decideOperator(observed: OperatorObserved, now: Date): OperatorD
     ...(deletedAccounts ? { deletedAccounts } : {}),
     ...(operatorJwt.keep ? { jwt: operatorJwt.keep } : {}),
     systemAccount: {
-      ...previous.systemAccount,
+      ...withoutRevocations(previous.systemAccount),
       name: systemName,
       publicKey: system.identity,
       ...(systemJwt.keep ? { jwt: systemJwt.keep } : {}),
+      ...(revocations.length > 0 ? { revocations } : {}),
     },
   };
   const sign = [operatorJwt.step, systemJwt.step].filter((s): s is SignStep => s !== undefined);

@@ -59,10 +59,9 @@ export function decideUser(observed: UserObserved, now: Date): UserDecision {
     summary: string,
     extra: { sign?: SignStep[]; creds?: CredsWrite } = {},
   ): UserDecision => {
-    // A signed user of a NatsAccount carries the revoke finalizer: deleting it revokes its key
-    // first. A system account's users are not revoked yet, so they carry none.
-    const signed = updates.some((u) => u.type === "Ready" && u.status === "True");
-    const revocable = signed && observed.account?.object.kind === "NatsAccount";
+    // A signed user carries the revoke finalizer: deleting it revokes its key first (in its
+    // NatsAccount's JWT, or in its NatsSystemAccount's, which the NatsOperator signs).
+    const revocable = updates.some((u) => u.type === "Ready" && u.status === "True");
     return {
       kind: "NatsUser",
       object: user,
@@ -133,8 +132,7 @@ export function decideUser(observed: UserObserved, now: Date): UserDecision {
   // Keys given up are revoked by the account (A34): listed until its JWT carries the revocation.
   const { replacedKeys: _replaced, ...unreplaced } = previous;
   const withReplaced = (next: string | undefined): NatsUserStatus => {
-    if (account.object.kind !== "NatsAccount") return unreplaced;
-    const pending = replacedKeys(previous, next, account.object.status?.jwt, now);
+    const pending = replacedKeys(previous, next, observed.accountJwt, now);
     return pending.length > 0 ? { ...unreplaced, replacedKeys: pending } : unreplaced;
   };
   if (ownKey !== undefined) {

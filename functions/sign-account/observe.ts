@@ -41,6 +41,8 @@ export interface OperatorObserved {
   systemAccount?: { object: NatsSystemAccount; keys: KeysReading };
   /** Which of its deleted accounts the servers still hold, through the system connection. */
   deletions?: DeletionsReading;
+  /** The NatsUsers of its system account: the deleted ones and their replaced keys are revoked. */
+  systemUsers?: NatsUser[];
 }
 
 export interface SystemAccountObserved {
@@ -48,6 +50,8 @@ export interface SystemAccountObserved {
   object: NatsSystemAccount;
   keys: KeysReading;
   operator?: NatsOperator;
+  /** What the servers hold of the system account's JWT, through the system connection. */
+  distribution: DistributionReading;
 }
 
 export interface AccountObserved {
@@ -79,6 +83,11 @@ export interface UserObserved {
   object: NatsUser;
   admitted: boolean;
   account?: { object: NatsAccount | NatsSystemAccount; keys: KeysReading };
+  /**
+   * The JWT that revokes the user's given-up keys: its NatsAccount's status.jwt, or the JWT of its
+   * NatsSystemAccount in that account's NatsOperator's status.
+   */
+  accountJwt?: string;
   creds: CredsReading;
   /** The other NatsUsers of the same account. */
   siblings: NatsUser[];
@@ -122,26 +131,43 @@ export const credsSecretOf = (user: NatsUser): { name: string; key: string } => 
 
 async function observeOperator(kube: Kube, object: NatsOperator, keyring: Keyring): Promise<OperatorObserved> {
   const ref = object.spec.systemAccountRef;
-  const [keys, system] = await Promise.all([
+  const systemNamespace = namespaceOf(ref, object);
+  const [keys, system, users] = await Promise.all([
     readKeys(kube, object, keyring),
-    read<NatsSystemAccount>(kube, "NatsSystemAccount", namespaceOf(ref, object), ref.name),
+    read<NatsSystemAccount>(kube, "NatsSystemAccount", systemNamespace, ref.name),
+    kube.list<NatsUser>({ apiVersion: KINDS.NatsUser.apiVersion, kind: "NatsUser" }),
   ]);
   // Only public keys of the system account are used: its seeds stay with its own reconcile.
   const systemAccount = system ? { object: system, keys: await readKeys(kube, system, new Keyring()) } : undefined;
-  return { kind: "NatsOperator", object, keys, ...(systemAccount ? { systemAccount } : {}) };
+  const systemUsers = users.filter(
+    (u) =>
+      u.spec.accountRef.kind === "NatsSystemAccount" &&
+      u.spec.accountRef.name === ref.name &&
+      namespaceOf(u.spec.accountRef, u) === systemNamespace,
+  );
+  return { kind: "NatsOperator", object, keys, ...(systemAccount ? { systemAccount } : {}), systemUsers };
 }
 
 async function observeSystemAccount(
   kube: Kube,
   object: NatsSystemAccount,
   keyring: Keyring,
+  link: SystemLink,
+  lastPush: PushOutcome | undefined,
 ): Promise<SystemAccountObserved> {
   const ref = object.spec.operatorRef;
   const [keys, operator] = await Promise.all([
     readKeys(kube, object, keyring),
     read<NatsOperator>(kube, "NatsOperator", namespaceOf(ref, object), ref.name),
   ]);
-  return { kind: "NatsSystemAccount", object, keys, ...(operator ? { operator } : {}) };
+  // Asked only once its operator signed a JWT for it: before that there is nothing to count.
+  const signed = operator?.status?.systemAccount?.jwt ? object.status?.publicKey : undefined;
+  const distribution: DistributionReading = signed
+    ? await readDistribution(link, signed, lastPush)
+    : link.kind === "off"
+      ? link
+      : { kind: "unreachable", message: "not asked: no JWT is signed for it yet" };
+  return { kind: "NatsSystemAccount", object, keys, ...(operator ? { operator } : {}), distribution };
 }
 
 const sameOperator = (a: NatsAccount, namespace: string, name: string) =>
@@ -231,9 +257,10 @@ async function observeDrain(
   user: NatsUser,
   link: SystemLink,
   lastKick: KickOutcome | undefined,
+  known: NatsOperator | undefined,
 ): Promise<Pick<UserObserved, "operatorExists" | "connections">> {
   const ref = account.spec.operatorRef;
-  const operator = await read<NatsOperator>(kube, "NatsOperator", namespaceOf(ref, account), ref.name);
+  const operator = known ?? (await read<NatsOperator>(kube, "NatsOperator", namespaceOf(ref, account), ref.name));
   const userKey = user.status?.publicKey;
   const accountKey = account.status?.publicKey;
   const connections =
@@ -266,11 +293,33 @@ async function observeUser(
   );
   if (!account) return { kind: "NatsUser", object, admitted, creds, siblings };
   const keys = await readKeys(kube, account, keyring);
+  // A system account's JWT is in its operator's status.
+  const operatorRef = account.spec.operatorRef;
+  const operator =
+    account.kind === "NatsSystemAccount"
+      ? await read<NatsOperator>(kube, "NatsOperator", namespaceOf(operatorRef, account), operatorRef.name)
+      : undefined;
+  const signedSystem = operator?.status?.systemAccount;
+  const accountJwt =
+    account.kind === "NatsAccount"
+      ? account.status?.jwt
+      : signedSystem?.publicKey === account.status?.publicKey
+        ? signedSystem?.jwt
+        : undefined;
   const draining =
     object.metadata.deletionTimestamp && hasFinalizer(object, FINALIZERS.userRevoke)
-      ? await observeDrain(kube, account, object, link, lastKick)
+      ? await observeDrain(kube, account, object, link, lastKick, operator)
       : {};
-  return { kind: "NatsUser", object, admitted, account: { object: account, keys }, creds, siblings, ...draining };
+  return {
+    kind: "NatsUser",
+    object,
+    admitted,
+    account: { object: account, keys },
+    ...(accountJwt ? { accountJwt } : {}),
+    creds,
+    siblings,
+    ...draining,
+  };
 }
 
 async function observeTrust(kube: Kube, object: NatsOperatorTrust): Promise<TrustObserved> {
@@ -323,8 +372,11 @@ export async function observe(
       const keys = deleted.map((d) => d.publicKey);
       return { observed: { ...observed, deletions: await readDeletions(system, keys, lastDelete) }, keyring, system };
     }
-    case "NatsSystemAccount":
-      return { observed: await observeSystemAccount(kube, object as NatsSystemAccount, keyring), keyring };
+    case "NatsSystemAccount": {
+      const system = await openSystemConnection(kube);
+      const observed = await observeSystemAccount(kube, object as NatsSystemAccount, keyring, system, lastPush);
+      return { observed, keyring, system };
+    }
     case "NatsAccount": {
       const system = await openSystemConnection(kube);
       const observed = await observeAccount(kube, object as NatsAccount, keyring, system, lastPush, lastDelete);

@@ -1,0 +1,218 @@
+import { describe, expect, it } from "@jest/globals";
+import { decode } from "@nats-io/jwt";
+import { FINALIZERS } from "../../shared/api/constants/finalizers.ts";
+import { operatorObject, systemAccountObject, userObject } from "../../test/fixtures/auth/objects.ts";
+import { authWorld } from "../../test/support/auth-world.ts";
+import { decide } from "./decide.ts";
+import { dependentsOf } from "./dependents.ts";
+import type { Decision } from "./decision.ts";
+import type { DistributionReading } from "./distribution.ts";
+import { jwtHash } from "./jwt-hash.ts";
+import type { NatsOperator, NatsUser } from "./objects.ts";
+import { observe, type SystemAccountObserved, type UserObserved } from "./observe.ts";
+
+const NOW = new Date("2026-12-03T10:00:00.000Z");
+const DELETED_AT = "2026-12-03T09:59:00Z";
+const AUTH = "auth.nats-operator.io/v1beta1";
+const ROSTER = ["NA", "NB", "NC"];
+
+const systemUser = (name: string) => userObject(name, { accountRef: { kind: "NatsSystemAccount", name: "sys" } });
+
+/** A signed operator and system account with system user `ops`, as their events would come (no system connection). */
+async function signedWorld() {
+  const world = authWorld([operatorObject(), systemAccountObject(), systemUser("ops")]);
+  for (const [kind, name] of [
+    ["NatsSystemAccount", "sys"],
+    ["NatsOperator", "main"],
+    ["NatsSystemAccount", "sys"],
+    ["NatsUser", "ops"],
+  ] as const)
+    expect((await world.run(kind, name, NOW)).kind).toBe("done");
+  return world;
+}
+
+type World = Awaited<ReturnType<typeof signedWorld>>;
+
+const readOperator = (world: World) => world.get<NatsOperator>(AUTH, "NatsOperator", "main");
+const readUser = (world: World) => world.get<NatsUser>(AUTH, "NatsUser", "ops");
+const systemJwt = async (world: World) => (await readOperator(world))?.status?.systemAccount?.jwt ?? "";
+
+/** The system account as observed, with the servers answering `holdings` (one JWT per server). */
+async function observedSystem(world: World, holdings: string[]): Promise<SystemAccountObserved> {
+  const read = await observe(world.kube, { kind: "NatsSystemAccount", namespace: "auth", name: "sys" });
+  if (read?.observed.kind !== "NatsSystemAccount") throw new Error("no system account");
+  const distribution: DistributionReading = { kind: "read", roster: ROSTER, polledAt: NOW.toISOString(), holdings };
+  return { ...read.observed, distribution };
+}
+
+async function observedUser(world: World): Promise<UserObserved> {
+  const read = await observe(world.kube, { kind: "NatsUser", namespace: "auth", name: "ops" });
+  if (read?.observed.kind !== "NatsUser") throw new Error("no user");
+  return read.observed;
+}
+
+const conditionOf = (d: Decision, type: string) =>
+  (d.status as { conditions?: { type: string; status: string; reason: string; message: string }[] }).conditions?.find(
+    (c) => c.type === type,
+  );
+
+const markDeleted = (world: World) =>
+  world.kube.patch(
+    { apiVersion: AUTH, kind: "NatsUser", namespace: "auth", name: "ops" },
+    { metadata: { deletionTimestamp: DELETED_AT } },
+    "merge",
+  );
+
+describe("a NatsSystemAccount's JWT on the servers", () => {
+  it("held by every roster server reads Distributed True, 3 of 3, and Ready Distributed, with no push and no poll", async () => {
+    const world = await signedWorld();
+    const jwt = await systemJwt(world);
+    const decision = decide(await observedSystem(world, [jwt, jwt, jwt]), NOW);
+    expect(conditionOf(decision, "Distributed")).toMatchObject({
+      status: "True",
+      reason: "AllServersCurrent",
+      message: "3 of 3 servers hold this JWT",
+    });
+    expect(conditionOf(decision, "Ready")).toMatchObject({ status: "True", reason: "Distributed" });
+    expect(decision.push).toBeUndefined();
+    expect(decision.schedules).toEqual([
+      { schedule: { namespace: "auth", name: "sys-systemaccount-distribution" }, poll: false },
+    ]);
+  });
+
+  it("held by a server in an older version is pushed (the JWT its operator signed) and polled every 10s until confirmed", async () => {
+    const world = await signedWorld();
+    const jwt = await systemJwt(world);
+    const decision = decide(await observedSystem(world, [jwt, "", jwt]), NOW);
+    expect(conditionOf(decision, "Distributed")).toMatchObject({
+      status: "False",
+      reason: "ServersBehind",
+      message: "2 of 3 servers hold this JWT",
+    });
+    expect(decision.push).toBe(true);
+    expect(decision.jwt).toBe(jwt);
+    expect(decision.status).toMatchObject({ jwtHash: jwtHash(jwt), distribution: { servers: 3, current: 2 } });
+    expect(decision.schedules).toEqual([
+      expect.objectContaining({
+        schedule: expect.objectContaining({
+          name: "sys-systemaccount-distribution",
+          work: { namespace: "auth", kind: "NatsSystemAccount", name: "sys" },
+        }),
+        poll: { every: "10s" },
+      }),
+    ]);
+  });
+
+  it("is not pushed while its NatsOperator reads RevocationsUnrecovered True", async () => {
+    const world = await signedWorld();
+    const jwt = await systemJwt(world);
+    const observed = await observedSystem(world, ["", "", ""]);
+    const operator = observed.operator as NatsOperator;
+    const unrecovered = {
+      type: "RevocationsUnrecovered",
+      status: "True",
+      reason: "ServersUnanswered",
+      message: "1 of 3 servers did not answer",
+      lastTransitionTime: DELETED_AT,
+    };
+    const held = {
+      ...observed,
+      operator: { ...operator, status: { ...operator.status, conditions: [unrecovered] } },
+    };
+    const decision = decide(held, NOW);
+    expect(decision.push).toBeUndefined();
+    expect(conditionOf(decision, "Distributed")).toMatchObject({
+      status: "False",
+      message: "0 of 3 servers hold this JWT",
+    });
+    expect(jwt).not.toBe("");
+  });
+
+  it("held newer by a server reads NewerJWTHeld, and its operator signs it again", async () => {
+    const world = await signedWorld();
+    const jwt = await systemJwt(world);
+    // A JWT issued after ours: only its issue time is read.
+    const [head, payload, signature] = jwt.split(".") as [string, string, string];
+    const claims = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as { iat: number };
+    const newer = [
+      head,
+      Buffer.from(JSON.stringify({ ...claims, iat: claims.iat + 60 })).toString("base64url"),
+      signature,
+    ];
+    const decision = decide(await observedSystem(world, [jwt, newer.join("."), jwt]), NOW);
+    expect(conditionOf(decision, "Distributed")).toMatchObject({ status: "False", reason: "NewerJWTHeld" });
+    expect(decision.push).toBeUndefined();
+
+    const operator = async () => {
+      const read = await observe(world.kube, { kind: "NatsOperator", namespace: "auth", name: "main" });
+      if (!read) throw new Error("no operator");
+      return decide(read.observed, NOW);
+    };
+    // Signed once, and again only once the system account reads NewerJWTHeld for that very JWT.
+    expect((await operator()).sign).toEqual([]);
+    await world.kube.patch(
+      { apiVersion: AUTH, kind: "NatsSystemAccount", namespace: "auth", name: "sys" },
+      { status: decision.status },
+      "merge",
+    );
+    expect((await operator()).sign.map((s) => s.into)).toEqual(["systemAccount.jwt"]);
+  });
+});
+
+describe("a NatsUser of a NatsSystemAccount", () => {
+  it("carries the revoke finalizer once it is signed", async () => {
+    const world = await signedWorld();
+    expect((await readUser(world))?.metadata.finalizers).toEqual([FINALIZERS.userRevoke]);
+  });
+
+  it("deleted, is revoked in the system account JWT its operator signs, with the system account's signing key as issuer", async () => {
+    const world = await signedWorld();
+    const key = (await readUser(world))?.status?.publicKey ?? "";
+    await markDeleted(world);
+    const waiting = decide(await observedUser(world), NOW);
+    expect(conditionOf(waiting, "Distributed")).toMatchObject({ status: "False", reason: "Revoking" });
+    expect(waiting.finalizer).toBeUndefined();
+
+    expect((await world.run("NatsOperator", "main", NOW)).kind).toBe("done");
+    const signed = (await readOperator(world))?.status?.systemAccount;
+    const signing = decode(signed?.jwt ?? "").nats as { signing_keys?: string[]; revocations?: Record<string, number> };
+    expect(signed?.revocations).toEqual([{ publicKey: key, at: DELETED_AT, issuers: signing.signing_keys }]);
+    expect(signing.revocations).toEqual({ [key]: Date.parse(DELETED_AT) / 1000 });
+  });
+
+  it("deleted without a system connection, goes once the system account JWT revokes it, in the delivery of its deletion", async () => {
+    const world = await signedWorld();
+    await markDeleted(world);
+    expect((await world.run("NatsUser", "ops", NOW)).kind).toBe("done");
+    // The user's delivery reconciles the operator (which signs the revocation) and the user again.
+    const next = await dependentsOf(world.kube, { kind: "NatsUser", namespace: "auth", name: "ops" });
+    expect(next).toEqual([
+      { kind: "NatsOperator", namespace: "auth", name: "main" },
+      { kind: "NatsSystemAccount", namespace: "auth", name: "sys" },
+      { kind: "NatsUser", namespace: "auth", name: "ops", again: true },
+    ]);
+    for (const subject of next) await world.run(subject.kind, subject.name, NOW);
+    // Its finalizer is gone: the API server then deletes it, and the creds Secret it owns.
+    expect((await readUser(world))?.metadata.finalizers).toEqual([]);
+  });
+
+  it("deleted with a system connection, waits (Distributing) until the system account counts the revoking JWT on every server", async () => {
+    const world = await signedWorld();
+    const jwt = await systemJwt(world);
+    await markDeleted(world);
+    // The system account counted the JWT before the revocation: every server held that one.
+    await world.kube.patch(
+      { apiVersion: AUTH, kind: "NatsSystemAccount", namespace: "auth", name: "sys" },
+      { status: decide(await observedSystem(world, [jwt, jwt, jwt]), NOW).status },
+      "merge",
+    );
+    await world.run("NatsOperator", "main", NOW);
+    const observed = await observedUser(world);
+    const decision = decide(
+      { ...observed, connections: { kind: "read", roster: ROSTER, answered: ROSTER, connections: [] } },
+      NOW,
+    );
+    expect(conditionOf(decision, "Distributed")).toMatchObject({ status: "False", reason: "Distributing" });
+    expect(decision.finalizer).toBeUndefined();
+  });
+});
