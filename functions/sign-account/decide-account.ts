@@ -27,6 +27,7 @@ import { renewalTick } from "./renewal.ts";
 import { rosterStatus } from "./roster.ts";
 import { everDistributed, lostRevocations, recoverFrom } from "./recovery.ts";
 import { mergeRevocations, revokedByUsers } from "./revocations.ts";
+import { signingKeyClaims } from "./scoped-keys.ts";
 import { planJwt } from "./signing.ts";
 import { jwtTtlSeconds } from "./ttl.ts";
 
@@ -296,7 +297,7 @@ export function decideAccount(observed: AccountObserved, now: Date): AccountDeci
       claims: accountClaims(
         account.metadata.name,
         verdict.identity,
-        signingKeys,
+        signingKeyClaims(verdict.signing),
         limits.limits,
         claim ? { revocations: claim } : {},
       ),

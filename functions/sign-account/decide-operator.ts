@@ -7,11 +7,12 @@ import { operatorClaims, systemAccountClaims } from "./claims.ts";
 import { readJWT } from "./compare.ts";
 import { notReady, ready, referencesResolved, referencesUnresolved, type Refusal, settle } from "./conditions.ts";
 import type { OperatorDecision, SignStep } from "./decision.ts";
-import { judgeKeys, type KeyVerdict } from "./key-verdict.ts";
+import { judgeKeys, type KeyVerdict, type SigningKey } from "./key-verdict.ts";
 import { describeSubject, namespaceOf } from "./objects.ts";
 import type { OperatorObserved } from "./observe.ts";
 import { jwtHash } from "./jwt-hash.ts";
 import { mergeRevocations, revokedByUsers } from "./revocations.ts";
+import { signingKeyClaims } from "./scoped-keys.ts";
 import { planJwt } from "./signing.ts";
 
 const describe = (o: { kind: string; metadata: { namespace: string; name: string } }) =>
@@ -34,7 +35,7 @@ function offlineJwt(
 }
 
 /** Why the system account cannot be signed yet, or its identity and signing keys. */
-function systemAccountKeys(observed: OperatorObserved): { identity: string; signing: string[] } | Refusal {
+function systemAccountKeys(observed: OperatorObserved): { identity: string; signing: SigningKey[] } | Refusal {
   const operator = observed.object;
   const ref = operator.spec.systemAccountRef;
   const name = `NatsSystemAccount ${namespaceOf(ref, operator)}/${ref.name}`;
@@ -48,7 +49,7 @@ function systemAccountKeys(observed: OperatorObserved): { identity: string; sign
   const verdict = judgeKeys(name, "systemaccount", system.keys, recorded, system.object.spec.publicKey);
   if (verdict.kind !== "ready" || verdict.identity !== recorded)
     return { reason: "Pending", message: `waiting for ${name} to have usable keys` };
-  return { identity: verdict.identity, signing: verdict.signing.map((s) => s.publicKey) };
+  return { identity: verdict.identity, signing: verdict.signing };
 }
 
 const isRefusal = (x: object): x is Refusal => "reason" in x;
@@ -162,10 +163,10 @@ export function decideOperator(observed: OperatorObserved, now: Date): OperatorD
     recorded: previous.systemAccount?.revocations,
     previousJwt: previousSystemJwt,
     revokedNow: revokedByUsers(observed.systemUsers ?? []),
-    signing: system.signing,
+    signing: system.signing.map((s) => s.publicKey),
     identity: system.identity,
   });
-  const systemClaims = systemAccountClaims(systemName, system.identity, system.signing);
+  const systemClaims = systemAccountClaims(systemName, system.identity, signingKeyClaims(system.signing));
   // A server holding a newer system account JWT than the one signed (its push would not stick):
   // signed again, so the JWT is newer than anything a server holds (A21).
   const newerHeld =

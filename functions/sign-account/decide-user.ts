@@ -21,6 +21,7 @@ import { namespaceOf, roleOf, type NatsUser } from "./objects.ts";
 import { credsSecretOf, type UserObserved } from "./observe.ts";
 import { decideUserDeletion } from "./decide-user-deletion.ts";
 import { revokes, secondsOf, timeOf } from "./revocations.ts";
+import { roleSigner, roleUserClaims } from "./scoped-keys.ts";
 import { planJwt } from "./signing.ts";
 
 const older = (a: NatsUser, b: NatsUser): boolean =>
@@ -122,13 +123,26 @@ export function decideUser(observed: UserObserved, now: Date): UserDecision {
   }
   const held = observed.creds.kind === "held" ? observed.creds : undefined;
   const userKey = ownKey ?? held?.publicKey;
+  // A user with a role is signed by the scoped key of that role, and carries no permissions of its own.
+  const role = user.spec.role;
+  const signer = role ? roleSigner(keys.signing, role) : keys.active;
+  if (!signer)
+    return refuse({
+      reason: "RoleNotFound",
+      message: `${accountName} has no scoped signing key of role ${role} that is not retiring; ${what} is not signed`,
+    });
   // A generated key is not known yet: act makes it and fills in the subject.
   const request = {
-    claims: userClaims(user.metadata.name, userKey ?? "", keys.identity, user.spec),
-    signer: keys.active,
+    claims: role
+      ? roleUserClaims(user.metadata.name, userKey ?? "", keys.identity)
+      : userClaims(user.metadata.name, userKey ?? "", keys.identity, user.spec),
+    signer,
     ttlSeconds: 0,
   };
-  const readyNow = [ready(`signed by ${accountName} with signing key ${keys.active}`), referencesResolved()];
+  const readyNow = [
+    ready(`signed by ${accountName} with signing key ${signer}${role ? ` (scoped, role ${role})` : ""}`),
+    referencesResolved(),
+  ];
   // Keys given up are revoked by the account (A34): listed until its JWT carries the revocation.
   const { replacedKeys: _replaced, ...unreplaced } = previous;
   const withReplaced = (next: string | undefined): NatsUserStatus => {

@@ -110,7 +110,7 @@ describe("a NatsSystemAccount's JWT on the servers", () => {
     const operator = observed.operator as NatsOperator;
     const unrecovered = {
       type: "RevocationsUnrecovered",
-      status: "True",
+      status: "True" as const,
       reason: "ServersUnanswered",
       message: "1 of 3 servers did not answer",
       lastTransitionTime: DELETED_AT,
