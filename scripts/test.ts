@@ -59,7 +59,8 @@ jest("unit tests", "jest.config.js");
 if (
   run("build the test infrastructure", "bash", ["test/infra/build.sh"]) &&
   run("build Knative Eventing for the tests on real Knative", "bash", ["test/infra/build-knative.sh"]) &&
-  run("build helm for the chart tests", "bash", ["test/infra/build-helm.sh"])
+  run("build helm for the chart tests", "bash", ["test/infra/build-helm.sh"]) &&
+  run("build nsc for the nsc adoption test", "bash", ["test/infra/build-nsc.sh"])
 ) {
   jest("integration tests", "jest.integration.config.js", ["--runInBand"]);
 } else {

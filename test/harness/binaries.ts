@@ -44,6 +44,14 @@ export async function ensureHelm(progress: (line: string) => void = stderrLine):
   return runBuildScript("build-helm.sh", "test-infra: helm ", progress);
 }
 
+/**
+ * Builds the nsc CLI (test/infra/build-nsc.sh, cached) and returns the path
+ * of the binary.
+ */
+export async function ensureNsc(progress: (line: string) => void = stderrLine): Promise<string> {
+  return runBuildScript("build-nsc.sh", "test-infra: nsc ", progress);
+}
+
 function stderrLine(line: string): void {
   process.stderr.write(`${line}\n`);
 }
