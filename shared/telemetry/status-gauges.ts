@@ -1,4 +1,4 @@
-// Gauges read from the status the functions write. Every status write goes through
+// Gauges read from the status the functions write (and a NatsAccount's JWT expiry, from its status.jwt). Every status write goes through
 // `shared/kube/status.ts#writeStatus`, which hands the status it leaves on the object to
 // `recordStatus`; the gauges report the last status seen per object when the SDK collects.
 // With cumulative temporality (OTLP's default, and Prometheus) the SDK keeps reporting every
@@ -13,6 +13,7 @@ export const STATUS_GAUGES = {
   condition: "nats_operator.condition",
   rolloutGate: "nats_operator.rollout.gate",
   rolloutPendingServers: "nats_operator.rollout.pending_servers",
+  accountJwtExpiry: "nats_operator.account.jwt_expiry",
 } as const;
 
 /** What the gauges need to know of the object a status belongs to. */
@@ -33,6 +34,18 @@ type Series = Map<string, Point>;
 const conditionSeries = new Map<string, Series>();
 /** Per NatsCluster: its gate series (one per `waiting_for`) and its pending-servers point. */
 const rolloutSeries = new Map<string, { gate: Series; pending: Point }>();
+/** Per NatsAccount whose JWT expires: when (seconds since the epoch), read at collection as seconds left. */
+const accountExpiry = new Map<string, { exp: number; attributes: Attributes }>();
+
+/** A JWT's `exp` claim (seconds), read without verifying; undefined for a JWT that never expires. */
+function expiryOf(jwt: string): number | undefined {
+  try {
+    const claims = JSON.parse(Buffer.from(jwt.split(".")[1] ?? "", "base64url").toString("utf8")) as { exp?: unknown };
+    return typeof claims.exp === "number" ? claims.exp : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 type RolloutStatus = NatsClusterStatus["rollout"];
 
@@ -73,6 +86,13 @@ export function recordStatus(object: StatusOwner, status: object | undefined): v
       ]),
     );
   }
+  // An account JWT that expires is re-signed at half its lifetime: a gauge falling toward 0 says
+  // renewal (or distribution) stopped. A status without `jwt` says nothing of it.
+  if (object.kind === "NatsAccount" && "jwt" in status && typeof status.jwt === "string") {
+    const exp = expiryOf(status.jwt);
+    if (exp === undefined) accountExpiry.delete(key);
+    else accountExpiry.set(key, { exp, attributes: identity });
+  }
   if (object.kind === "NatsCluster") {
     const rollout = "rollout" in status ? (status.rollout as RolloutStatus) : undefined;
     const waitingFor = rollout?.gate ? (rollout.gate.waitingFor ?? "") : "";
@@ -92,6 +112,7 @@ export function recordStatus(object: StatusOwner, status: object | undefined): v
 export function resetStatusGauges(): void {
   conditionSeries.clear();
   rolloutSeries.clear();
+  accountExpiry.clear();
 }
 
 const registered = new WeakSet<Meter>();
@@ -119,4 +140,15 @@ export function registerStatusGauges(meter: Meter): void {
       unit: "{server}",
     })
     .addCallback(observe(() => [...rolloutSeries.values()].map((entry) => entry.pending)));
+  meter
+    .createObservableGauge(STATUS_GAUGES.accountJwtExpiry, {
+      description: "Seconds until a NatsAccount's JWT expires; absent for one that never expires",
+      unit: "s",
+    })
+    .addCallback(
+      observe(() => {
+        const now = Date.now() / 1000;
+        return [...accountExpiry.values()].map((e) => ({ value: Math.round(e.exp - now), attributes: e.attributes }));
+      }),
+    );
 }
