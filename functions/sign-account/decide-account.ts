@@ -6,6 +6,7 @@ import { FINALIZERS } from "../../shared/api/constants/finalizers.ts";
 import type { ConditionUpdate } from "../../shared/kube/conditions.ts";
 import { hasFinalizer } from "../../shared/kube/finalizers.ts";
 import { jwtLimits } from "./account-limits.ts";
+import { ADOPTION_REFUSALS, adoptionRefusal } from "./adoption.ts";
 import { accountClaims } from "./claims.ts";
 import {
   notReady,
@@ -236,8 +237,10 @@ export function decideAccount(observed: AccountObserved, now: Date): AccountDeci
   // A status that lost its JWT and revocations (or signed without the servers' last time) asks
   // the servers for theirs first.
   const unrecovered = previous.conditions?.some((c) => c.type === "RevocationsUnrecovered" && c.status === "True");
+  // A takeover refused asks again for the servers' JWT, which it is compared with.
+  const adopting = previous.conditions?.some((c) => c.type === "Ready" && ADOPTION_REFUSALS.has(c.reason));
   const recovery =
-    observed.distribution.kind !== "off" && (lostRevocations(previous) || unrecovered)
+    observed.distribution.kind !== "off" && (lostRevocations(previous) || unrecovered || adopting)
       ? recoverFrom(observed.distribution, previous.distribution, verdict.identity)
       : undefined;
   if (recovery?.kind === "unanswered" && everDistributed(previous.distribution)) {
@@ -307,6 +310,12 @@ export function decideAccount(observed: AccountObserved, now: Date): AccountDeci
     "jwt",
     now,
   );
+  // The first JWT signed from spec replaces one made elsewhere only if it drops none of its claims (A46).
+  const takeover =
+    recovery?.kind === "recovered" && recovery.jwt && !previous.jwt && !everDistributed(previous.distribution)
+      ? adoptionRefusal(what, account.spec.adoption?.droppedClaims, recovery.jwt, plan.step?.request.claims.nats ?? {})
+      : undefined;
+  if (takeover) return refuse(revoking, takeover);
   const status: NatsAccountStatus = plan.keep ? { ...revoking, jwt: plan.keep, jwtHash: jwtHash(plan.keep) } : revoking;
   return finish(
     status,

@@ -159,6 +159,8 @@ async function makeWithNsc(): Promise<void> {
   made.orders.signing = addedKey(await nsc("edit", "account", "orders", "--sk", "generate"));
   made.orders.dev = addedKey(await nsc("edit", "account", "orders", "--sk", "generate"));
   await nsc("edit", "signing-key", "--account", "orders", "--sk", made.orders.dev, "--role", "dev");
+  // An export no NatsAccount here declares: the takeover must not drop it unnoticed (A46).
+  await nsc("add", "export", "--account", "orders", "--subject", "orders.events.>", "--name", "orders-events");
   await nsc("add", "user", "legacy", "-a", "orders");
   await nsc("add", "user", "legacy-sk", "-a", "orders", "-K", made.orders.signing);
   await nsc("add", "user", "dev-1", "-a", "orders", "-K", "dev");
@@ -245,7 +247,7 @@ describe("an operator and an account made with nsc, adopted from their seeds", (
     }
   }, 60_000);
 
-  it("adopted, the operator and accounts keep their keys and the project's system account and account JWTs reach all 3 servers", async () => {
+  it("adopted, the operator and accounts keep their keys; the account waits while it would drop nsc's export, and with Accept the project's JWTs reach all 3 servers", async () => {
     await env.kube.create(
       secret("acme-operator-keys", { identity: seedOf(made.operator.key), "signing-1": seedOf(made.operator.signing) }),
     );
@@ -311,6 +313,27 @@ describe("an operator and an account made with nsc, adopted from their seeds", (
     expect(systemJwt).not.toBe(made.sys.jwt);
     expect(claimsOf(systemJwt).iss).toBe(made.operator.signing);
     expect(await lookups(made.sys.key)).toEqual([systemJwt, systemJwt, systemJwt]);
+
+    // nsc's JWT exports what the spec does not: nothing is signed, the servers keep nsc's JWT.
+    const refused = await waitFor(
+      "orders refused: AdoptionDropsClaims",
+      async () => {
+        const o = await read("NatsAccount", "orders");
+        return conditionOf(o, "Ready")?.reason === "AdoptionDropsClaims" ? o : undefined;
+      },
+      120_000,
+    ).catch(dumpLog);
+    expect(conditionOf(refused, "Ready")?.message).toContain(
+      "the JWT the servers hold carries claims the one signed from spec would not: exports[0];",
+    );
+    expect(refused.status?.jwt).toBeUndefined();
+    expect(refused.status?.publicKey).toBe(made.orders.key);
+    expect(await lookups(made.orders.key)).toEqual([made.orders.jwt, made.orders.jwt, made.orders.jwt]);
+    await env.kube.patch(
+      { apiVersion: AUTH, kind: "NatsAccount", namespace, name: "orders" },
+      { spec: { adoption: { droppedClaims: "Accept" } } },
+      "merge",
+    );
 
     const orders = await waitDistributed("NatsAccount", "orders", (o) => o.status?.distribution?.current === 3);
     expect(orders.status?.publicKey).toBe(made.orders.key);
