@@ -5,12 +5,21 @@ import type { NatsOperatorStatus } from "../../shared/api/auth/nats-operator.ts"
 import type { ConditionUpdate } from "../../shared/kube/conditions.ts";
 import { operatorClaims, systemAccountClaims } from "./claims.ts";
 import { readJWT } from "./compare.ts";
-import { notReady, ready, referencesResolved, referencesUnresolved, type Refusal, settle } from "./conditions.ts";
+import {
+  notReady,
+  ready,
+  referencesResolved,
+  referencesUnresolved,
+  revocationsUnrecovered,
+  type Refusal,
+  settle,
+} from "./conditions.ts";
 import type { OperatorDecision, SignStep } from "./decision.ts";
 import { judgeKeys, type KeyVerdict, type SigningKey } from "./key-verdict.ts";
 import { describeSubject, namespaceOf } from "./objects.ts";
 import type { OperatorObserved } from "./observe.ts";
 import { jwtHash } from "./jwt-hash.ts";
+import { recoverFrom } from "./recovery.ts";
 import { mergeRevocations, revokedByUsers } from "./revocations.ts";
 import { signingKeyClaims } from "./scoped-keys.ts";
 import { planJwt } from "./signing.ts";
@@ -159,9 +168,16 @@ export function decideOperator(observed: OperatorObserved, now: Date): OperatorD
   // replaced keys, merged with what status recorded and the JWT being replaced; the issuers are
   // its signing keys, so rotating them is what resets the list.
   const previousSystemJwt = previous.systemAccount?.jwt;
+  // A status that lost them recovers the revocations the servers' system account JWT carries; the
+  // JWT is signed meanwhile (trusts and booting servers need it) but not pushed (A21).
+  const recovery =
+    observed.systemRecovery && observed.systemRecovery.kind !== "off"
+      ? recoverFrom(observed.systemRecovery, systemObject?.status?.distribution, system.identity)
+      : undefined;
   const { revocations, claim } = mergeRevocations({
     recorded: previous.systemAccount?.revocations,
     previousJwt: previousSystemJwt,
+    ...(recovery?.kind === "recovered" && recovery.jwt ? { recoveredJwt: recovery.jwt } : {}),
     revokedNow: revokedByUsers(observed.systemUsers ?? []),
     signing: system.signing.map((s) => s.publicKey),
     identity: system.identity,
@@ -199,9 +215,29 @@ export function decideOperator(observed: OperatorObserved, now: Date): OperatorD
     },
   };
   const sign = [operatorJwt.step, systemJwt.step].filter((s): s is SignStep => s !== undefined);
+  const recoveryCondition =
+    recovery?.kind === "recovered"
+      ? revocationsUnrecovered(
+          "False",
+          "Recovered",
+          recovery.jwt
+            ? `system account revocations recovered from the JWT the servers hold (${recovery.servers} servers answered)`
+            : `no server holds a system account JWT (${recovery.servers} servers answered): nothing to recover`,
+        )
+      : recovery
+        ? revocationsUnrecovered(
+            "True",
+            "ServersUnanswered",
+            `the system account JWT is signed without the revocations the servers may hold, and not pushed until every server answers: ${recovery.message}`,
+          )
+        : undefined;
   return finish(
     status,
-    [ready(`operator ${verdict.identity} and system account ${systemName} are signed`), referencesResolved()],
+    [
+      ready(`operator ${verdict.identity} and system account ${systemName} are signed`),
+      referencesResolved(),
+      ...(recoveryCondition ? [recoveryCondition] : []),
+    ],
     sign,
     sign.length > 0 ? `${what}: signing ${sign.map((s) => s.into).join(" and ")}` : `${what}: signed, unchanged`,
   );

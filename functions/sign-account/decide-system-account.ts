@@ -56,8 +56,10 @@ export function decideSystemAccount(observed: SystemAccountObserved, now: Date):
       generate: [],
       ...settle(previous, withDistribution, [...conditions, reach.condition], account.metadata.generation, now),
       ...(reach.push && jwt ? { push: true, jwt } : {}),
-      // Without a system connection there is no poll to keep or end.
-      schedules: observed.distribution.kind === "off" ? [] : [distributionPoll(account, reach.settled || !jwt)],
+      // Without a system connection there is no poll to keep or end. Kept while the operator's
+      // revocation recovery waits: each poll reconciles the operator after this, which asks again.
+      schedules:
+        observed.distribution.kind === "off" ? [] : [distributionPoll(account, (reach.settled && mayPush) || !jwt)],
       summary: `${what}: ${summary}${reach.push ? ", pushing" : ""}; ${reach.condition.message}`,
     };
   };

@@ -8,6 +8,7 @@ import type { Kube } from "../../shared/kube/client.ts";
 import type { KubeObject } from "../../shared/kube/object.ts";
 import { isAdmitted } from "../../shared/kube/reference-grants.ts";
 import { parseCreds } from "./creds.ts";
+import { lostRevocations } from "./recovery.ts";
 import { Keyring } from "./keyring.ts";
 import {
   asRead,
@@ -43,6 +44,11 @@ export interface OperatorObserved {
   deletions?: DeletionsReading;
   /** The NatsUsers of its system account: the deleted ones and their replaced keys are revoked. */
   systemUsers?: NatsUser[];
+  /**
+   * What the servers hold of the system account's JWT, read (through the system connection) only
+   * while its revocations are to be recovered: its status lost them, or RevocationsUnrecovered.
+   */
+  systemRecovery?: DistributionReading;
 }
 
 export interface SystemAccountObserved {
@@ -123,6 +129,11 @@ const admits = (kube: Kube, from: KubeObject, toKind: keyof typeof KINDS, namesp
     { group: KINDS[from.kind as keyof typeof KINDS].group, kind: from.kind, namespace: from.metadata.namespace ?? "" },
     { group: KINDS[toKind].group, kind: toKind, namespace, name },
   );
+
+/** Whether an operator's system account JWT may lack revocations the servers hold (A21, A26). */
+export const systemRevocationsLost = (operator: NatsOperator): boolean =>
+  lostRevocations(operator.status?.systemAccount ?? {}) ||
+  operator.status?.conditions?.some((c) => c.type === "RevocationsUnrecovered" && c.status === "True") === true;
 
 export const credsSecretOf = (user: NatsUser): { name: string; key: string } => ({
   name: user.spec.credentials?.secretKeyRef.name ?? `${user.metadata.name}-creds`,
@@ -364,13 +375,25 @@ export async function observe(
   const keyring = new Keyring();
   switch (subject.kind) {
     case "NatsOperator": {
-      const observed = await observeOperator(kube, object as NatsOperator, keyring);
-      const deleted = (object as NatsOperator).status?.deletedAccounts ?? [];
-      // The system connection is opened only for an operator with deleted accounts to watch.
-      if (deleted.length === 0) return { observed, keyring };
+      const operator = object as NatsOperator;
+      const observed = await observeOperator(kube, operator, keyring);
+      const deleted = operator.status?.deletedAccounts ?? [];
+      const systemKey = observed.systemAccount?.object.status?.publicKey;
+      const recovering = systemKey !== undefined && systemRevocationsLost(operator);
+      // The system connection is opened only for an operator with deleted accounts to watch, or
+      // whose system account's revocations are to be recovered from the servers.
+      if (deleted.length === 0 && !recovering) return { observed, keyring };
       const system = await openSystemConnection(kube);
       const keys = deleted.map((d) => d.publicKey);
-      return { observed: { ...observed, deletions: await readDeletions(system, keys, lastDelete) }, keyring, system };
+      return {
+        observed: {
+          ...observed,
+          ...(deleted.length > 0 ? { deletions: await readDeletions(system, keys, lastDelete) } : {}),
+          ...(recovering ? { systemRecovery: await readDistribution(system, systemKey, undefined) } : {}),
+        },
+        keyring,
+        system,
+      };
     }
     case "NatsSystemAccount": {
       const system = await openSystemConnection(kube);

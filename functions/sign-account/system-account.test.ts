@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import { decode } from "@nats-io/jwt";
+import { Algorithms, createOperator, decode, encode, type ClaimsData } from "@nats-io/jwt";
 import { FINALIZERS } from "../../shared/api/constants/finalizers.ts";
 import { operatorObject, systemAccountObject, userObject } from "../../test/fixtures/auth/objects.ts";
 import { authWorld } from "../../test/support/auth-world.ts";
@@ -9,7 +9,7 @@ import type { Decision } from "./decision.ts";
 import type { DistributionReading } from "./distribution.ts";
 import { jwtHash } from "./jwt-hash.ts";
 import type { NatsOperator, NatsUser } from "./objects.ts";
-import { observe, type SystemAccountObserved, type UserObserved } from "./observe.ts";
+import { observe, type OperatorObserved, type SystemAccountObserved, type UserObserved } from "./observe.ts";
 
 const NOW = new Date("2026-12-03T10:00:00.000Z");
 const DELETED_AT = "2026-12-03T09:59:00Z";
@@ -214,5 +214,77 @@ describe("a NatsUser of a NatsSystemAccount", () => {
     );
     expect(conditionOf(decision, "Distributed")).toMatchObject({ status: "False", reason: "Distributing" });
     expect(decision.finalizer).toBeUndefined();
+  });
+});
+
+describe("recovering the system account's revocations from the servers", () => {
+  const OLD = "UOLDSYSTEMUSERREVOKEDBYNSC";
+  const REVOKED_AT = 1_700_000_000;
+
+  /** The operator observed with a status that lost the system account JWT and revocations. */
+  async function lostOperator(world: World, holdings: (systemKey: string) => Promise<string[]>, roster = ROSTER) {
+    const operator = (await readOperator(world)) as NatsOperator;
+    const { jwt: _jwt, revocations: _revocations, ...kept } = operator.status?.systemAccount ?? {};
+    await world.kube.patch(
+      { apiVersion: AUTH, kind: "NatsOperator", namespace: "auth", name: "main" },
+      { status: { ...operator.status, systemAccount: kept } },
+      "merge",
+    );
+    const read = await observe(world.kube, { kind: "NatsOperator", namespace: "auth", name: "main" });
+    if (read?.observed.kind !== "NatsOperator") throw new Error("no operator");
+    const observed: OperatorObserved = {
+      ...read.observed,
+      systemRecovery: {
+        kind: "read",
+        roster,
+        polledAt: NOW.toISOString(),
+        holdings: await holdings(kept.publicKey ?? ""),
+      },
+    };
+    return decide(observed, NOW);
+  }
+
+  const systemKeyOf = (decision: Decision) =>
+    decision.sign.find((s) => s.into === "systemAccount.jwt")?.request.claims.sub ?? "";
+
+  /** A system account JWT made elsewhere (by nsc, say) revoking OLD. */
+  const revoking = (sub: string) =>
+    encode(
+      Algorithms.v2,
+      {
+        name: "SYS",
+        sub,
+        nats: { type: "account", version: 2, revocations: { [OLD]: REVOKED_AT } },
+      } as unknown as ClaimsData<unknown>,
+      createOperator(),
+    );
+
+  it("signs the revocations of the JWT every server holds into the system account JWT: RevocationsUnrecovered False, Recovered", async () => {
+    const world = await signedWorld();
+    const decision = await lostOperator(world, async (key) => {
+      const held = await revoking(key);
+      return [held, held, held];
+    });
+    expect(conditionOf(decision, "RevocationsUnrecovered")).toMatchObject({ status: "False", reason: "Recovered" });
+    const claims = decision.sign.find((s) => s.into === "systemAccount.jwt")?.request.claims.nats as {
+      revocations?: Record<string, number>;
+    };
+    expect(claims.revocations).toEqual({ [OLD]: REVOKED_AT });
+    const listed = (decision.status as NatsOperator["status"])?.systemAccount?.revocations ?? [];
+    // Read from the servers, the entry lists the identity among its issuers: no rotation drops it.
+    expect(listed).toEqual([
+      expect.objectContaining({ publicKey: OLD, issuers: expect.arrayContaining([systemKeyOf(decision)]) }),
+    ]);
+  });
+
+  it("signs without them while a server is silent: RevocationsUnrecovered True (its system account then pushes nothing)", async () => {
+    const world = await signedWorld();
+    const decision = await lostOperator(world, async (key) => [await revoking(key)], ["NA", "NB"]);
+    expect(conditionOf(decision, "RevocationsUnrecovered")).toMatchObject({
+      status: "True",
+      reason: "ServersUnanswered",
+      message: expect.stringContaining("1 of 2 servers did not answer the claims lookup"),
+    });
+    expect(decision.sign.map((s) => s.into)).toEqual(["systemAccount.jwt"]);
   });
 });

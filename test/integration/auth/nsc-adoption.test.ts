@@ -1,8 +1,10 @@
 // Story 14: an operator, its system account and an account made with the real nsc CLI
 // (test/infra/build-nsc.sh), running a 3-server operator-mode cluster the operator renders from a
 // literal NatsOperatorTrust holding nsc's JWTs, are handed to sign-account from their seeds. The
-// keys stay, so the creds nsc issued keep working, live and new; sign-account signs from then on:
-// its system account and account JWTs reach every server over $SYS, a NatsUser it signs connects,
+// keys stay, so the creds nsc issued keep working, live and new, and the system user nsc revoked
+// stays revoked (recovered from the servers); the account waits (AdoptionDropsClaims) while its
+// first JWT would drop nsc's export; sign-account signs from then on: its system account and
+// account JWTs reach every server over $SYS, a NatsUser it signs connects,
 // a scoped key nsc made signs a NatsUser of its role, a limit change reaches all 3 servers, and a
 // deleted user of the system account is revoked in the system account JWT and kicked.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
@@ -36,7 +38,9 @@ const made = {
   operator: { key: "", signing: "", jwt: "" },
   sys: { key: "", signing: "", jwt: "" },
   orders: { key: "", signing: "", dev: "", jwt: "" },
-  creds: { sys: "", legacy: "", legacySk: "", dev: "" },
+  creds: { sys: "", sysOld: "", legacy: "", legacySk: "", dev: "" },
+  /** A system user nsc revoked before the servers started. */
+  sysOld: "",
 };
 
 type Status = {
@@ -111,6 +115,16 @@ const asUser = (creds: string, reconnect = true) =>
     reconnect,
   });
 
+/** How a new connection with `creds` ends: "connected", or the error it was refused with. */
+const refusedCreds = (creds: string) =>
+  asUser(creds, false).then(
+    async (c) => {
+      await c.close();
+      return "connected";
+    },
+    (error: unknown) => (error instanceof Error ? error.message : String(error)),
+  );
+
 /** Raw answers to a request within `ms`: each server answers a claims lookup or update. */
 async function gather(nc: NatsConnection, subject: string, body = "", ms = 2_000): Promise<string[]> {
   const inbox = createInbox();
@@ -161,6 +175,9 @@ async function makeWithNsc(): Promise<void> {
   await nsc("edit", "signing-key", "--account", "orders", "--sk", made.orders.dev, "--role", "dev");
   // An export no NatsAccount here declares: the takeover must not drop it unnoticed (A46).
   await nsc("add", "export", "--account", "orders", "--subject", "orders.events.>", "--name", "orders-events");
+  await nsc("add", "user", "sys-old", "-a", "SYS");
+  made.creds.sysOld = await nsc("generate", "creds", "-a", "SYS", "-n", "sys-old");
+  await nsc("revocations", "add-user", "-a", "SYS", "-n", "sys-old");
   await nsc("add", "user", "legacy", "-a", "orders");
   await nsc("add", "user", "legacy-sk", "-a", "orders", "-K", made.orders.signing);
   await nsc("add", "user", "dev-1", "-a", "orders", "-K", "dev");
@@ -181,7 +198,9 @@ async function makeWithNsc(): Promise<void> {
   };
   made.orders.key = (await describe("account", "orders")).sub;
   made.orders.jwt = (await nsc("describe", "account", "orders", "--raw")).trim();
+  made.sysOld = (JSON.parse(await nsc("describe", "user", "-a", "SYS", "-n", "sys-old", "--json")) as AuthJson).sub;
   made.creds = {
+    ...made.creds,
     sys: await nsc("generate", "creds", "-a", "SYS", "-n", "sys"),
     legacy: await nsc("generate", "creds", "-a", "orders", "-n", "legacy"),
     legacySk: await nsc("generate", "creds", "-a", "orders", "-n", "legacy-sk"),
@@ -313,6 +332,12 @@ describe("an operator and an account made with nsc, adopted from their seeds", (
     expect(systemJwt).not.toBe(made.sys.jwt);
     expect(claimsOf(systemJwt).iss).toBe(made.operator.signing);
     expect(await lookups(made.sys.key)).toEqual([systemJwt, systemJwt, systemJwt]);
+    // The revocation nsc signed into SYS's JWT is recovered from the servers and kept.
+    expect(claimsOf(systemJwt).nats?.revocations?.[made.sysOld]).toBeDefined();
+    const recovered = await read("NatsOperator", "acme");
+    expect(recovered?.status?.systemAccount?.revocations?.map((r) => r.publicKey)).toContain(made.sysOld);
+    expect(conditionOf(recovered, "RevocationsUnrecovered")).toMatchObject({ status: "False", reason: "Recovered" });
+    expect(await refusedCreds(made.creds.sysOld)).toMatch(/authorization|revoked/i);
 
     // nsc's JWT exports what the spec does not: nothing is signed, the servers keep nsc's JWT.
     const refused = await waitFor(
@@ -445,13 +470,12 @@ describe("an operator and an account made with nsc, adopted from their seeds", (
       (o) => o.status?.distribution?.current === 3 && o.status.jwtHash !== undefined,
     );
     expect(await lookups(made.sys.key)).toEqual([systemJwt, systemJwt, systemJwt]);
-    const refused = await asUser(creds, false).then(
-      async (c) => {
-        await c.close();
-        return "connected";
-      },
-      (error: unknown) => (error instanceof Error ? error.message : String(error)),
-    );
-    expect(refused).toMatch(/authorization|revoked/i);
+    // The revocation nsc signed into SYS's JWT is recovered from the servers and kept.
+    expect(claimsOf(systemJwt).nats?.revocations?.[made.sysOld]).toBeDefined();
+    const recovered = await read("NatsOperator", "acme");
+    expect(recovered?.status?.systemAccount?.revocations?.map((r) => r.publicKey)).toContain(made.sysOld);
+    expect(conditionOf(recovered, "RevocationsUnrecovered")).toMatchObject({ status: "False", reason: "Recovered" });
+    expect(await refusedCreds(made.creds.sysOld)).toMatch(/authorization|revoked/i);
+    expect(await refusedCreds(creds)).toMatch(/authorization|revoked/i);
   }, 180_000);
 });
