@@ -103,3 +103,24 @@ export function adoptionRefusal(
       "declare them in spec, or set spec.adoption.droppedClaims to Accept to sign without them",
   };
 }
+
+/**
+ * The same refusal for a system account's first JWT (A48). Its two monitoring exports are the
+ * project's own, so what nsc adds to them (a description, an info URL) is no drop; any other
+ * export or import, and any other claim, is.
+ */
+export function systemAdoptionRefusal(
+  droppedClaimsPolicy: "Refuse" | "Accept" | undefined,
+  heldJwt: string,
+  signed: Record<string, unknown>,
+): { reason: string; message: string } | undefined {
+  if (droppedClaimsPolicy === "Accept") return undefined;
+  const paths = droppedClaims(heldJwt, signed).filter((path) => !/^exports\[\d+\]\./.test(path));
+  if (paths.length === 0) return undefined;
+  return {
+    reason: "AdoptionDropsClaims",
+    message:
+      `the system account JWT the servers hold carries claims the one signed from spec would not: ${paths.join(", ")}; ` +
+      "set the NatsSystemAccount's spec.adoption.droppedClaims to Accept to sign without them",
+  };
+}

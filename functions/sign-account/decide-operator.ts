@@ -18,6 +18,7 @@ import type { OperatorDecision, SignStep } from "./decision.ts";
 import { judgeKeys, type KeyVerdict, type SigningKey } from "./key-verdict.ts";
 import { describeSubject, namespaceOf } from "./objects.ts";
 import type { OperatorObserved } from "./observe.ts";
+import { systemAdoptionRefusal } from "./adoption.ts";
 import { jwtHash } from "./jwt-hash.ts";
 import { recoverFrom } from "./recovery.ts";
 import { mergeRevocations, revokedByUsers } from "./revocations.ts";
@@ -183,6 +184,16 @@ export function decideOperator(observed: OperatorObserved, now: Date): OperatorD
     identity: system.identity,
   });
   const systemClaims = systemAccountClaims(systemName, system.identity, signingKeyClaims(system.signing));
+  // The first system account JWT signed replaces one made elsewhere only if it drops none of its
+  // claims (A48): nothing is signed meanwhile, and the servers keep theirs.
+  const takeover =
+    recovery?.kind === "recovered" && recovery.jwt && !previousSystemJwt
+      ? systemAdoptionRefusal(systemObject?.spec.adoption?.droppedClaims, recovery.jwt, {
+          ...systemClaims.nats,
+          ...(claim ? { revocations: claim } : {}),
+        })
+      : undefined;
+  if (takeover) return finish(keyed, [notReady(takeover), referencesResolved()], [], `${what}: ${takeover.message}`);
   // A server holding a newer system account JWT than the one signed (its push would not stick):
   // signed again, so the JWT is newer than anything a server holds (A21).
   const newerHeld =

@@ -83,6 +83,17 @@ export function decideSystemAccount(observed: SystemAccountObserved, now: Date):
     return finish(keyed, [notReady({ reason: "NotReferenced", message }), referencesResolved()], message);
   }
   const signed = operator.status?.systemAccount;
+  // Its first JWT would drop claims of the one the servers hold (A48): told here too.
+  const takeover = operator.status?.conditions?.find((c) => c.type === "Ready" && c.reason === "AdoptionDropsClaims");
+  if (takeover && !signed?.jwt)
+    return finish(
+      keyed,
+      [
+        notReady({ reason: "AdoptionDropsClaims", message: `${operatorName}: ${takeover.message}` }),
+        referencesResolved(),
+      ],
+      takeover.message,
+    );
   const claims = readJWT(signed?.jwt);
   if (!signed?.jwt || signed.publicKey !== verdict.identity || claims?.sub !== verdict.identity) {
     const message = `waiting for ${operatorName} to sign it`;

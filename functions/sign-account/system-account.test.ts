@@ -3,6 +3,7 @@ import { Algorithms, createOperator, decode, encode, type ClaimsData } from "@na
 import { FINALIZERS } from "../../shared/api/constants/finalizers.ts";
 import { operatorObject, systemAccountObject, userObject } from "../../test/fixtures/auth/objects.ts";
 import { authWorld } from "../../test/support/auth-world.ts";
+import { SYSTEM_ACCOUNT_EXPORTS } from "./claims.ts";
 import { decide } from "./decide.ts";
 import { dependentsOf } from "./dependents.ts";
 import type { Decision } from "./decision.ts";
@@ -275,6 +276,73 @@ describe("recovering the system account's revocations from the servers", () => {
     expect(listed).toEqual([
       expect.objectContaining({ publicKey: OLD, issuers: expect.arrayContaining([systemKeyOf(decision)]) }),
     ]);
+  });
+
+  /** A system account JWT as nsc makes it: the monitoring exports, described, and `extra` ones. */
+  const nscSystemJwt = (sub: string, extra: Record<string, unknown>[] = []) =>
+    encode(
+      Algorithms.v2,
+      {
+        name: "SYS",
+        sub,
+        nats: {
+          type: "account",
+          version: 2,
+          default_permissions: { pub: {}, sub: {} },
+          exports: [
+            ...SYSTEM_ACCOUNT_EXPORTS.map((e) => ({ ...e, description: "nsc's", info_url: "https://docs.nats.io" })),
+            ...extra,
+          ],
+        },
+      } as unknown as ClaimsData<unknown>,
+      createOperator(),
+    );
+
+  it("takes over nsc's system account JWT, whose monitoring exports carry descriptions, without a refusal", async () => {
+    const world = await signedWorld();
+    const decision = await lostOperator(world, async (key) => {
+      const held = await nscSystemJwt(key);
+      return [held, held, held];
+    });
+    expect(conditionOf(decision, "Ready")?.status).toBe("True");
+    expect(decision.sign.map((s) => s.into)).toEqual(["systemAccount.jwt"]);
+  });
+
+  it("signs nothing while the servers' system account JWT has an export it would drop: AdoptionDropsClaims on the operator and the system account", async () => {
+    const world = await signedWorld();
+    const extra = { name: "audit", subject: "audit.>", type: "stream" };
+    const decision = await lostOperator(world, async (key) => {
+      const held = await nscSystemJwt(key, [extra]);
+      return [held, held, held];
+    });
+    expect(conditionOf(decision, "Ready")).toMatchObject({
+      status: "False",
+      reason: "AdoptionDropsClaims",
+      message: expect.stringContaining("would not: exports[2];"),
+    });
+    expect(decision.sign).toEqual([]);
+    await world.kube.patch(
+      { apiVersion: AUTH, kind: "NatsOperator", namespace: "auth", name: "main" },
+      { status: decision.status },
+      "merge",
+    );
+    const system = decide(await observedSystem(world, []), NOW);
+    expect(conditionOf(system, "Ready")).toMatchObject({ status: "False", reason: "AdoptionDropsClaims" });
+  });
+
+  it("signs without them once the NatsSystemAccount accepts dropped claims", async () => {
+    const world = await signedWorld();
+    await world.kube.patch(
+      { apiVersion: AUTH, kind: "NatsSystemAccount", namespace: "auth", name: "sys" },
+      { spec: { operatorRef: { name: "main" }, adoption: { droppedClaims: "Accept" } } },
+      "merge",
+    );
+    const decision = await lostOperator(world, async (key) => {
+      const held = await nscSystemJwt(key, [{ name: "audit", subject: "audit.>", type: "stream" }]);
+      return [held, held, held];
+    });
+    expect(conditionOf(decision, "Ready")?.status).toBe("True");
+    expect(decision.sign.map((s) => s.into)).toEqual(["systemAccount.jwt"]);
   });
 
   it("signs without them while a server is silent: RevocationsUnrecovered True (its system account then pushes nothing)", async () => {
