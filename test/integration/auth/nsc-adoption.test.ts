@@ -142,14 +142,29 @@ async function gather(nc: NatsConnection, subject: string, body = "", ms = 2_000
 const lookups = async (key: string) =>
   (await gather(admin as NatsConnection, `$SYS.REQ.ACCOUNT.${key}.CLAIMS.LOOKUP`)).map((j) => j.trim());
 
-/** A message sent by one connection of a user and received by another on `subject`. */
+/**
+ * A message sent by one connection and received by another on `subject`. Sent again every 250 ms
+ * until it arrives: the subscription's interest reaches the other servers of the cluster a moment
+ * after the subscriber's own server has it.
+ */
 async function roundTrip(from: NatsConnection, to: NatsConnection, subject: string): Promise<string> {
   const sub = to.subscribe(subject, { max: 1 });
   await to.flush();
+  const received = (async () => {
+    for await (const m of sub) return m.string();
+    return "";
+  })();
   from.publish(subject, "hello");
-  for await (const m of sub) return m.string();
-  return "";
+  const again = setInterval(() => from.publish(subject, "hello"), 250);
+  try {
+    return await waitFor("the message", async () => Promise.race([received, pause(100)]), 20_000, 0);
+  } finally {
+    clearInterval(again);
+    sub.unsubscribe();
+  }
 }
+
+const pause = (ms: number) => new Promise<undefined>((r) => setTimeout(() => r(undefined), ms));
 
 const dumpLog = (error: unknown) => {
   process.stdout.write(operator.log.slice(-60).join(""));
