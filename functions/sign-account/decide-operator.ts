@@ -1,29 +1,18 @@
 // A NatsOperator's decision (pure): its keys, its operator JWT (self-signed by the identity, or
-// the one given offline) and its system account's JWT (signed by its active signing key).
+// the one given offline) and its system account's JWT (signed by its active signing key; its
+// claims, revocations and takeover in system-account-jwt.ts).
 import { isOperator } from "@nats-io/jwt";
 import type { NatsOperatorStatus } from "../../shared/api/auth/nats-operator.ts";
 import type { ConditionUpdate } from "../../shared/kube/conditions.ts";
-import { operatorClaims, systemAccountClaims } from "./claims.ts";
+import { operatorClaims } from "./claims.ts";
 import { readJWT } from "./compare.ts";
-import {
-  notReady,
-  ready,
-  referencesResolved,
-  referencesUnresolved,
-  revocationsUnrecovered,
-  type Refusal,
-  settle,
-} from "./conditions.ts";
+import { notReady, ready, referencesResolved, referencesUnresolved, type Refusal, settle } from "./conditions.ts";
 import type { OperatorDecision, SignStep } from "./decision.ts";
 import { judgeKeys, type KeyVerdict, type SigningKey } from "./key-verdict.ts";
 import { describeSubject, namespaceOf } from "./objects.ts";
 import type { OperatorObserved } from "./observe.ts";
-import { systemAdoptionRefusal } from "./adoption.ts";
-import { jwtHash } from "./jwt-hash.ts";
-import { recoverFrom } from "./recovery.ts";
-import { mergeRevocations, revokedByUsers } from "./revocations.ts";
-import { signingKeyClaims } from "./scoped-keys.ts";
 import { planJwt } from "./signing.ts";
+import { planSystemAccountJwt } from "./system-account-jwt.ts";
 
 const describe = (o: { kind: string; metadata: { namespace: string; name: string } }) =>
   describeSubject({ kind: o.kind as "NatsOperator", namespace: o.metadata.namespace, name: o.metadata.name });
@@ -63,13 +52,6 @@ function systemAccountKeys(observed: OperatorObserved): { identity: string; sign
 }
 
 const isRefusal = (x: object): x is Refusal => "reason" in x;
-
-type SystemAccountStatus = NonNullable<NatsOperatorStatus["systemAccount"]>;
-
-const withoutRevocations = (signed: SystemAccountStatus | undefined): SystemAccountStatus => {
-  const { revocations: _revocations, ...rest } = signed ?? {};
-  return rest;
-};
 
 /**
  * The deleted accounts still worth deleting: an entry goes once the account's last JWT has expired
@@ -165,89 +147,29 @@ export function decideOperator(observed: OperatorObserved, now: Date): OperatorD
         "jwt",
         now,
       );
-  // The system account's users revoked like an account's (A25, A27): its deleted users and
-  // replaced keys, merged with what status recorded and the JWT being replaced; the issuers are
-  // its signing keys, so rotating them is what resets the list.
-  const previousSystemJwt = previous.systemAccount?.jwt;
-  // A status that lost them recovers the revocations the servers' system account JWT carries; the
-  // JWT is signed meanwhile (trusts and booting servers need it) but not pushed (A21).
-  const recovery =
-    observed.systemRecovery && observed.systemRecovery.kind !== "off"
-      ? recoverFrom(observed.systemRecovery, systemObject?.status?.distribution, system.identity)
-      : undefined;
-  const { revocations, claim } = mergeRevocations({
-    recorded: previous.systemAccount?.revocations,
-    previousJwt: previousSystemJwt,
-    ...(recovery?.kind === "recovered" && recovery.jwt ? { recoveredJwt: recovery.jwt } : {}),
-    revokedNow: revokedByUsers(observed.systemUsers ?? []),
-    signing: system.signing.map((s) => s.publicKey),
-    identity: system.identity,
-  });
-  const systemClaims = systemAccountClaims(systemName, system.identity, signingKeyClaims(system.signing));
-  // The first system account JWT signed replaces one made elsewhere only if it drops none of its
-  // claims (A48): nothing is signed meanwhile, and the servers keep theirs.
-  const takeover =
-    recovery?.kind === "recovered" && recovery.jwt && !previousSystemJwt
-      ? systemAdoptionRefusal(systemObject?.spec.adoption?.droppedClaims, recovery.jwt, {
-          ...systemClaims.nats,
-          ...(claim ? { revocations: claim } : {}),
-        })
-      : undefined;
-  if (takeover) return finish(keyed, [notReady(takeover), referencesResolved()], [], `${what}: ${takeover.message}`);
-  // A server holding a newer system account JWT than the one signed (its push would not stick):
-  // signed again, so the JWT is newer than anything a server holds (A21).
-  const newerHeld =
-    previousSystemJwt !== undefined &&
-    systemObject?.status?.jwtHash === jwtHash(previousSystemJwt) &&
-    systemObject.status.conditions?.some((c) => c.type === "Distributed" && c.reason === "NewerJWTHeld") === true;
-  // System account JWTs never expire: literal copies in trusts would go stale.
-  const systemJwt = planJwt(
-    newerHeld ? undefined : previousSystemJwt,
-    {
-      claims: claim ? { ...systemClaims, nats: { ...systemClaims.nats, revocations: claim } } : systemClaims,
-      signer: verdict.active,
-      ttlSeconds: 0,
-    },
-    "systemAccount.jwt",
-    now,
-  );
+  const systemJwt = planSystemAccountJwt(observed, system, verdict.active, now);
+  if (systemJwt.kind === "refused")
+    return finish(
+      keyed,
+      [notReady(systemJwt.refusal), referencesResolved()],
+      [],
+      `${what}: ${systemJwt.refusal.reason}: ${systemJwt.refusal.message}`,
+    );
   const { deletedAccounts: listed, ...rest } = keyed;
   const deletedAccounts = unexpiredDeletions(listed, now);
   const status: NatsOperatorStatus = {
     ...rest,
     ...(deletedAccounts ? { deletedAccounts } : {}),
     ...(operatorJwt.keep ? { jwt: operatorJwt.keep } : {}),
-    systemAccount: {
-      ...withoutRevocations(previous.systemAccount),
-      name: systemName,
-      publicKey: system.identity,
-      ...(systemJwt.keep ? { jwt: systemJwt.keep } : {}),
-      ...(revocations.length > 0 ? { revocations } : {}),
-    },
+    systemAccount: { ...systemJwt.status, ...(systemJwt.plan.keep ? { jwt: systemJwt.plan.keep } : {}) },
   };
-  const sign = [operatorJwt.step, systemJwt.step].filter((s): s is SignStep => s !== undefined);
-  const recoveryCondition =
-    recovery?.kind === "recovered"
-      ? revocationsUnrecovered(
-          "False",
-          "Recovered",
-          recovery.jwt
-            ? `system account revocations recovered from the JWT the servers hold (${recovery.servers} servers answered)`
-            : `no server holds a system account JWT (${recovery.servers} servers answered): nothing to recover`,
-        )
-      : recovery
-        ? revocationsUnrecovered(
-            "True",
-            "ServersUnanswered",
-            `the system account JWT is signed without the revocations the servers may hold, and not pushed until every server answers: ${recovery.message}`,
-          )
-        : undefined;
+  const sign = [operatorJwt.step, systemJwt.plan.step].filter((s): s is SignStep => s !== undefined);
   return finish(
     status,
     [
       ready(`operator ${verdict.identity} and system account ${systemName} are signed`),
       referencesResolved(),
-      ...(recoveryCondition ? [recoveryCondition] : []),
+      ...(systemJwt.condition ? [systemJwt.condition] : []),
     ],
     sign,
     sign.length > 0 ? `${what}: signing ${sign.map((s) => s.into).join(" and ")}` : `${what}: signed, unchanged`,
