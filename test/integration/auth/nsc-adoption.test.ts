@@ -347,6 +347,15 @@ describe("an operator and an account made with nsc, adopted from their seeds", (
     expect(systemJwt).not.toBe(made.sys.jwt);
     expect(claimsOf(systemJwt).iss).toBe(made.operator.signing);
     expect(await lookups(made.sys.key)).toEqual([systemJwt, systemJwt, systemJwt]);
+    type Event = KubeObject & { reason?: string; regarding?: { kind?: string; name?: string } };
+    await waitFor(
+      "a JWTPushed Event on the NatsSystemAccount",
+      async () =>
+        (await env.kube.list<Event>({ apiVersion: "events.k8s.io/v1", kind: "Event", namespace })).some(
+          (e) => e.reason === "JWTPushed" && e.regarding?.kind === "NatsSystemAccount" && e.regarding.name === "sys",
+        ),
+      30_000,
+    );
     // The revocation nsc signed into SYS's JWT is recovered from the servers and kept.
     expect(claimsOf(systemJwt).nats?.revocations?.[made.sysOld]).toBeDefined();
     const recovered = await read("NatsOperator", "acme");
@@ -485,6 +494,15 @@ describe("an operator and an account made with nsc, adopted from their seeds", (
       (o) => o.status?.distribution?.current === 3 && o.status.jwtHash !== undefined,
     );
     expect(await lookups(made.sys.key)).toEqual([systemJwt, systemJwt, systemJwt]);
+    type Event = KubeObject & { reason?: string; regarding?: { kind?: string; name?: string } };
+    await waitFor(
+      "a JWTPushed Event on the NatsSystemAccount",
+      async () =>
+        (await env.kube.list<Event>({ apiVersion: "events.k8s.io/v1", kind: "Event", namespace })).some(
+          (e) => e.reason === "JWTPushed" && e.regarding?.kind === "NatsSystemAccount" && e.regarding.name === "sys",
+        ),
+      30_000,
+    );
     // The revocation nsc signed into SYS's JWT is recovered from the servers and kept.
     expect(claimsOf(systemJwt).nats?.revocations?.[made.sysOld]).toBeDefined();
     const recovered = await read("NatsOperator", "acme");
