@@ -107,6 +107,10 @@ export function decideUserDeletion(observed: UserObserved, now: Date): UserDecis
   if (!revokes(jwt, key, deletedAt))
     return wait("Revoking", `waiting for ${accountName} to revoke key ${key} in its JWT`);
 
+  // The servers close the system connection's own user once they take the revoking JWT: nothing
+  // could confirm the rest through it, so the drain ends with the revocation signed.
+  if (observed.systemConnectionUser)
+    return release(`key ${key} revoked in ${accountName}'s JWT; it is the system connection's own user`);
   const reading = observed.connections ?? { kind: "off" };
   // Without a system connection nothing reaches the servers: the revocation signed is all there is.
   if (reading.kind === "off") return release(`key ${key} revoked in ${accountName}'s JWT`);

@@ -31,6 +31,7 @@ import {
   readConnections,
   readDeletions,
   readDistribution,
+  systemConnectionUser,
   type SystemLink,
 } from "./system-connection.ts";
 
@@ -101,6 +102,8 @@ export interface UserObserved {
   operatorExists?: boolean;
   /** A deleted user's live connections, through the system connection (read for a user being deleted). */
   connections?: ConnectionsReading;
+  /** Whether the system connection dials with the deleted user's key (read for a user being deleted). */
+  systemConnectionUser?: boolean;
 }
 
 export interface TrustObserved {
@@ -269,14 +272,15 @@ async function observeDrain(
   link: SystemLink,
   lastKick: KickOutcome | undefined,
   known: NatsOperator | undefined,
-): Promise<Pick<UserObserved, "operatorExists" | "connections">> {
+): Promise<Pick<UserObserved, "operatorExists" | "connections" | "systemConnectionUser">> {
   const ref = account.spec.operatorRef;
   const operator = known ?? (await read<NatsOperator>(kube, "NatsOperator", namespaceOf(ref, account), ref.name));
   const userKey = user.status?.publicKey;
   const accountKey = account.status?.publicKey;
   const connections =
     userKey && accountKey ? await readConnections(link, accountKey, userKey, lastKick) : { kind: "off" as const };
-  return { operatorExists: operator !== undefined, connections };
+  const own = userKey !== undefined && (await systemConnectionUser(kube)) === userKey;
+  return { operatorExists: operator !== undefined, connections, ...(own ? { systemConnectionUser: true } : {}) };
 }
 
 async function observeUser(

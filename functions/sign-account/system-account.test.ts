@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
 import { Algorithms, createOperator, decode, encode, type ClaimsData } from "@nats-io/jwt";
 import { FINALIZERS } from "../../shared/api/constants/finalizers.ts";
+import type { KubeObject } from "../../shared/kube/object.ts";
 import { operatorObject, systemAccountObject, userObject } from "../../test/fixtures/auth/objects.ts";
 import { authWorld } from "../../test/support/auth-world.ts";
 import { SYSTEM_ACCOUNT_EXPORTS } from "./claims.ts";
@@ -10,6 +11,7 @@ import type { Decision } from "./decision.ts";
 import type { DistributionReading } from "./distribution.ts";
 import { jwtHash } from "./jwt-hash.ts";
 import type { NatsOperator, NatsUser } from "./objects.ts";
+import { SYSTEM_CONNECTION_ENV, systemConnectionUser } from "./system-connection.ts";
 import { observe, type OperatorObserved, type SystemAccountObserved, type UserObserved } from "./observe.ts";
 
 const NOW = new Date("2026-12-03T10:00:00.000Z");
@@ -215,6 +217,38 @@ describe("a NatsUser of a NatsSystemAccount", () => {
     );
     expect(conditionOf(decision, "Distributed")).toMatchObject({ status: "False", reason: "Distributing" });
     expect(decision.finalizer).toBeUndefined();
+  });
+});
+
+describe("deleting the system connection's own user", () => {
+  it("is recognised by the key of the JWT in the system connection's creds Secret", async () => {
+    const world = await signedWorld();
+    const key = (await readUser(world))?.status?.publicKey;
+    await world.kube.create({
+      apiVersion: "nats-operator.io/v1beta1",
+      kind: "NatsConnection",
+      metadata: { name: "system", namespace: "auth" },
+      spec: { servers: ["nats://nowhere:4222"], credentials: { secretKeyRef: { name: "ops-creds" } } },
+    } as KubeObject);
+    const previous = process.env[SYSTEM_CONNECTION_ENV];
+    process.env[SYSTEM_CONNECTION_ENV] = "auth/system";
+    try {
+      expect(await systemConnectionUser(world.kube)).toBe(key);
+    } finally {
+      if (previous === undefined) Reflect.deleteProperty(process.env, SYSTEM_CONNECTION_ENV);
+      else process.env[SYSTEM_CONNECTION_ENV] = previous;
+    }
+  });
+
+  it("ends its drain once the system account JWT revokes it: nothing could confirm the rest through the connection it closes", async () => {
+    const world = await signedWorld();
+    await markDeleted(world);
+    await world.run("NatsOperator", "main", NOW);
+    const observed = await observedUser(world);
+    const reading = { kind: "read" as const, roster: ROSTER, answered: [], connections: [] };
+    const decision = decide({ ...observed, connections: reading, systemConnectionUser: true }, NOW);
+    expect(decision.finalizer).toBe("remove");
+    expect(decision.summary).toContain("it is the system connection's own user");
   });
 });
 
