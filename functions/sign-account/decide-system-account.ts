@@ -103,8 +103,10 @@ export function decideSystemAccount(observed: SystemAccountObserved, now: Date):
   const unrecovered = operator.status?.conditions?.some(
     (c) => c.type === "RevocationsUnrecovered" && c.status === "True",
   );
+  // Its revocations, as its operator signed them, are shown here too.
+  const { revocations: _revocations, ...unrevoked } = keyed;
   return finish(
-    { ...keyed, jwtHash: jwtHash(signed.jwt) },
+    { ...unrevoked, jwtHash: jwtHash(signed.jwt), ...(signed.revocations ? { revocations: signed.revocations } : {}) },
     [ready(`signed by ${operatorName}; the JWT is in its status.systemAccount`), referencesResolved()],
     "signed",
     signed.jwt,

@@ -181,6 +181,9 @@ describe("a NatsUser of a NatsSystemAccount", () => {
     const signing = decode(signed?.jwt ?? "").nats as { signing_keys?: string[]; revocations?: Record<string, number> };
     expect(signed?.revocations).toEqual([{ publicKey: key, at: DELETED_AT, issuers: signing.signing_keys }]);
     expect(signing.revocations).toEqual({ [key]: Date.parse(DELETED_AT) / 1000 });
+    // The NatsSystemAccount shows them too.
+    const system = decide(await observedSystem(world, []), NOW);
+    expect((system.status as { revocations?: unknown }).revocations).toEqual(signed?.revocations);
   });
 
   it("deleted without a system connection, goes once the system account JWT revokes it, in the delivery of its deletion", async () => {

@@ -50,6 +50,7 @@ type Status = {
   distribution?: { servers?: number; current?: number };
   conditions?: { type: string; status: string; reason: string; message: string }[];
   systemAccount?: { publicKey?: string; jwt?: string; revocations?: { publicKey: string }[] };
+  revocations?: { publicKey: string }[];
 };
 type AuthObject = KubeObject & { spec: Record<string, unknown>; status?: Status };
 
@@ -361,6 +362,15 @@ describe("an operator and an account made with nsc, adopted from their seeds", (
     const recovered = await read("NatsOperator", "acme");
     expect(recovered?.status?.systemAccount?.revocations?.map((r) => r.publicKey)).toContain(made.sysOld);
     expect(conditionOf(recovered, "RevocationsUnrecovered")).toMatchObject({ status: "False", reason: "Recovered" });
+    const shown = await waitFor(
+      "the NatsSystemAccount shows the revocation",
+      async () => {
+        const o = await read("NatsSystemAccount", "sys");
+        return o?.status?.revocations?.some((r) => r.publicKey === made.sysOld) ? o : undefined;
+      },
+      30_000,
+    );
+    expect(shown.status?.publicKey).toBe(made.sys.key);
     expect(await refusedCreds(made.creds.sysOld)).toMatch(/authorization|revoked/i);
 
     // nsc's JWT exports what the spec does not: nothing is signed, the servers keep nsc's JWT.
@@ -508,6 +518,15 @@ describe("an operator and an account made with nsc, adopted from their seeds", (
     const recovered = await read("NatsOperator", "acme");
     expect(recovered?.status?.systemAccount?.revocations?.map((r) => r.publicKey)).toContain(made.sysOld);
     expect(conditionOf(recovered, "RevocationsUnrecovered")).toMatchObject({ status: "False", reason: "Recovered" });
+    const shown = await waitFor(
+      "the NatsSystemAccount shows the revocation",
+      async () => {
+        const o = await read("NatsSystemAccount", "sys");
+        return o?.status?.revocations?.some((r) => r.publicKey === made.sysOld) ? o : undefined;
+      },
+      30_000,
+    );
+    expect(shown.status?.publicKey).toBe(made.sys.key);
     expect(await refusedCreds(made.creds.sysOld)).toMatch(/authorization|revoked/i);
     expect(await refusedCreds(creds)).toMatch(/authorization|revoked/i);
   }, 180_000);
