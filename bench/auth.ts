@@ -175,7 +175,7 @@ async function main(): Promise<void> {
         );
         return ready.length === users;
       },
-      600_000,
+      360_000,
       500,
     );
     const usersDone = performance.now();
