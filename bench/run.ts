@@ -1,7 +1,14 @@
 /** `npm run bench`: every benchmark, one after another (they share 2 cores badly). */
 import { spawnSync } from "node:child_process";
 
-const benchmarks = ["bench/runtime.ts", "bench/resync.ts", "bench/rollout.ts", "bench/streams.ts", "bench/knative.ts"];
+const benchmarks = [
+  "bench/runtime.ts",
+  "bench/resync.ts",
+  "bench/rollout.ts",
+  "bench/streams.ts",
+  "bench/auth.ts",
+  "bench/knative.ts",
+];
 let failed = false;
 for (const file of benchmarks) {
   const result = spawnSync(process.execPath, [file], { stdio: "inherit" });

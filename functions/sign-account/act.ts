@@ -181,7 +181,7 @@ async function push(
   system: SystemLink | undefined,
   now: Date,
 ): Promise<Acted> {
-  const jwt = status["jwt"];
+  const jwt = decision.jwt ?? status["jwt"];
   if (!decision.push || system?.kind !== "up" || typeof jwt !== "string") return { kind: "done" };
   const servers = (status["distribution"] as { servers?: number } | undefined)?.servers ?? 0;
   const outcome = await pushJwt(system.nc, jwt, servers, now);

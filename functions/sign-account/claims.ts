@@ -3,6 +3,7 @@
 import type { NatsUserSpec } from "../../shared/api/auth/nats-user.ts";
 import { UNLIMITED_ACCOUNT, type JwtLimits } from "./account-limits.ts";
 import { presetClaims } from "./presets.ts";
+import type { UserScopeClaim } from "./scoped-keys.ts";
 
 /** A JWT body before signing: every field but iss, iat, jti and exp. */
 export interface Claims {
@@ -32,7 +33,7 @@ export function operatorClaims(name: string, identity: string, systemAccount: st
 export function accountClaims(
   name: string,
   identity: string,
-  signing: string[],
+  signing: readonly (string | UserScopeClaim)[],
   limits: JwtLimits,
   extra: Record<string, unknown> = {},
 ): Claims {
@@ -64,7 +65,7 @@ export const SYSTEM_ACCOUNT_EXPORTS = [
 export function systemAccountClaims(
   name: string,
   identity: string,
-  signing: string[],
+  signing: readonly (string | UserScopeClaim)[],
   imports: Record<string, unknown>[] = [],
 ): Claims {
   return accountClaims(

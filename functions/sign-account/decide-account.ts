@@ -7,6 +7,7 @@ import type { ConditionUpdate } from "../../shared/kube/conditions.ts";
 import { hasFinalizer } from "../../shared/kube/finalizers.ts";
 import { jwtLimits } from "./account-limits.ts";
 import { decideWithdrawal, notAdmitted, withdrawnCondition } from "./admission.ts";
+import { ADOPTION_REFUSALS, adoptionRefusal } from "./adoption.ts";
 import { accountClaims } from "./claims.ts";
 import {
   allImportsResolved,
@@ -32,6 +33,7 @@ import { renewalTick } from "./renewal.ts";
 import { rosterStatus } from "./roster.ts";
 import { everDistributed, lostRevocations, recoverFrom } from "./recovery.ts";
 import { mergeRevocations, revokedByUsers } from "./revocations.ts";
+import { signingKeyClaims } from "./scoped-keys.ts";
 import { planJwt } from "./signing.ts";
 import { jwtTtlSeconds } from "./ttl.ts";
 
@@ -255,8 +257,10 @@ export function decideAccount(observed: AccountObserved, now: Date): AccountDeci
   // A status that lost its JWT and revocations (or signed without the servers' last time) asks
   // the servers for theirs first.
   const unrecovered = previous.conditions?.some((c) => c.type === "RevocationsUnrecovered" && c.status === "True");
+  // A takeover refused asks again for the servers' JWT, which it is compared with.
+  const adopting = previous.conditions?.some((c) => c.type === "Ready" && ADOPTION_REFUSALS.has(c.reason));
   const recovery =
-    observed.distribution.kind !== "off" && (lostRevocations(previous) || unrecovered)
+    observed.distribution.kind !== "off" && (lostRevocations(previous) || unrecovered || adopting)
       ? recoverFrom(observed.distribution, previous.distribution, verdict.identity)
       : undefined;
   if (recovery?.kind === "unanswered" && everDistributed(previous.distribution)) {
@@ -313,7 +317,7 @@ export function decideAccount(observed: AccountObserved, now: Date): AccountDeci
   const plan = planJwt(
     previous.jwt,
     {
-      claims: accountClaims(account.metadata.name, verdict.identity, signingKeys, limits.limits, {
+      claims: accountClaims(account.metadata.name, verdict.identity, signingKeyClaims(verdict.signing), limits.limits, {
         ...exportsClaim(account.spec.exports),
         ...(imports.claims.length > 0 ? { imports: imports.claims } : {}),
         ...(claim ? { revocations: claim } : {}),
@@ -324,6 +328,12 @@ export function decideAccount(observed: AccountObserved, now: Date): AccountDeci
     "jwt",
     now,
   );
+  // The first JWT signed from spec replaces one made elsewhere only if it drops none of its claims (A46).
+  const takeover =
+    recovery?.kind === "recovered" && recovery.jwt && !previous.jwt && !everDistributed(previous.distribution)
+      ? adoptionRefusal(what, account.spec.adoption?.droppedClaims, recovery.jwt, plan.step?.request.claims.nats ?? {})
+      : undefined;
+  if (takeover) return refuse(revoking, takeover);
   const tokens = exportTokens(account, { identity: verdict.identity, signer: verdict.active }, previous.exports);
   const { imports: _imports, exports: _exports, ...unwired } = revoking;
   const importing: NatsAccountStatus = {

@@ -1,17 +1,18 @@
 // A NatsOperator's decision (pure): its keys, its operator JWT (self-signed by the identity, or
-// the one given offline) and its system account's JWT (signed by its active signing key).
+// the one given offline) and its system account's JWT (signed by its active signing key; its
+// claims, revocations and takeover in system-account-jwt.ts).
 import { isOperator } from "@nats-io/jwt";
 import type { NatsOperatorStatus } from "../../shared/api/auth/nats-operator.ts";
 import type { ConditionUpdate } from "../../shared/kube/conditions.ts";
-import { operatorClaims, systemAccountClaims } from "./claims.ts";
+import { operatorClaims } from "./claims.ts";
 import { readJWT } from "./compare.ts";
 import { notReady, ready, referencesResolved, referencesUnresolved, type Refusal, settle } from "./conditions.ts";
 import type { OperatorDecision, SignStep } from "./decision.ts";
-import { judgeKeys, type KeyVerdict } from "./key-verdict.ts";
+import { judgeKeys, type KeyVerdict, type SigningKey } from "./key-verdict.ts";
 import { describeSubject, namespaceOf } from "./objects.ts";
 import type { OperatorObserved } from "./observe.ts";
 import { planJwt } from "./signing.ts";
-import { stepdownImports } from "./stepdown-imports.ts";
+import { planSystemAccountJwt } from "./system-account-jwt.ts";
 
 const describe = (o: { kind: string; metadata: { namespace: string; name: string } }) =>
   describeSubject({ kind: o.kind as "NatsOperator", namespace: o.metadata.namespace, name: o.metadata.name });
@@ -33,7 +34,7 @@ function offlineJwt(
 }
 
 /** Why the system account cannot be signed yet, or its identity and signing keys. */
-function systemAccountKeys(observed: OperatorObserved): { identity: string; signing: string[] } | Refusal {
+function systemAccountKeys(observed: OperatorObserved): { identity: string; signing: SigningKey[] } | Refusal {
   const operator = observed.object;
   const ref = operator.spec.systemAccountRef;
   const name = `NatsSystemAccount ${namespaceOf(ref, operator)}/${ref.name}`;
@@ -47,7 +48,7 @@ function systemAccountKeys(observed: OperatorObserved): { identity: string; sign
   const verdict = judgeKeys(name, "systemaccount", system.keys, recorded, system.object.spec.publicKey);
   if (verdict.kind !== "ready" || verdict.identity !== recorded)
     return { reason: "Pending", message: `waiting for ${name} to have usable keys` };
-  return { identity: verdict.identity, signing: verdict.signing.map((s) => s.publicKey) };
+  return { identity: verdict.identity, signing: verdict.signing };
 }
 
 const isRefusal = (x: object): x is Refusal => "reason" in x;
@@ -127,7 +128,8 @@ export function decideOperator(observed: OperatorObserved, now: Date): OperatorD
       return finish(keyed, [notReady({ reason: "InvalidJWT", message: `${what}: ${refusal}` })], [], refusal);
   }
 
-  const systemName = observed.systemAccount?.object.metadata.name ?? "";
+  const systemObject = observed.systemAccount?.object;
+  const systemName = systemObject?.metadata.name ?? "";
   const operatorJwt = offline
     ? { keep: operator.spec.jwt }
     : planJwt(
@@ -145,39 +147,30 @@ export function decideOperator(observed: OperatorObserved, now: Date): OperatorD
         "jwt",
         now,
       );
-  // System account JWTs never expire: literal copies in trusts would go stale.
-  const systemJwt = planJwt(
-    previous.systemAccount?.jwt,
-    {
-      claims: systemAccountClaims(
-        systemName,
-        system.identity,
-        system.signing,
-        stepdownImports(observed.stepdownAccounts ?? []),
-      ),
-      signer: verdict.active,
-      ttlSeconds: 0,
-    },
-    "systemAccount.jwt",
-    now,
-  );
+  const systemJwt = planSystemAccountJwt(observed, system, verdict.active, now);
+  if (systemJwt.kind === "refused")
+    return finish(
+      keyed,
+      [notReady(systemJwt.refusal), referencesResolved()],
+      [],
+      `${what}: ${systemJwt.refusal.reason}: ${systemJwt.refusal.message}`,
+    );
   const { deletedAccounts: listed, ...rest } = keyed;
   const deletedAccounts = unexpiredDeletions(listed, now);
   const status: NatsOperatorStatus = {
     ...rest,
     ...(deletedAccounts ? { deletedAccounts } : {}),
     ...(operatorJwt.keep ? { jwt: operatorJwt.keep } : {}),
-    systemAccount: {
-      ...previous.systemAccount,
-      name: systemName,
-      publicKey: system.identity,
-      ...(systemJwt.keep ? { jwt: systemJwt.keep } : {}),
-    },
+    systemAccount: { ...systemJwt.status, ...(systemJwt.plan.keep ? { jwt: systemJwt.plan.keep } : {}) },
   };
-  const sign = [operatorJwt.step, systemJwt.step].filter((s): s is SignStep => s !== undefined);
+  const sign = [operatorJwt.step, systemJwt.plan.step].filter((s): s is SignStep => s !== undefined);
   return finish(
     status,
-    [ready(`operator ${verdict.identity} and system account ${systemName} are signed`), referencesResolved()],
+    [
+      ready(`operator ${verdict.identity} and system account ${systemName} are signed`),
+      referencesResolved(),
+      ...(systemJwt.condition ? [systemJwt.condition] : []),
+    ],
     sign,
     sign.length > 0 ? `${what}: signing ${sign.map((s) => s.into).join(" and ")}` : `${what}: signed, unchanged`,
   );

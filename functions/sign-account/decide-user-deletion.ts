@@ -13,6 +13,7 @@ import { hasFinalizer } from "../../shared/kube/finalizers.ts";
 import { keepPolling, stopPolling, type ScheduleDecision } from "../../shared/runtime/schedule.ts";
 import { settle } from "./conditions.ts";
 import type { Kick, SignStep, UserDecision } from "./decision.ts";
+import { jwtHash } from "./jwt-hash.ts";
 import { namespaceOf, type NatsUser } from "./objects.ts";
 import type { UserObserved } from "./observe.ts";
 import { revokes } from "./revocations.ts";
@@ -98,21 +99,27 @@ export function decideUserDeletion(observed: UserObserved, now: Date): UserDecis
   const accountName = `${ref.kind} ${namespaceOf(ref, user)}/${ref.name}`;
   const account = observed.account?.object;
   if (!account || account.metadata.deletionTimestamp) return release(`${accountName} is gone`);
-  // A system account's revocations are not signed yet: nothing would ever revoke the key.
-  if (account.kind !== "NatsAccount") return release(`${accountName} does not revoke users yet`);
   if (!observed.operatorExists) return release(`the NatsOperator of ${accountName} is gone`);
-  const jwt = account.status?.jwt;
+  // A system account's JWT is signed by its NatsOperator, into that operator's status.
+  const jwt = observed.accountJwt;
   if (!jwt) return release(`${accountName} has no JWT`);
   const deletedAt = user.metadata.deletionTimestamp ?? now.toISOString();
   if (!revokes(jwt, key, deletedAt))
     return wait("Revoking", `waiting for ${accountName} to revoke key ${key} in its JWT`);
 
+  // The servers close the system connection's own user once they take the revoking JWT: nothing
+  // could confirm the rest through it, so the drain ends with the revocation signed.
+  if (observed.systemConnectionUser)
+    return release(`key ${key} revoked in ${accountName}'s JWT; it is the system connection's own user`);
   const reading = observed.connections ?? { kind: "off" };
   // Without a system connection nothing reaches the servers: the revocation signed is all there is.
   if (reading.kind === "off") return release(`key ${key} revoked in ${accountName}'s JWT`);
   const spread = account.status?.distribution;
+  // A system account's distribution is counted for the JWT its hash names: until it has caught up
+  // with the one its operator just signed, it says nothing of the revocation.
   const everywhere =
-    account.status?.conditions?.some((c) => c.type === "Distributed" && c.status === "True") === true &&
+    account.status?.jwtHash === jwtHash(jwt) &&
+    account.status.conditions?.some((c) => c.type === "Distributed" && c.status === "True") === true &&
     (spread?.servers ?? 0) > 0 &&
     spread?.current === spread?.servers;
   if (!everywhere)

@@ -21,6 +21,7 @@ import { namespaceOf, roleOf, type NatsUser } from "./objects.ts";
 import { credsSecretOf, type UserObserved } from "./observe.ts";
 import { decideUserDeletion } from "./decide-user-deletion.ts";
 import { revokes, secondsOf, timeOf } from "./revocations.ts";
+import { roleSigner, roleUserClaims } from "./scoped-keys.ts";
 import { planJwt } from "./signing.ts";
 
 const older = (a: NatsUser, b: NatsUser): boolean =>
@@ -59,10 +60,9 @@ export function decideUser(observed: UserObserved, now: Date): UserDecision {
     summary: string,
     extra: { sign?: SignStep[]; creds?: CredsWrite } = {},
   ): UserDecision => {
-    // A signed user of a NatsAccount carries the revoke finalizer: deleting it revokes its key
-    // first. A system account's users are not revoked yet, so they carry none.
-    const signed = updates.some((u) => u.type === "Ready" && u.status === "True");
-    const revocable = signed && observed.account?.object.kind === "NatsAccount";
+    // A signed user carries the revoke finalizer: deleting it revokes its key first (in its
+    // NatsAccount's JWT, or in its NatsSystemAccount's, which the NatsOperator signs).
+    const revocable = updates.some((u) => u.type === "Ready" && u.status === "True");
     return {
       kind: "NatsUser",
       object: user,
@@ -123,18 +123,30 @@ export function decideUser(observed: UserObserved, now: Date): UserDecision {
   }
   const held = observed.creds.kind === "held" ? observed.creds : undefined;
   const userKey = ownKey ?? held?.publicKey;
+  // A user with a role is signed by the scoped key of that role, and carries no permissions of its own.
+  const role = user.spec.role;
+  const signer = role ? roleSigner(keys.signing, role) : keys.active;
+  if (!signer)
+    return refuse({
+      reason: "RoleNotFound",
+      message: `${accountName} has no scoped signing key of role ${role} that is not retiring; ${what} is not signed`,
+    });
   // A generated key is not known yet: act makes it and fills in the subject.
   const request = {
-    claims: userClaims(user.metadata.name, userKey ?? "", keys.identity, user.spec),
-    signer: keys.active,
+    claims: role
+      ? roleUserClaims(user.metadata.name, userKey ?? "", keys.identity)
+      : userClaims(user.metadata.name, userKey ?? "", keys.identity, user.spec),
+    signer,
     ttlSeconds: 0,
   };
-  const readyNow = [ready(`signed by ${accountName} with signing key ${keys.active}`), referencesResolved()];
+  const readyNow = [
+    ready(`signed by ${accountName} with signing key ${signer}${role ? ` (scoped, role ${role})` : ""}`),
+    referencesResolved(),
+  ];
   // Keys given up are revoked by the account (A34): listed until its JWT carries the revocation.
   const { replacedKeys: _replaced, ...unreplaced } = previous;
   const withReplaced = (next: string | undefined): NatsUserStatus => {
-    if (account.object.kind !== "NatsAccount") return unreplaced;
-    const pending = replacedKeys(previous, next, account.object.status?.jwt, now);
+    const pending = replacedKeys(previous, next, observed.accountJwt, now);
     return pending.length > 0 ? { ...unreplaced, replacedKeys: pending } : unreplaced;
   };
   if (ownKey !== undefined) {

@@ -71,6 +71,8 @@ interface DecisionOf<K extends string, T extends { status?: unknown }> {
   events: AuthEvent[];
   /** Push the JWT status holds to every server once the status write held (an account, with a system connection). */
   push?: boolean;
+  /** The JWT to push when status does not hold it: a system account's, signed into its operator's status. */
+  jwt?: string;
   /**
    * The object's finalizer (a NatsAccount's delete, a NatsUser's revoke): the account's added with
    * its first push and removed once the delete is confirmed; the user's added once it is signed and

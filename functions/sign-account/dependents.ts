@@ -126,15 +126,23 @@ export async function dependentsOf(kube: Kube, subject: Subject): Promise<Depend
         name: subject.name,
       });
       const ref = user?.spec.accountRef;
-      if (!user || ref?.kind !== "NatsAccount") return [];
+      if (!user || !ref) return [];
       const revoking =
         (user.metadata.deletionTimestamp !== undefined && hasFinalizer(user, FINALIZERS.userRevoke)) ||
         (user.status?.replacedKeys?.length ?? 0) > 0;
       if (!revoking) return [];
-      return [
-        { kind: "NatsAccount", namespace: namespaceOf(ref, user), name: ref.name },
-        { ...subject, again: true },
-      ];
+      const account: Subject = { kind: ref.kind, namespace: namespaceOf(ref, user), name: ref.name };
+      if (ref.kind === "NatsAccount") return [account, { ...subject, again: true }];
+      // A system account's JWT is signed by its operator; the system account then pushes it.
+      const system = await kube.get<NatsSystemAccount>(keyOfSubject(account));
+      const operatorRef = system?.spec.operatorRef;
+      if (!system || !operatorRef) return [];
+      const operator: Subject = {
+        kind: "NatsOperator",
+        namespace: namespaceOf(operatorRef, system),
+        name: operatorRef.name,
+      };
+      return [operator, account, { ...subject, again: true }];
     }
     case "NatsOperatorTrust":
     case "NatsAccountTrust":

@@ -6,7 +6,7 @@ import type { NatsAccountStatus } from "../../shared/api/auth/nats-account.ts";
 import type { ConditionUpdate } from "../../shared/kube/conditions.ts";
 import { keepPolling, stopPolling, type ScheduleDecision } from "../../shared/runtime/schedule.ts";
 import { noSystemConnection } from "./conditions.ts";
-import type { NatsAccount } from "./objects.ts";
+import type { NatsAccount, NatsSystemAccount } from "./objects.ts";
 import { nextRoster, rosterStatus } from "./roster.ts";
 
 export type Distribution = NonNullable<NatsAccountStatus["distribution"]>;
@@ -214,18 +214,25 @@ export function decideDeletion(reading: DistributionReading, previous?: Distribu
 
 export const distributionPollName = (account: string): string => `${account}-account-distribution`;
 
+/** A system account's poll: named apart, as a NatsAccount of the same name may share its namespace. */
+export const systemDistributionPollName = (account: string): string => `${account}-systemaccount-distribution`;
+
 /** How often an unconfirmed push is checked again. */
 const RECHECK = { every: "10s" } as const;
 
-/** The poll of an account whose JWT is not yet confirmed on every server; none at rest. */
-export function distributionPoll(account: NatsAccount, settled: boolean): ScheduleDecision {
-  const id = { namespace: account.metadata.namespace, name: distributionPollName(account.metadata.name) };
+/** The poll of an account (or system account) whose JWT is not yet confirmed on every server; none at rest. */
+export function distributionPoll(account: NatsAccount | NatsSystemAccount, settled: boolean): ScheduleDecision {
+  const name =
+    account.kind === "NatsSystemAccount"
+      ? systemDistributionPollName(account.metadata.name)
+      : distributionPollName(account.metadata.name);
+  const id = { namespace: account.metadata.namespace, name };
   if (settled) return stopPolling(id);
   return keepPolling(
     {
       ...id,
       target: "sign-account",
-      work: { namespace: account.metadata.namespace, kind: "NatsAccount", name: account.metadata.name },
+      work: { namespace: account.metadata.namespace, kind: account.kind, name: account.metadata.name },
       scope: { kind: "object", owner: account },
     },
     RECHECK,

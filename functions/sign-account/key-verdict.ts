@@ -3,10 +3,13 @@
 // replaced one is SeedLost, since a new identity would orphan every JWT issued under the old.
 import type { KeysReading, SlotReading } from "./read-keys.ts";
 import type { KeyRole } from "./objects.ts";
+import type { SigningKeyScope } from "./scoped-keys.ts";
 
 export interface SigningKey {
   publicKey: string;
   retiring: boolean;
+  /** A scoped key signs only users of its role, and neither accounts nor activation tokens. */
+  scope?: SigningKeyScope;
 }
 
 /** A seed Secret act creates. */
@@ -26,7 +29,7 @@ export type KeyVerdict =
       identity: string;
       /** Every signing key, retiring ones included, as the JWT lists them. */
       signing: SigningKey[];
-      /** The first signing key that is not retiring: what signs. */
+      /** The first signing key neither retiring nor scoped: what signs (a user with a role excepted). */
       active: string;
     }
   | { kind: "generate"; seeds: SeedToGenerate[] }
@@ -55,7 +58,12 @@ export function judgeKeys(
     );
   for (const slot of slots)
     if (slot.state.kind === "invalid") return refused("InvalidKeys", `${what}: ${slot.state.message}`);
-  if (slots.some((s) => s.scoped)) return refused("InvalidKeys", `${what}: scoped signing keys are not supported yet`);
+  const scoped = slots.find((s) => s.scope);
+  if (scoped && role === "operator")
+    return refused(
+      "InvalidKeys",
+      `${what}: signing key ${scoped.name} has a scope, which operator signing keys take none of`,
+    );
 
   const identity = reading.identity;
   if (identity?.state.kind === "missing" && identity.generated && recorded)
@@ -83,9 +91,13 @@ export function judgeKeys(
   const publicOf = (s: SlotReading) => (s.state.kind === "ready" ? s.state.publicKey : "");
   const identityKey = identity ? publicOf(identity) : offlineIdentity;
   if (!identityKey) return refused("InvalidKeys", `${what} has neither an identity seed nor a public key`);
-  const signing = reading.signing.map((s) => ({ publicKey: publicOf(s), retiring: s.retiring }));
-  const active = signing.find((s) => !s.retiring);
-  if (!active) return refused("InvalidKeys", `${what} has no signing key that is not retiring`);
+  const signing = reading.signing.map((s) => ({
+    publicKey: publicOf(s),
+    retiring: s.retiring,
+    ...(s.scope ? { scope: s.scope } : {}),
+  }));
+  const active = signing.find((s) => !s.retiring && !s.scope);
+  if (!active) return refused("InvalidKeys", `${what} has no signing key that is neither retiring nor scoped`);
   if (signing.some((s) => s.publicKey === identityKey))
     return refused("InvalidKeys", `${what}: a signing key is the identity key itself`);
   return { kind: "ready", identity: identityKey, signing, active: active.publicKey };

@@ -8,6 +8,7 @@ import type { Kube } from "../../shared/kube/client.ts";
 import type { KubeObject } from "../../shared/kube/object.ts";
 import { isAdmitted } from "../../shared/kube/reference-grants.ts";
 import { parseCreds } from "./creds.ts";
+import { lostRevocations } from "./recovery.ts";
 import { Keyring } from "./keyring.ts";
 import {
   asRead,
@@ -33,6 +34,7 @@ import {
   readConnections,
   readDeletions,
   readDistribution,
+  systemConnectionUser,
   type SystemLink,
 } from "./system-connection.ts";
 
@@ -46,6 +48,13 @@ export interface OperatorObserved {
   deletions?: DeletionsReading;
   /** Keys of its accounts offering the jetstream-stepdown services, which its system account imports. */
   stepdownAccounts?: string[];
+  /** The NatsUsers of its system account: the deleted ones and their replaced keys are revoked. */
+  systemUsers?: NatsUser[];
+  /**
+   * What the servers hold of the system account's JWT, read (through the system connection) only
+   * while its revocations are to be recovered: its status lost them, or RevocationsUnrecovered.
+   */
+  systemRecovery?: DistributionReading;
 }
 
 export interface SystemAccountObserved {
@@ -53,6 +62,8 @@ export interface SystemAccountObserved {
   object: NatsSystemAccount;
   keys: KeysReading;
   operator?: NatsOperator;
+  /** What the servers hold of the system account's JWT, through the system connection. */
+  distribution: DistributionReading;
 }
 
 export interface AccountObserved {
@@ -86,6 +97,11 @@ export interface UserObserved {
   object: NatsUser;
   admitted: boolean;
   account?: { object: NatsAccount | NatsSystemAccount; keys: KeysReading };
+  /**
+   * The JWT that revokes the user's given-up keys: its NatsAccount's status.jwt, or the JWT of its
+   * NatsSystemAccount in that account's NatsOperator's status.
+   */
+  accountJwt?: string;
   creds: CredsReading;
   /** The other NatsUsers of the same account. */
   siblings: NatsUser[];
@@ -93,6 +109,8 @@ export interface UserObserved {
   operatorExists?: boolean;
   /** A deleted user's live connections, through the system connection (read for a user being deleted). */
   connections?: ConnectionsReading;
+  /** Whether the system connection dials with the deleted user's key (read for a user being deleted). */
+  systemConnectionUser?: boolean;
 }
 
 export interface TrustObserved {
@@ -122,6 +140,11 @@ const admits = (kube: Kube, from: KubeObject, toKind: keyof typeof KINDS, namesp
     { group: KINDS[toKind].group, kind: toKind, namespace, name },
   );
 
+/** Whether an operator's system account JWT may lack revocations the servers hold (A21, A26). */
+export const systemRevocationsLost = (operator: NatsOperator): boolean =>
+  lostRevocations(operator.status?.systemAccount ?? {}) ||
+  operator.status?.conditions?.some((c) => c.type === "RevocationsUnrecovered" && c.status === "True") === true;
+
 export const credsSecretOf = (user: NatsUser): { name: string; key: string } => ({
   name: user.spec.credentials?.secretKeyRef.name ?? `${user.metadata.name}-creds`,
   key: user.spec.credentials?.secretKeyRef.key ?? DEFAULT_CREDENTIALS_KEY,
@@ -129,13 +152,21 @@ export const credsSecretOf = (user: NatsUser): { name: string; key: string } => 
 
 async function observeOperator(kube: Kube, object: NatsOperator, keyring: Keyring): Promise<OperatorObserved> {
   const ref = object.spec.systemAccountRef;
-  const [keys, system, accounts] = await Promise.all([
+  const systemNamespace = namespaceOf(ref, object);
+  const [keys, system, users, accounts] = await Promise.all([
     readKeys(kube, object, keyring),
-    read<NatsSystemAccount>(kube, "NatsSystemAccount", namespaceOf(ref, object), ref.name),
+    read<NatsSystemAccount>(kube, "NatsSystemAccount", systemNamespace, ref.name),
+    kube.list<NatsUser>({ apiVersion: KINDS.NatsUser.apiVersion, kind: "NatsUser" }),
     kube.list<NatsAccount>({ apiVersion: KINDS.NatsAccount.apiVersion, kind: "NatsAccount" }),
   ]);
   // Only public keys of the system account are used: its seeds stay with its own reconcile.
   const systemAccount = system ? { object: system, keys: await readKeys(kube, system, new Keyring()) } : undefined;
+  const systemUsers = users.filter(
+    (u) =>
+      u.spec.accountRef.kind === "NatsSystemAccount" &&
+      u.spec.accountRef.name === ref.name &&
+      namespaceOf(u.spec.accountRef, u) === systemNamespace,
+  );
   const stepdownAccounts = accounts
     .filter((a) => sameOperator(a, object.metadata.namespace, object.metadata.name) && offersStepdown(a))
     .map((a) => a.status?.publicKey as string);
@@ -144,6 +175,7 @@ async function observeOperator(kube: Kube, object: NatsOperator, keyring: Keyrin
     object,
     keys,
     ...(systemAccount ? { systemAccount } : {}),
+    systemUsers,
     ...(stepdownAccounts.length > 0 ? { stepdownAccounts } : {}),
   };
 }
@@ -152,13 +184,22 @@ async function observeSystemAccount(
   kube: Kube,
   object: NatsSystemAccount,
   keyring: Keyring,
+  link: SystemLink,
+  lastPush: PushOutcome | undefined,
 ): Promise<SystemAccountObserved> {
   const ref = object.spec.operatorRef;
   const [keys, operator] = await Promise.all([
     readKeys(kube, object, keyring),
     read<NatsOperator>(kube, "NatsOperator", namespaceOf(ref, object), ref.name),
   ]);
-  return { kind: "NatsSystemAccount", object, keys, ...(operator ? { operator } : {}) };
+  // Asked only once its operator signed a JWT for it: before that there is nothing to count.
+  const signed = operator?.status?.systemAccount?.jwt ? object.status?.publicKey : undefined;
+  const distribution: DistributionReading = signed
+    ? await readDistribution(link, signed, lastPush)
+    : link.kind === "off"
+      ? link
+      : { kind: "unreachable", message: "not asked: no JWT is signed for it yet" };
+  return { kind: "NatsSystemAccount", object, keys, ...(operator ? { operator } : {}), distribution };
 }
 
 const sameOperator = (a: NatsAccount, namespace: string, name: string) =>
@@ -263,14 +304,16 @@ async function observeDrain(
   user: NatsUser,
   link: SystemLink,
   lastKick: KickOutcome | undefined,
-): Promise<Pick<UserObserved, "operatorExists" | "connections">> {
+  known: NatsOperator | undefined,
+): Promise<Pick<UserObserved, "operatorExists" | "connections" | "systemConnectionUser">> {
   const ref = account.spec.operatorRef;
-  const operator = await read<NatsOperator>(kube, "NatsOperator", namespaceOf(ref, account), ref.name);
+  const operator = known ?? (await read<NatsOperator>(kube, "NatsOperator", namespaceOf(ref, account), ref.name));
   const userKey = user.status?.publicKey;
   const accountKey = account.status?.publicKey;
   const connections =
     userKey && accountKey ? await readConnections(link, accountKey, userKey, lastKick) : { kind: "off" as const };
-  return { operatorExists: operator !== undefined, connections };
+  const own = userKey !== undefined && (await systemConnectionUser(kube)) === userKey;
+  return { operatorExists: operator !== undefined, connections, ...(own ? { systemConnectionUser: true } : {}) };
 }
 
 async function observeUser(
@@ -298,11 +341,33 @@ async function observeUser(
   );
   if (!account) return { kind: "NatsUser", object, admitted, creds, siblings };
   const keys = await readKeys(kube, account, keyring);
+  // A system account's JWT is in its operator's status.
+  const operatorRef = account.spec.operatorRef;
+  const operator =
+    account.kind === "NatsSystemAccount"
+      ? await read<NatsOperator>(kube, "NatsOperator", namespaceOf(operatorRef, account), operatorRef.name)
+      : undefined;
+  const signedSystem = operator?.status?.systemAccount;
+  const accountJwt =
+    account.kind === "NatsAccount"
+      ? account.status?.jwt
+      : signedSystem?.publicKey === account.status?.publicKey
+        ? signedSystem?.jwt
+        : undefined;
   const draining =
     object.metadata.deletionTimestamp && hasFinalizer(object, FINALIZERS.userRevoke)
-      ? await observeDrain(kube, account, object, link, lastKick)
+      ? await observeDrain(kube, account, object, link, lastKick, operator)
       : {};
-  return { kind: "NatsUser", object, admitted, account: { object: account, keys }, creds, siblings, ...draining };
+  return {
+    kind: "NatsUser",
+    object,
+    admitted,
+    account: { object: account, keys },
+    ...(accountJwt ? { accountJwt } : {}),
+    creds,
+    siblings,
+    ...draining,
+  };
 }
 
 async function observeTrust(kube: Kube, object: NatsOperatorTrust): Promise<TrustObserved> {
@@ -347,16 +412,31 @@ export async function observe(
   const keyring = new Keyring();
   switch (subject.kind) {
     case "NatsOperator": {
-      const observed = await observeOperator(kube, object as NatsOperator, keyring);
-      const deleted = (object as NatsOperator).status?.deletedAccounts ?? [];
-      // The system connection is opened only for an operator with deleted accounts to watch.
-      if (deleted.length === 0) return { observed, keyring };
+      const operator = object as NatsOperator;
+      const observed = await observeOperator(kube, operator, keyring);
+      const deleted = operator.status?.deletedAccounts ?? [];
+      const systemKey = observed.systemAccount?.object.status?.publicKey;
+      const recovering = systemKey !== undefined && systemRevocationsLost(operator);
+      // The system connection is opened only for an operator with deleted accounts to watch, or
+      // whose system account's revocations are to be recovered from the servers.
+      if (deleted.length === 0 && !recovering) return { observed, keyring };
       const system = await openSystemConnection(kube);
       const keys = deleted.map((d) => d.publicKey);
-      return { observed: { ...observed, deletions: await readDeletions(system, keys, lastDelete) }, keyring, system };
+      return {
+        observed: {
+          ...observed,
+          ...(deleted.length > 0 ? { deletions: await readDeletions(system, keys, lastDelete) } : {}),
+          ...(recovering ? { systemRecovery: await readDistribution(system, systemKey, undefined) } : {}),
+        },
+        keyring,
+        system,
+      };
     }
-    case "NatsSystemAccount":
-      return { observed: await observeSystemAccount(kube, object as NatsSystemAccount, keyring), keyring };
+    case "NatsSystemAccount": {
+      const system = await openSystemConnection(kube);
+      const observed = await observeSystemAccount(kube, object as NatsSystemAccount, keyring, system, lastPush);
+      return { observed, keyring, system };
+    }
     case "NatsAccount": {
       const system = await openSystemConnection(kube);
       const observed = await observeAccount(kube, object as NatsAccount, keyring, system, lastPush, lastDelete);

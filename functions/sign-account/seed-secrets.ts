@@ -3,6 +3,7 @@
 // and no owner reference, so that deleting and re-applying the object takes the same keys.
 import { GENERATED_FOR_ANNOTATION } from "../../shared/api/constants/annotations.ts";
 import type { KeyHolder, KeyRole } from "./objects.ts";
+import type { SigningKeyScope } from "./scoped-keys.ts";
 import { roleOf } from "./objects.ts";
 
 /** The data key generated Secrets keep their seed under. */
@@ -28,7 +29,8 @@ export interface KeySlot {
   /** A Secret of a generated name, which sign-account may create. */
   generated: boolean;
   retiring: boolean;
-  scoped: boolean;
+  /** A scoped account signing key's scope: it signs only the users naming its role. */
+  scope?: SigningKeyScope;
 }
 
 export interface KeySlots {
@@ -53,7 +55,6 @@ export function keySlots(holder: KeyHolder): KeySlots {
         key: identityRef.key,
         generated: false,
         retiring: false,
-        scoped: false,
       }
     : offlineIdentity(holder)
       ? undefined
@@ -63,7 +64,6 @@ export function keySlots(holder: KeyHolder): KeySlots {
           key: SEED_KEY,
           generated: true,
           retiring: false,
-          scoped: false,
         };
   const adopted = keys?.signing ?? [];
   const signing: KeySlot[] =
@@ -74,7 +74,7 @@ export function keySlots(holder: KeyHolder): KeySlots {
           key: k.secretKeyRef.key,
           generated: false,
           retiring: k.retiring === true,
-          scoped: k.scope !== undefined,
+          ...(k.scope ? { scope: k.scope } : {}),
         }))
       : [
           {
@@ -83,7 +83,6 @@ export function keySlots(holder: KeyHolder): KeySlots {
             key: SEED_KEY,
             generated: true,
             retiring: false,
-            scoped: false,
           },
         ];
   return { ...(identity ? { identity } : {}), signing };

@@ -6,10 +6,14 @@
 // deletes and kicks are sent by act.
 import type { NatsConnection } from "@nats-io/transport-node";
 import { KINDS } from "../../shared/api/kinds.ts";
+import { DEFAULT_CREDENTIALS_KEY } from "../../shared/api/constants/secret-keys.ts";
 import type { Kube } from "../../shared/kube/client.ts";
+import type { KubeObject } from "../../shared/kube/object.ts";
 import { connectWith, type NatsConnectionObject } from "../../shared/nats/connection.ts";
 import { connectWithInbox, createConnectionPool } from "../../shared/nats/pool.ts";
 import { gatherRawReplies, gatherReplies, systemRequest } from "../../shared/nats/request.ts";
+import { readJWT } from "./compare.ts";
+import { parseCreds } from "./creds.ts";
 import type { DeletionsReading } from "./decide-deletions.ts";
 import type { ConnectionsReading, KickOutcome } from "./decide-user-deletion.ts";
 import type { Kick } from "./decision.ts";
@@ -55,6 +59,33 @@ export async function openSystemConnection(kube: Kube): Promise<SystemLink> {
     return { kind: "unreachable", message: `system connection NatsConnection ${ref.namespace}/${ref.name} not found` };
   const connected = await connectWith(kube, pool, connection);
   return connected.ok ? { kind: "up", nc: connected.nc } : { kind: "unreachable", message: connected.message };
+}
+
+/**
+ * The user key the system connection dials with (the subject of the JWT in its creds Secret), or
+ * undefined when there is none to read: a deleted user of that key cannot be confirmed revoked
+ * through the connection the revocation closes.
+ */
+export async function systemConnectionUser(kube: Kube): Promise<string | undefined> {
+  const ref = systemConnectionRef();
+  if (!ref) return undefined;
+  const connection = await kube.get<NatsConnectionObject>({
+    apiVersion: KINDS.NatsConnection.apiVersion,
+    kind: "NatsConnection",
+    namespace: ref.namespace,
+    name: ref.name,
+  });
+  const where = connection?.spec.credentials?.secretKeyRef;
+  if (!where) return undefined;
+  const secret = await kube.get<KubeObject & { data?: Record<string, string> }>({
+    apiVersion: "v1",
+    kind: "Secret",
+    namespace: ref.namespace,
+    name: where.name,
+  });
+  const data = secret?.data?.[where.key ?? DEFAULT_CREDENTIALS_KEY];
+  const parsed = data ? parseCreds(Buffer.from(data, "base64").toString("utf8")) : undefined;
+  return readJWT(parsed?.jwt)?.sub;
 }
 
 /** A roster read this recently is used again: the accounts of one delivery share one STATSZ wait. */

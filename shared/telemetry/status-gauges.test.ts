@@ -226,3 +226,32 @@ describe("nats_operator.balancer gauges", () => {
     );
   });
 });
+
+describe("nats_operator.account.jwt_expiry", () => {
+  const account = {
+    apiVersion: "auth.nats-operator.io/v1beta1",
+    kind: "NatsAccount",
+    metadata: { name: "app", namespace: "team-a", generation: 1 },
+  };
+  const accountIdentity = { kind: "NatsAccount", namespace: "team-a", name: "app" };
+  /** A JWT carrying only the claims the gauge reads. */
+  const jwtWith = (claims: Record<string, unknown>) =>
+    `e30.${Buffer.from(JSON.stringify(claims)).toString("base64url")}.c2ln`;
+
+  it("reads the seconds until the account's JWT expires", async () => {
+    const kube = memoryKube([account]);
+    const exp = Math.floor(Date.now() / 1000) + 48 * 3600;
+    await writeStatus(kube, account, { jwt: jwtWith({ iat: exp - 48 * 3600, exp }) }, "m");
+    const [point, ...rest] = await readings(STATUS_GAUGES.accountJwtExpiry);
+    expect(rest).toEqual([]);
+    expect(point?.attributes).toEqual(accountIdentity);
+    expect(point?.value).toBeGreaterThan(48 * 3600 - 10);
+    expect(point?.value).toBeLessThanOrEqual(48 * 3600);
+  });
+
+  it("is absent for an account whose JWT never expires", async () => {
+    const kube = memoryKube([account]);
+    await writeStatus(kube, account, { jwt: jwtWith({ iat: 1 }) }, "m");
+    expect(await readings(STATUS_GAUGES.accountJwtExpiry)).toEqual([]);
+  });
+});

@@ -1,4 +1,4 @@
-// Gauges read from the status the functions write. Every status write goes through
+// Gauges read from the status the functions write (and a NatsAccount's JWT expiry, from its status.jwt). Every status write goes through
 // `shared/kube/status.ts#writeStatus`, which hands the status it leaves on the object to
 // `recordStatus`; the gauges report the last status seen per object when the SDK collects.
 // With cumulative temporality (OTLP's default, and Prometheus) the SDK keeps reporting every
@@ -17,6 +17,7 @@ export const STATUS_GAUGES = {
   evacuationStalePlacements: "nats_operator.evacuation.stale_placements",
   balancerLeaderSkew: "nats_operator.balancer.leader_skew",
   balancerPendingMoves: "nats_operator.balancer.pending_moves",
+  accountJwtExpiry: "nats_operator.account.jwt_expiry",
 } as const;
 
 /** What the gauges need to know of the object a status belongs to. */
@@ -43,6 +44,18 @@ const evacuationSeries = new Map<string, { remaining: Point; stale: Point }>();
 const balancerSeries = new Map<string, { skew: Point; pending: Series }>();
 /** Per NatsBalancer: its leader skew per pool (`status.pools[].leaderSkew`). */
 const poolSeries = new Map<string, Series>();
+/** Per NatsAccount whose JWT expires: when (seconds since the epoch), read at collection as seconds left. */
+const accountExpiry = new Map<string, { exp: number; attributes: Attributes }>();
+
+/** A JWT's `exp` claim (seconds), read without verifying; undefined for a JWT that never expires. */
+function expiryOf(jwt: string): number | undefined {
+  try {
+    const claims = JSON.parse(Buffer.from(jwt.split(".")[1] ?? "", "base64url").toString("utf8")) as { exp?: unknown };
+    return typeof claims.exp === "number" ? claims.exp : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 type RolloutStatus = NatsClusterStatus["rollout"];
 
@@ -82,6 +95,13 @@ export function recordStatus(object: StatusOwner, status: object | undefined): v
         { value: c.status === "True" ? 1 : 0, attributes: { ...identity, type: c.type, reason: c.reason } },
       ]),
     );
+  }
+  // An account JWT that expires is re-signed at half its lifetime: a gauge falling toward 0 says
+  // renewal (or distribution) stopped. A status without `jwt` says nothing of it.
+  if (object.kind === "NatsAccount" && "jwt" in status && typeof status.jwt === "string") {
+    const exp = expiryOf(status.jwt);
+    if (exp === undefined) accountExpiry.delete(key);
+    else accountExpiry.set(key, { exp, attributes: identity });
   }
   if (object.kind === "NatsCluster") {
     const rollout = "rollout" in status ? (status.rollout as RolloutStatus) : undefined;
@@ -143,6 +163,7 @@ export function resetStatusGauges(): void {
   evacuationSeries.clear();
   balancerSeries.clear();
   poolSeries.clear();
+  accountExpiry.clear();
 }
 
 const registered = new WeakSet<Meter>();
@@ -199,4 +220,15 @@ export function registerStatusGauges(meter: Meter): void {
       unit: "{move}",
     })
     .addCallback(observe(() => [...balancerSeries.values()].flatMap((entry) => [...entry.pending.values()])));
+  meter
+    .createObservableGauge(STATUS_GAUGES.accountJwtExpiry, {
+      description: "Seconds until a NatsAccount's JWT expires; absent for one that never expires",
+      unit: "s",
+    })
+    .addCallback(
+      observe(() => {
+        const now = Date.now() / 1000;
+        return [...accountExpiry.values()].map((e) => ({ value: Math.round(e.exp - now), attributes: e.attributes }));
+      }),
+    );
 }

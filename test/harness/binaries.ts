@@ -56,6 +56,14 @@ export async function ensureCertManager(progress: (line: string) => void = stder
   return runBuildScript("build-cert-manager.sh", "test-infra: cert-manager ", progress);
 }
 
+/**
+ * Builds the nsc CLI (test/infra/build-nsc.sh, cached) and returns the path
+ * of the binary.
+ */
+export async function ensureNsc(progress: (line: string) => void = stderrLine): Promise<string> {
+  return runBuildScript("build-nsc.sh", "test-infra: nsc ", progress);
+}
+
 function stderrLine(line: string): void {
   process.stderr.write(`${line}\n`);
 }

@@ -3,11 +3,19 @@
 // into the hub's application account (C52, C53). LeafnodesConnected on the edge, and a message
 // published at the edge is received at the hub. A second site under the hub's operator binds its
 // system account to the hub's, observed over $SYS LEAFZ, and serves accounts it never cached (C56).
+// A remote whose NatsConnection sits in another namespace is dialled while a NatsReferenceGrant
+// admits it; withdrawing the grant drops that remote only.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { connect, credsAuthenticator, type NatsConnection } from "@nats-io/transport-node";
 import type { Condition } from "../../../shared/kube/conditions.ts";
 import type { KubeObject } from "../../../shared/kube/object.ts";
 import type { Cluster } from "../../../functions/cluster/index.ts";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ensureBinaries } from "../../harness/binaries.ts";
+import { freePorts } from "../../harness/ports.ts";
+import { spawnDetached, stopPid } from "../../harness/processes.ts";
 import { createOperator, type SignedAccount, type TestOperator } from "../../support/nats-auth.ts";
 import { startEnvironment, type Environment } from "../support/environment.ts";
 import { condition, readCluster, waitFor } from "./support/natscluster.ts";
@@ -27,7 +35,7 @@ beforeAll(async () => {
   env = await startEnvironment();
   hubNamespace = await env.namespace("hub");
   edgeNamespace = await env.namespace("edge");
-  operator = await startOperator(env.transport);
+  operator = await startOperator(env.transport, { extraKinds: ["NatsConnection", "NatsReferenceGrant"] });
   nats = await createOperator();
   app = await nats.signAccount("app");
   await installOperatorTrust(env.kube, hubNamespace, nats);
@@ -57,8 +65,40 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await operator?.stop();
+  if (depot) await depot.stop();
   await env?.stop();
 }, 120_000);
+
+/** A plain nats-server with an open leafnode listener, run by someone else: where a second remote dials. */
+let depot: { leafUrl: string; leafs(): Promise<number>; stop(): Promise<void> } | undefined;
+async function startDepot(): Promise<NonNullable<typeof depot>> {
+  const [client, leaf, monitor] = (await freePorts(3)) as [number, number, number];
+  const dir = await mkdtemp(join(tmpdir(), "leaf-depot-"));
+  const file = join(dir, "depot.json");
+  await writeFile(
+    file,
+    JSON.stringify({
+      server_name: "depot",
+      listen: `127.0.0.1:${client}`,
+      http: `127.0.0.1:${monitor}`,
+      leafnodes: { listen: `127.0.0.1:${leaf}` },
+    }),
+  );
+  const pid = spawnDetached((await ensureBinaries(() => undefined)).natsServer, ["-c", file], {
+    logFile: join(dir, "depot.log"),
+  });
+  return {
+    leafUrl: `nats-leaf://127.0.0.1:${leaf}`,
+    async leafs() {
+      const response = await fetch(`http://127.0.0.1:${monitor}/leafz`).catch(() => undefined);
+      return response?.ok ? (((await response.json()) as { leafnodes?: number }).leafnodes ?? 0) : -1;
+    },
+    async stop() {
+      await stopPid(pid, { expect: "nats-server" }).catch(() => undefined);
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
 
 const describeConditions = (cluster: Cluster | undefined) =>
   ((cluster?.status?.conditions ?? []) as Condition[])
@@ -243,4 +283,89 @@ describe("a leaf cluster on a hub (story 10)", () => {
     expect(user.info?.server_name).toBe("site2-0");
     await user.close();
   }, 480_000);
+
+  it("dials a remote in another namespace while a grant admits it; withdrawing the grant drops that remote only", async () => {
+    depot = await startDepot();
+    const depotNamespace = hubNamespace;
+    await env.kube.create({
+      apiVersion: "nats-operator.io/v1beta1",
+      kind: "NatsConnection",
+      metadata: { name: "depot", namespace: depotNamespace },
+      spec: { servers: [depot.leafUrl] },
+    } as KubeObject);
+    const grant = {
+      apiVersion: "nats-operator.io/v1beta1",
+      kind: "NatsReferenceGrant",
+      metadata: { name: "edge-to-depot", namespace: depotNamespace },
+      spec: {
+        from: [{ group: "cluster.nats-operator.io", kind: "NatsCluster", namespace: edgeNamespace }],
+        to: [{ group: "nats-operator.io", kind: "NatsConnection", name: "depot" }],
+      },
+    } as KubeObject;
+    await env.kube.create(grant);
+    await env.kube.create({
+      apiVersion: "cluster.nats-operator.io/v1beta1",
+      kind: "NatsCluster",
+      metadata: { name: "site3", namespace: edgeNamespace },
+      spec: {
+        version: "2.15.2",
+        replicas: 1,
+        resources,
+        leafRemotes: [
+          { connectionRef: { name: "hub" } },
+          { connectionRef: { name: "depot", namespace: depotNamespace } },
+        ],
+      },
+    } as KubeObject);
+
+    let last: Cluster | undefined;
+    const remotes = (cluster: Cluster | undefined) =>
+      (cluster?.status?.leafRemotes ?? []).map((r) => [r.connectionName, r.connected]);
+    const both = await waitFor(
+      "site3 connected to both remotes",
+      async () => {
+        last = await readCluster(env.kube, edgeNamespace, "site3");
+        return condition(last, "LeafnodesConnected")?.status === "True" && (await depot?.leafs()) === 1
+          ? last
+          : undefined;
+      },
+      240_000,
+    ).catch((error: unknown) => {
+      process.stdout.write(operator.log.slice(-30).join(""));
+      throw new Error(`${String(error)}; ${describeConditions(last)}; ${JSON.stringify(last?.status?.leafRemotes)}`);
+    });
+    expect(condition(both, "LeafnodesConnected")?.message).toBe("1 of 1 server connected to 2 remotes");
+    expect(remotes(both).sort()).toEqual([
+      ["depot", 1],
+      ["hub", 1],
+    ]);
+
+    await env.kube.delete({
+      apiVersion: "nats-operator.io/v1beta1",
+      kind: "NatsReferenceGrant",
+      namespace: depotNamespace,
+      name: "edge-to-depot",
+    });
+    const one = await waitFor(
+      "the depot remote dropped",
+      async () => {
+        last = await readCluster(env.kube, edgeNamespace, "site3");
+        const dropped = remotes(last).length === 1 && (await depot?.leafs()) === 0;
+        return dropped ? last : undefined;
+      },
+      240_000,
+    ).catch((error: unknown) => {
+      process.stdout.write(operator.log.slice(-30).join(""));
+      throw new Error(`${String(error)}; ${describeConditions(last)}; ${JSON.stringify(last?.status?.leafRemotes)}`);
+    });
+    // The hub remote stays connected; the condition names the remote left out and why.
+    expect(remotes(one)).toEqual([["hub", 1]]);
+    expect(condition(one, "LeafnodesConnected")).toMatchObject({
+      status: "False",
+      reason: "NoGrant",
+      message: expect.stringContaining(
+        `left out: ${hubNamespace}/depot: no NatsReferenceGrant in namespace ${hubNamespace} admits this NatsCluster`,
+      ) as unknown,
+    });
+  }, 600_000);
 });
