@@ -12,6 +12,7 @@ import { judgeKeys, type KeyVerdict, type SigningKey } from "./key-verdict.ts";
 import { describeSubject, namespaceOf } from "./objects.ts";
 import type { OperatorObserved } from "./observe.ts";
 import { planJwt } from "./signing.ts";
+import { retiringKeysCondition } from "./retiring-keys.ts";
 import { planSystemAccountJwt } from "./system-account-jwt.ts";
 
 const describe = (o: { kind: string; metadata: { namespace: string; name: string } }) =>
@@ -164,12 +165,17 @@ export function decideOperator(observed: OperatorObserved, now: Date): OperatorD
     systemAccount: { ...systemJwt.status, ...(systemJwt.plan.keep ? { jwt: systemJwt.plan.keep } : {}) },
   };
   const sign = [operatorJwt.step, systemJwt.plan.step].filter((s): s is SignStep => s !== undefined);
+  const retiring = retiringKeysCondition(
+    verdict.signing.filter((s) => s.retiring).map((s) => s.publicKey),
+    observed.accountJwts ?? [],
+  );
   return finish(
     status,
     [
       ready(`operator ${verdict.identity} and system account ${systemName} are signed`),
       referencesResolved(),
       ...(systemJwt.condition ? [systemJwt.condition] : []),
+      ...(retiring ? [retiring] : []),
     ],
     sign,
     sign.length > 0 ? `${what}: signing ${sign.map((s) => s.into).join(" and ")}` : `${what}: signed, unchanged`,

@@ -40,9 +40,10 @@ export const importersOf = (accounts: NatsAccount[], exporter: Subject): NatsAcc
 
 /**
  * The account's operator, when its system account JWT does not yet say whether the account offers
- * the jetstream-stepdown services (the preset added or removed, the account keyed or withdrawn).
+ * the jetstream-stepdown services (the preset added or removed, the account keyed or withdrawn),
+ * or when it reads RetiringKeysInUse: the account may just have been re-signed by another key.
  */
-async function stepdownOperator(kube: Kube, accounts: NatsAccount[], subject: Subject): Promise<Subject[]> {
+async function operatorToRefresh(kube: Kube, accounts: NatsAccount[], subject: Subject): Promise<Dependent[]> {
   const account = accounts.find((a) => a.metadata.namespace === subject.namespace && a.metadata.name === subject.name);
   const key = account?.status?.publicKey;
   if (!account || !key) return [];
@@ -50,7 +51,9 @@ async function stepdownOperator(kube: Kube, accounts: NatsAccount[], subject: Su
   const operator: Subject = { kind: "NatsOperator", namespace: namespaceOf(ref, account), name: ref.name };
   const read = await kube.get<NatsOperator>(keyOfSubject(operator));
   const imported = stepdownImportsOf(read?.status?.systemAccount?.jwt).includes(key);
-  return read && imported !== offersStepdown(account) ? [operator] : [];
+  if (read && imported !== offersStepdown(account)) return [operator];
+  const retiring = read?.status?.conditions?.find((c) => c.type === "RetiringKeysInUse");
+  return retiring?.status === "True" ? [{ ...operator, again: true }] : [];
 }
 
 /** An object to reconcile after another; `again` when it was reconciled in this delivery already. */
@@ -99,7 +102,7 @@ export async function dependentsOf(kube: Kube, subject: Subject): Promise<Depend
           ...own,
           ...trusts.filter((t) => refersTo(t.spec.accountRef, t, subject)).map((t) => asSubject("NatsAccountTrust", t)),
           ...importersOf(accounts, subject).map((a) => asSubject("NatsAccount", a)),
-          ...(await stepdownOperator(kube, accounts, subject)),
+          ...(await operatorToRefresh(kube, accounts, subject)),
         ];
       }
       const system = await kube.get<NatsSystemAccount>({

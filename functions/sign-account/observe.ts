@@ -9,6 +9,7 @@ import type { KubeObject } from "../../shared/kube/object.ts";
 import { isAdmitted } from "../../shared/kube/reference-grants.ts";
 import { parseCreds } from "./creds.ts";
 import { lostRevocations } from "./recovery.ts";
+import type { SignedAccountJwt } from "./retiring-keys.ts";
 import { Keyring } from "./keyring.ts";
 import {
   asRead,
@@ -48,6 +49,8 @@ export interface OperatorObserved {
   deletions?: DeletionsReading;
   /** Keys of its accounts offering the jetstream-stepdown services, which its system account imports. */
   stepdownAccounts?: string[];
+  /** The JWTs its accounts' statuses hold, to tell whether a retiring signing key still signs one. */
+  accountJwts?: SignedAccountJwt[];
   /** The NatsUsers of its system account: the deleted ones and their replaced keys are revoked. */
   systemUsers?: NatsUser[];
   /**
@@ -167,9 +170,11 @@ async function observeOperator(kube: Kube, object: NatsOperator, keyring: Keyrin
       u.spec.accountRef.name === ref.name &&
       namespaceOf(u.spec.accountRef, u) === systemNamespace,
   );
-  const stepdownAccounts = accounts
-    .filter((a) => sameOperator(a, object.metadata.namespace, object.metadata.name) && offersStepdown(a))
-    .map((a) => a.status?.publicKey as string);
+  const own = accounts.filter((a) => sameOperator(a, object.metadata.namespace, object.metadata.name));
+  const stepdownAccounts = own.filter(offersStepdown).map((a) => a.status?.publicKey as string);
+  const accountJwts = own.flatMap((a) =>
+    a.status?.jwt ? [{ account: `${a.metadata.namespace ?? ""}/${a.metadata.name}`, jwt: a.status.jwt }] : [],
+  );
   return {
     kind: "NatsOperator",
     object,
@@ -177,6 +182,7 @@ async function observeOperator(kube: Kube, object: NatsOperator, keyring: Keyrin
     ...(systemAccount ? { systemAccount } : {}),
     systemUsers,
     ...(stepdownAccounts.length > 0 ? { stepdownAccounts } : {}),
+    ...(accountJwts.length > 0 ? { accountJwts } : {}),
   };
 }
 

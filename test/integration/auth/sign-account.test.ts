@@ -4,6 +4,7 @@
 // user whose creds Secret sign-account wrote. No JWT is made by test code.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { connect, createInbox, credsAuthenticator, type NatsConnection } from "@nats-io/transport-node";
+import { createOperator } from "@nats-io/nkeys";
 import { signAccount } from "../../../functions/sign-account/index.ts";
 import type { KubeObject } from "../../../shared/kube/object.ts";
 import { startEnvironment, type Environment } from "../support/environment.ts";
@@ -169,4 +170,66 @@ describe("sign-account on a real control plane and real NATS servers", () => {
       expect(log).not.toContain(seed);
     }
   }, 600_000);
+
+  it("rotates the operator's signing key: accounts are re-signed by the new key and RetiringKeysInUse says when the old one can go (A6)", async () => {
+    await env.kube.create(authObject("NatsAccount", "rotated", { operatorRef: { name: "main" } }));
+    type Account = KubeObject & { status?: { jwt?: string } };
+    const issuerOf = (jwt: string | undefined) =>
+      (JSON.parse(Buffer.from((jwt ?? "").split(".")[1] ?? "", "base64url").toString() || "{}") as { iss?: string })
+        .iss;
+    const accountKey = { apiVersion: AUTH, kind: "NatsAccount", namespace, name: "rotated" };
+    const signedBefore = await waitFor(
+      "the account signed",
+      async () => issuerOf((await env.kube.get<Account>(accountKey))?.status?.jwt),
+      60_000,
+    );
+    // The new key in a Secret of the user's, the generated one kept but marked retiring.
+    const next = createOperator();
+    await env.kube.create({
+      apiVersion: "v1",
+      kind: "Secret",
+      metadata: { name: "main-signing-2", namespace },
+      stringData: { seed: new TextDecoder().decode(next.getSeed()) },
+    } as KubeObject);
+    await env.kube.patch(
+      { apiVersion: AUTH, kind: "NatsOperator", namespace, name: "main" },
+      {
+        spec: {
+          keys: {
+            signing: [
+              { name: "signing-1", secretKeyRef: { name: "main-operator-signing-1", key: "seed" }, retiring: true },
+              { name: "signing-2", secretKeyRef: { name: "main-signing-2", key: "seed" } },
+            ],
+          },
+        },
+      },
+      "merge",
+    );
+    const newKey = next.getPublicKey();
+    await waitFor(
+      "the account re-signed by the new key",
+      async () => issuerOf((await env.kube.get<Account>(accountKey))?.status?.jwt) === newKey,
+      120_000,
+    );
+    expect(signedBefore).not.toBe(newKey);
+    const retiringOf = (op: WithStatus | undefined) =>
+      op?.status?.conditions?.find((c) => c.type === "RetiringKeysInUse");
+    const readOperator = () =>
+      env.kube.get<WithStatus>({ apiVersion: AUTH, kind: "NatsOperator", namespace, name: "main" });
+    const settled = await waitFor(
+      "RetiringKeysInUse False",
+      async () => {
+        const op = await readOperator();
+        return retiringOf(op)?.status === "False" ? op : undefined;
+      },
+      120_000,
+    ).catch((error: unknown) => {
+      process.stdout.write(operator.log.slice(-30).join(""));
+      throw error;
+    });
+    expect(retiringOf(settled)).toMatchObject({
+      reason: "NoneInUse",
+      message: expect.stringContaining("can be removed") as unknown,
+    });
+  }, 300_000);
 });

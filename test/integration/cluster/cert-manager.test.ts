@@ -62,7 +62,8 @@ const connectTrusting = (caPem: string, servers: string[]): Promise<NatsConnecti
   });
 
 /** What every server says over $SYS VARZ, by server name. */
-async function varzByServer(caPem: string): Promise<Map<string, ServerVarz>> {
+/** One VARZ gather over $SYS: the servers answering within 2 s. */
+async function gatherVarz(caPem: string): Promise<Map<string, ServerVarz>> {
   const nc = await connectTrusting(caPem, [podUrl(0)]);
   try {
     const inbox = createInbox();
@@ -83,6 +84,17 @@ async function varzByServer(caPem: string): Promise<Map<string, ServerVarz>> {
     await nc.close();
   }
 }
+
+/** VARZ of every server: a server slow to answer on a busy machine is asked again. */
+const varzByServer = (caPem: string): Promise<Map<string, ServerVarz>> =>
+  waitFor(
+    "every server answering VARZ",
+    async () => {
+      const answers = await gatherVarz(caPem);
+      return SERVERS.every((s) => answers.has(s)) ? answers : undefined;
+    },
+    30_000,
+  );
 
 const podUids = async () =>
   new Map(
