@@ -17,7 +17,7 @@ import { createKube, type Kube } from "../../../shared/kube/client.ts";
 import { createTransport } from "../../../shared/kube/transport.ts";
 import { startControlPlane, stopControlPlane } from "../../harness/control-plane.ts";
 import { runOperator, type ChildOperator } from "./support/child-operator.ts";
-import type { HarnessState } from "../../harness/state.ts";
+import { trackProcess, type HarnessState } from "../../harness/state.ts";
 import { createOperator, type SignedAccount, type TestOperator } from "../../support/nats-auth.ts";
 import { startEnvironment, type Environment } from "../support/environment.ts";
 import { condition, readCluster, waitFor } from "./support/natscluster.ts";
@@ -96,6 +96,9 @@ async function waitGatewaysConnected(name: "east" | "west", timeoutMs: number): 
 
 async function startSecondControlPlane(): Promise<NonNullable<typeof second>> {
   const state = await startControlPlane({ profile: "cluster", log: () => undefined });
+  // Stopped in afterAll; recorded with the harness too, so a killed run does not leave it behind.
+  const stateFile = process.env["NATS_OPERATOR_HARNESS_STATE"];
+  if (stateFile) for (const running of state.processes) await trackProcess(stateFile, running);
   const transport = await createTransport(state.kubeconfig);
   return { state, kube: createKube(transport), operator: runOperator(state.kubeconfig) };
 }
