@@ -62,17 +62,34 @@ const skewOf = (counts: Map<string, number>) => Math.max(...counts.values()) - M
 /** Hands every stream's leadership to `server`, as an operator stepping leaders down by hand would. */
 async function leadAllFrom(server: string): Promise<void> {
   for (const stream of STREAMS) {
+    let answer: unknown;
+    let info: StreamInfo | undefined;
     await eventually(
       `${stream} led by ${server}`,
       async () => {
-        if ((await leaderOf(stream)) === server) return true;
-        await js(client, `STREAM.LEADER.STEPDOWN.${stream}`, { placement: { preferred: server } });
-        await new Promise((r) => setTimeout(r, 300));
+        info = await js<StreamInfo>(client, `STREAM.INFO.${stream}`);
+        const leader = info.cluster?.leader ?? "";
+        if (leader === server) return true;
+        // No leader: an election is under way (a cluster just up on a busy machine, or the last
+        // request's); asking again now would only start another.
+        if (leader === "") return undefined;
+        answer = await js(client, `STREAM.LEADER.STEPDOWN.${stream}`, { placement: { preferred: server } });
+        await eventually(
+          `${stream} re-elected`,
+          async () => {
+            const now = await leaderOf(stream);
+            return now !== "" && now !== leader ? true : undefined;
+          },
+          10_000,
+        ).catch(() => undefined);
         return (await leaderOf(stream)) === server ? true : undefined;
-        // A cluster that has just come up on a busy machine takes a while to elect.
       },
-      90_000,
-    );
+      150_000,
+    ).catch((error: unknown) => {
+      throw new Error(
+        `${String(error)}; last stepdown answer ${JSON.stringify(answer)}; ${JSON.stringify(info?.cluster)}`,
+      );
+    });
   }
 }
 
