@@ -5,9 +5,11 @@ import { FIELD_MANAGERS } from "../../shared/api/constants/field-managers.ts";
 import type { Kube } from "../../shared/kube/client.ts";
 import type { EventRecorder } from "../../shared/kube/events.ts";
 import { writeStatus } from "../../shared/kube/status.ts";
+import type { NatsBalancer } from "./account-balancer.ts";
 import type { NatsSystemBalancer } from "./balancer.ts";
-import type { Decision, MoveRequest } from "./decide.ts";
+import type { BalancerEvent, Decision, MoveRequest } from "./decide.ts";
 import { writeLease } from "./lease.ts";
+import type { LeaseWrite } from "./lease-decision.ts";
 
 export const FIELD_MANAGER = FIELD_MANAGERS.balance;
 
@@ -16,6 +18,27 @@ export type MoveSender = (move: MoveRequest) => Promise<string | undefined>;
 
 export type Acted = { kind: "done"; refused?: string } | { kind: "conflict" };
 
+/**
+ * Claims a pass, for either kind of balancer: the lease first (of two balancers, or deliveries,
+ * about to move only one gets past it), then the status guarded by the resourceVersion read, then
+ * a lease let go, then the Events. Undefined when another holder or delivery got there first.
+ */
+export async function claimPass<B extends NatsSystemBalancer | NatsBalancer>(
+  kube: Kube,
+  recorder: EventRecorder,
+  balancer: B,
+  pass: { status: Record<string, unknown>; lease?: LeaseWrite; events: readonly BalancerEvent[] },
+): Promise<B | undefined> {
+  const lease = pass.lease;
+  if (lease && lease.op.kind !== "release" && !(await writeLease(kube, lease.lease, lease.op))) return undefined;
+  const claim = await writeStatus(kube, balancer, pass.status, FIELD_MANAGER, { guarded: true });
+  if (claim.kind === "conflict") return undefined;
+  if (lease?.op.kind === "release") await writeLease(kube, lease.lease, lease.op);
+  const claimed = claim.kind === "written" ? (claim.object as B) : balancer;
+  for (const event of pass.events) await recorder.record(claimed, event.type, event.reason, event.note);
+  return claimed;
+}
+
 export async function act(
   kube: Kube,
   recorder: EventRecorder,
@@ -23,15 +46,8 @@ export async function act(
   decision: Decision,
   send: MoveSender,
 ): Promise<Acted> {
-  // The lease first: of two balancers (or deliveries) about to move, only one gets past it.
-  const lease = decision.lease;
-  if (lease && lease.op.kind !== "release" && !(await writeLease(kube, lease.lease, lease.op)))
-    return { kind: "conflict" };
-  const claim = await writeStatus(kube, balancer, decision.status, FIELD_MANAGER, { guarded: true });
-  if (claim.kind === "conflict") return { kind: "conflict" };
-  if (lease?.op.kind === "release") await writeLease(kube, lease.lease, lease.op);
-  const claimed = claim.kind === "written" ? claim.object : balancer;
-  for (const event of decision.events) await recorder.record(claimed, event.type, event.reason, event.note);
+  const claimed = await claimPass(kube, recorder, balancer, decision);
+  if (!claimed) return { kind: "conflict" };
   if (!decision.move) return { kind: "done" };
 
   const refused = await send(decision.move);
