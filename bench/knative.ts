@@ -64,7 +64,7 @@ async function coldPaths(kube: Kube, namespace: string): Promise<number[]> {
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
 async function onKnative(): Promise<number[]> {
-  const k = await startKnativeCluster();
+  const k = await startKnativeCluster({ serving: false });
   try {
     await k.apply(story1Cluster("bench"));
     await k.installOperator();

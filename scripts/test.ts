@@ -60,6 +60,9 @@ if (
   run("build the test infrastructure", "bash", ["test/infra/build.sh"]) &&
   run("build the second nats-server, for version moves", "bash", ["test/infra/build-nats-next.sh"]) &&
   run("build Knative Eventing for the tests on real Knative", "bash", ["test/infra/build-knative.sh"]) &&
+  run("build Knative Serving and Traefik for the functions as Knative Services", "bash", [
+    "test/infra/build-serving.sh",
+  ]) &&
   run("build helm for the chart tests", "bash", ["test/infra/build-helm.sh"]) &&
   run("build cert-manager for the TLS tests", "bash", ["test/infra/build-cert-manager.sh"]) &&
   run("build nsc for the nsc adoption test", "bash", ["test/infra/build-nsc.sh"])

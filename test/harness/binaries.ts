@@ -41,6 +41,15 @@ export async function ensureKnative(progress: (line: string) => void = stderrLin
 }
 
 /**
+ * Builds Knative Serving and Traefik (test/infra/build-serving.sh, cached) and
+ * returns its directory: bin/<command>, bin/traefik and config/ (Serving's core
+ * manifests, the networking and caching CRDs).
+ */
+export async function ensureServing(progress: (line: string) => void = stderrLine): Promise<string> {
+  return runBuildScript("build-serving.sh", "test-infra: serving ", progress);
+}
+
+/**
  * Builds the helm CLI (test/infra/build-helm.sh, cached) and returns the path
  * of the binary.
  */

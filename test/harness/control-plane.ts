@@ -8,9 +8,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { KubeConfig, CoreV1Api } from "@kubernetes/client-node";
-import { ensureBinaries, ensureCertManager, ensureKnative, checkNatsServer, type Binaries } from "./binaries.ts";
+import {
+  ensureBinaries,
+  ensureCertManager,
+  ensureKnative,
+  ensureServing,
+  checkNatsServer,
+  type Binaries,
+} from "./binaries.ts";
 import { startCertManager } from "./cert-manager.ts";
 import { installKnativeEventing } from "./knative.ts";
+import { installKnativeServing } from "./serving.ts";
 import { deleteRunNetworks } from "./kubelet/netns.ts";
 import { generateCertificates, type Certificates } from "./certs.ts";
 import { writeKubeconfig } from "./kubeconfig.ts";
@@ -39,6 +47,11 @@ export interface StartOptions {
   binaries?: Binaries;
   /** Install cert-manager's CRDs and run its controller (test/harness/cert-manager.ts). */
   certManager?: boolean;
+  /**
+   * The Knative profile with Knative Serving and Traefik as well as Eventing
+   * (default true); false saves their start-up where functions run as Deployments.
+   */
+  serving?: boolean;
 }
 
 function tail(file: string, lines = 25): string {
@@ -95,6 +108,7 @@ async function startOnce(options: StartOptions): Promise<HarnessState> {
 
   const bins = options.binaries ?? (await ensureBinaries(log));
   const knativeDir = profile === "knative" ? await ensureKnative(log) : undefined;
+  const servingDir = profile === "knative" && options.serving !== false ? await ensureServing(log) : undefined;
   const certManagerDir = options.certManager === true ? await ensureCertManager(log) : undefined;
   const natsVersion = await checkNatsServer(bins.natsServer);
   mark("binaries");
@@ -240,7 +254,10 @@ async function startOnce(options: StartOptions): Promise<HarnessState> {
             `--service-account-private-key-file=${certs.saKey}`,
             `--root-ca-file=${certs.servingCa}`,
             `--use-service-account-credentials=false`,
-            `--controllers=statefulset-controller,garbage-collector-controller,namespace-controller,endpointslice-controller,disruption-controller,serviceaccount-controller,serviceaccount-token-controller,replicaset-controller,deployment-controller,clusterrole-aggregation-controller,root-ca-certificate-publisher-controller,persistentvolumeclaim-protection-controller`,
+            `--controllers=statefulset-controller,garbage-collector-controller,namespace-controller,endpointslice-controller,disruption-controller,serviceaccount-controller,serviceaccount-token-controller,replicaset-controller,deployment-controller,clusterrole-aggregation-controller,root-ca-certificate-publisher-controller,persistentvolumeclaim-protection-controller${
+              // Knative Serving reads a revision's pods from core/v1 Endpoints.
+              servingDir !== undefined ? ",endpoints-controller" : ""
+            }`,
             `--concurrent-statefulset-syncs=5`,
             `--v=1`,
           ],
@@ -270,6 +287,7 @@ async function startOnce(options: StartOptions): Promise<HarnessState> {
               ? {
                   knative: {
                     knativeBin: join(knativeDir, "bin"),
+                    ...(servingDir !== undefined ? { servingBin: join(servingDir, "bin") } : {}),
                     operatorCheckout: repoRoot,
                     podNetwork,
                     apiService: { host: `${podNetwork}.129`, port: 443 },
@@ -317,6 +335,17 @@ async function startOnce(options: StartOptions): Promise<HarnessState> {
         timeoutMs: 300_000,
       });
       mark("knative");
+      if (servingDir !== undefined) {
+        await installKnativeServing({
+          kubectl: bins.kubectl,
+          kubeconfig: state.kubeconfig,
+          servingDir,
+          workDir,
+          log: note,
+          timeoutMs: 300_000,
+        });
+        mark("serving");
+      }
     }
     if (certManagerDir !== undefined) {
       const certManager = await startCertManager({

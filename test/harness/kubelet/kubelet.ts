@@ -13,8 +13,10 @@ import {
   setHeaderOptions,
   type Informer,
   type ObjectCache,
+  type V1Endpoints,
   type V1Pod,
   type V1Service,
+  type V1ServicePort,
   type KubernetesObject,
 } from "@kubernetes/client-node";
 import { NodeAgent } from "./node.ts";
@@ -48,6 +50,8 @@ export interface KubeletConfig {
    */
   knative?: {
     knativeBin: string;
+    /** Knative Serving's binaries and Traefik; absent when Serving is not installed. */
+    servingBin?: string;
     operatorCheckout: string;
     podNetwork: string;
     /** The `kubernetes` Service's cluster IP and port, proxied to the API server. */
@@ -72,6 +76,7 @@ export class Kubelet {
   private readonly kc: KubeConfig;
   private pods: Watched<V1Pod> | undefined;
   private services: Watched<V1Service> | undefined;
+  private endpoints: Watched<V1Endpoints> | undefined;
   private readonly runtimes = new Map<string, PodRuntime>();
   private readonly binding = new Set<string>();
   private readonly boundClaims = new Set<string>();
@@ -91,7 +96,13 @@ export class Kubelet {
     this.ipam = new Ipam(config.podSubnet, join(config.workDir, "pod-ips.json"));
     const knative = config.knative;
     this.images =
-      knative === undefined ? {} : { knativeBin: knative.knativeBin, operatorCheckout: knative.operatorCheckout };
+      knative === undefined
+        ? {}
+        : {
+            knativeBin: knative.knativeBin,
+            operatorCheckout: knative.operatorCheckout,
+            ...(knative.servingBin !== undefined ? { servingBin: knative.servingBin } : {}),
+          };
     this.netnsIpam =
       knative === undefined ? undefined : new Ipam(knative.podNetwork, join(config.workDir, "netns-ips.json"), 127);
     this.proxy = knative === undefined ? undefined : new ServiceProxy(log);
@@ -116,7 +127,10 @@ export class Kubelet {
     this.node.start();
     this.pods = this.watch<V1Pod>("/api/v1/pods", () => this.core.listPodForAllNamespaces());
     this.services = this.watch<V1Service>("/api/v1/services", () => this.core.listServiceForAllNamespaces());
-    await Promise.all([this.pods.start(), this.services.start()]);
+    // Services without a selector (Knative Serving's) name their endpoints in an Endpoints object.
+    if (this.config.knative !== undefined)
+      this.endpoints = this.watch<V1Endpoints>("/api/v1/endpoints", () => this.core.listEndpointsForAllNamespaces());
+    await Promise.all([this.pods.start(), this.services.start(), this.endpoints?.start()]);
     this.loopDone = this.loop();
     this.log(`kubelet started: node ${this.config.nodeName}, pod addresses ${this.config.podSubnet}.0/24`);
   }
@@ -188,7 +202,21 @@ export class Kubelet {
     await this.syncProxy();
   }
 
-  /** Each Service port's endpoints: the selected pods that are ready (all with publishNotReadyAddresses). */
+  /** The ready addresses of a selector-less Service's port, from its Endpoints object (matched by port name). */
+  private endpointsOf(svc: V1Service, servicePort: V1ServicePort): Endpoint[] {
+    const ns = svc.metadata?.namespace ?? "default";
+    const object = this.endpoints?.get(svc.metadata?.name ?? "", ns);
+    return (object?.subsets ?? []).flatMap((subset) => {
+      const port = (subset.ports ?? []).find((p) => (p.name ?? "") === (servicePort.name ?? ""));
+      if (port === undefined) return [];
+      return (subset.addresses ?? []).map((a) => ({ ip: a.ip, port: port.port }));
+    });
+  }
+
+  /**
+   * Each Service port's endpoints: the selected pods that are ready (all with
+   * publishNotReadyAddresses), or for a Service without a selector its Endpoints object.
+   */
   private async syncProxy(): Promise<void> {
     const knative = this.config.knative;
     if (this.proxy === undefined || knative === undefined) return;
@@ -199,9 +227,10 @@ export class Kubelet {
     const runtimes = [...this.runtimes.values()].filter((rt) => !rt.terminating && !rt.finished);
     await this.proxy.sync(
       this.services?.list() ?? [],
-      (svc, targetPort) => {
+      (svc, servicePort) => {
         const selector = svc.spec?.selector ?? {};
-        if (Object.keys(selector).length === 0) return [];
+        if (Object.keys(selector).length === 0) return this.endpointsOf(svc, servicePort);
+        const targetPort = servicePort.targetPort ?? servicePort.port;
         const publishNotReady = svc.spec?.publishNotReadyAddresses === true;
         return runtimes.flatMap((rt) => {
           const labels = rt.pod.metadata?.labels ?? {};
@@ -241,8 +270,12 @@ export class Kubelet {
     if (rt === undefined) {
       if (pod.status?.phase === "Succeeded" || pod.status?.phase === "Failed") return;
       const knative = this.config.knative;
+      // With Knative every pod that runs something gets its own network namespace: Knative's
+      // programs bind fixed ports on every address, and a function beside a queue-proxy must
+      // reach the nats-server pods, which a namespace's own loopback device would hide.
       const isolated =
-        knative !== undefined && (pod.spec.containers ?? []).some((c) => workloadOf(c, this.images).kind === "binary");
+        knative !== undefined &&
+        (pod.spec.containers ?? []).some((c) => workloadOf(c, this.images).kind !== "simulated");
       const ipam = isolated && this.netnsIpam !== undefined ? this.netnsIpam : this.ipam;
       const ip = ipam.allocate(`${ns}/${name}`, liveKeys);
       rt = new PodRuntime(pod, ip, {

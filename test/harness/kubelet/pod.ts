@@ -156,8 +156,12 @@ export class PodRuntime {
       c.configFile = prepared.configFile;
       const processEnv = { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: root, ...env };
       const binary = natsBinaryFor(c.spec.image, this.env.natsServer, this.env.natsServers);
-      this.log(`starting ${c.spec.name}: ${binary} ${prepared.argv.join(" ")}`);
-      c.launch(binary, prepared.argv, processEnv, root, () => this.onExit(c));
+      const { command, args: argv } =
+        this.env.netns === undefined
+          ? { command: binary, args: prepared.argv }
+          : inNetns(this.netnsName(), binary, prepared.argv);
+      this.log(`starting ${c.spec.name}: ${command} ${argv.join(" ")}`);
+      c.launch(command, argv, processEnv, root, () => this.onExit(c));
       this.env.onProcessChange();
     } catch (err) {
       if (err instanceof UnsupportedCommandError)
@@ -172,7 +176,8 @@ export class PodRuntime {
 
   /**
    * A Knative binary (in the pod's network namespace) or the operator's own
-   * entry point (on the pod's loopback address, told by HOST). Either reaches
+   * entry point (on the pod's loopback address, told by HOST, or in the pod's
+   * network namespace when a Knative sidecar runs beside it). Either reaches
    * the API server as the pod's ServiceAccount: through the `kubernetes`
    * Service from a namespace, directly from the host.
    */
@@ -197,9 +202,16 @@ export class PodRuntime {
     let command: string;
     let argv: string[];
     if (c.workload.kind === "node") {
-      processEnv["HOST"] = this.ip;
-      command = process.execPath;
-      argv = [c.workload.script, ...(args.length > 0 ? args : ["serve"])];
+      const nodeArgv = [c.workload.script, ...(args.length > 0 ? args : ["serve"])];
+      if (netns === undefined) {
+        processEnv["HOST"] = this.ip;
+        command = process.execPath;
+        argv = nodeArgv;
+      } else {
+        // Beside a queue-proxy (a Knative Service's pod): the pod's namespace is
+        // its own, and the sidecar reaches the function on 127.0.0.1:$PORT.
+        ({ command, args: argv } = inNetns(this.netnsName(), process.execPath, nodeArgv));
+      }
     } else if (c.workload.kind === "binary" && netns !== undefined) {
       ({ command, args: argv } = inNetns(this.netnsName(), c.workload.path, args));
     } else {

@@ -7,7 +7,7 @@
 import { execFile } from "node:child_process";
 import { createConnection, createServer, type Server } from "node:net";
 import { promisify } from "node:util";
-import type { V1Service } from "@kubernetes/client-node";
+import type { V1Service, V1ServicePort } from "@kubernetes/client-node";
 
 const run = promisify(execFile);
 
@@ -16,8 +16,8 @@ export interface Endpoint {
   port: number;
 }
 
-/** The endpoints of one Service port, given its targetPort (a number or a container port name). */
-export type EndpointLookup = (service: V1Service, targetPort: number | string) => Endpoint[];
+/** The endpoints of one Service port. */
+export type EndpointLookup = (service: V1Service, port: V1ServicePort) => Endpoint[];
 
 interface Listener {
   server: Server;
@@ -43,7 +43,7 @@ export class ServiceProxy {
       for (const port of svc.spec?.ports ?? []) {
         if ((port.protocol ?? "TCP") !== "TCP") continue;
         const key = `${clusterIP}:${port.port}`;
-        wanted.set(key, fixed.get(key) ?? lookup(svc, port.targetPort ?? port.port));
+        wanted.set(key, fixed.get(key) ?? lookup(svc, port));
       }
     }
     for (const [key, endpoints] of wanted) {

@@ -92,7 +92,7 @@ async function delayedTriggers(base: string): Promise<string> {
 let proxy: (http.Server & { delayed: number }) | undefined;
 
 beforeAll(async () => {
-  k = await startKnativeCluster();
+  k = await startKnativeCluster({ serving: false });
   await k.installOperator();
   const { kubectl } = k;
   const clusterIps = new Map<string, string>();

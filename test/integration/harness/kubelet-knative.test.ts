@@ -28,6 +28,28 @@ describe("which program an image runs as", () => {
     });
   });
 
+  it("runs Knative Serving's commands, the queue-proxy sidecar among them, and Traefik from the Serving build", async () => {
+    const eventing = await mkdtemp(join(tmpdir(), "knative-bin-"));
+    const serving = await mkdtemp(join(tmpdir(), "serving-bin-"));
+    await writeFile(join(serving, "queue"), "");
+    await writeFile(join(serving, "controller"), "");
+    const images = { knativeBin: eventing, servingBin: serving, operatorCheckout: "/repo" };
+    expect(workloadOf({ name: "queue-proxy", image: "ko://knative.dev/serving/cmd/queue" }, images)).toEqual({
+      kind: "binary",
+      path: join(serving, "queue"),
+    });
+    expect(
+      workloadOf({ name: "c", image: "gcr.io/knative-releases/knative.dev/serving/cmd/controller@sha256:ab" }, images),
+    ).toEqual({ kind: "binary", path: join(serving, "controller") });
+    expect(workloadOf({ name: "traefik", image: "traefik:v3.6.12" }, images)).toEqual({
+      kind: "binary",
+      path: join(serving, "traefik"),
+    });
+    expect(workloadOf({ name: "q", image: "ko://knative.dev/serving/cmd/queue" }, { knativeBin: eventing })).toEqual({
+      kind: "simulated",
+    });
+  });
+
   it("runs the operator's image from the checkout, and nats images as nats-server", () => {
     const images = { operatorCheckout: "/repo" };
     expect(workloadOf({ name: "user-container", image: "ghcr.io/nats-operator/nats-operator:1.0" }, images)).toEqual({

@@ -24,7 +24,7 @@ const cluster = (): KnativeCluster => {
 // Story 1's objects exist before the operator is installed: Knative's ApiServerSource sends
 // nothing for objects that predate it, so the resync (every minute here) is what finds them.
 beforeAll(async () => {
-  k = await startKnativeCluster();
+  k = await startKnativeCluster({ serving: false });
   await k.apply(story1Cluster("demo") + "---" + stream("demo", "orders", "ORDERS"));
   await k.installOperator();
 }, 600_000);

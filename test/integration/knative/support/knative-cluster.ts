@@ -4,7 +4,9 @@ import { execFile } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { ensureHelm } from "../../../harness/binaries.ts";
 import { startControlPlane, stopControlPlane } from "../../../harness/control-plane.ts";
+import { repoRoot } from "../../../harness/paths.ts";
 import type { HarnessState } from "../../../harness/state.ts";
 import { waitFor } from "../../cluster/support/natscluster.ts";
 import { installOperatorOnEventing } from "./operator-on-eventing.ts";
@@ -17,13 +19,20 @@ export interface KnativeCluster {
   apply(yaml: string): Promise<void>;
   /** `type → status/reason` of the object's conditions. */
   conditions(resource: string, namespace: string, name: string): Promise<Record<string, string>>;
-  /** Installs the operator's manifests; the resync ticks every minute. */
+  /** Installs the operator's manifests of knative/ without Serving; the resync ticks every minute. */
   installOperator(): Promise<void>;
+  /** Runs the harness's helm (test/infra/build-helm.sh) against this control plane. */
+  helm(...args: string[]): Promise<string>;
   stop(): Promise<void>;
 }
 
-export async function startKnativeCluster(): Promise<KnativeCluster> {
-  const harness = await startControlPlane({ profile: "knative", log: () => undefined });
+/**
+ * A control plane with Knative Eventing; with `serving`, Knative Serving and Traefik as well
+ * (functions then run as Knative Services); without, the functions run as Deployments
+ * (operator-on-eventing.ts) and Serving's start-up is saved.
+ */
+export async function startKnativeCluster(options: { serving: boolean }): Promise<KnativeCluster> {
+  const harness = await startControlPlane({ profile: "knative", serving: options.serving, log: () => undefined });
   const kubectlPath = join(harness.binDir, "kubectl");
   let applied = 0;
   const kubectl = async (...args: string[]): Promise<string> =>
@@ -54,6 +63,19 @@ export async function startKnativeCluster(): Promise<KnativeCluster> {
       );
     },
     installOperator: () => installOperatorOnEventing(kubectlPath, harness.kubeconfig, harness.workDir, "* * * * *"),
+    async helm(...args) {
+      const home = join(harness.workDir, "helm");
+      const env = {
+        PATH: process.env["PATH"] ?? "",
+        HOME: home,
+        HELM_CACHE_HOME: join(home, "cache"),
+        HELM_CONFIG_HOME: join(home, "config"),
+        HELM_DATA_HOME: join(home, "data"),
+        KUBECONFIG: harness.kubeconfig,
+      };
+      const helm = await ensureHelm(() => undefined);
+      return (await run(helm, args, { cwd: repoRoot, env, maxBuffer: 16 * 1024 * 1024 })).stdout;
+    },
     stop: () => stopControlPlane(harness),
   };
 }
