@@ -8,6 +8,7 @@ const benchmarks = [
   "bench/streams.ts",
   "bench/auth.ts",
   "bench/knative.ts",
+  "bench/idle.ts",
 ];
 let failed = false;
 for (const file of benchmarks) {

@@ -64,9 +64,19 @@ export function http2Sessions(origin: string): Http2Sessions {
     connection.ready = new Promise<boolean>((resolve, reject) => {
       session.once("connect", (_session, socket) => {
         const h2 = (socket as tls.TLSSocket).alpnProtocol === "h2";
-        if (h2) session.setLocalWindowSize(32 << 20);
-        else session.destroy();
-        resolve(h2);
+        if (!h2) {
+          session.destroy();
+          resolve(false);
+          return;
+        }
+        // Destroyed between the handshake and this event (the server went away, or the process is
+        // closing connections): a failed connection, not an exception thrown from an event handler.
+        try {
+          session.setLocalWindowSize(32 << 20);
+          resolve(true);
+        } catch (error) {
+          reject(error instanceof Error ? error : new Error(String(error)));
+        }
       });
       session.once("error", reject);
     });

@@ -54,6 +54,28 @@ export interface StartOptions {
   serving?: boolean;
 }
 
+/**
+ * With Serving, the API server keeps an audit log of the requests made by the
+ * service accounts of the namespace `nats-operator` (one line per request, at
+ * Metadata level, nothing else), so the idle benchmark can count what the
+ * installed operator asks of the API server.
+ */
+export const OPERATOR_AUDIT_LOG = "operator-audit.log";
+const OPERATOR_AUDIT_POLICY = `apiVersion: audit.k8s.io/v1
+kind: Policy
+omitStages: [RequestReceived]
+rules:
+  - level: Metadata
+    userGroups: ["system:serviceaccounts:nats-operator"]
+  - level: None
+`;
+
+async function operatorAuditFlags(workDir: string, logDir: string): Promise<string[]> {
+  const policy = join(workDir, "operator-audit-policy.yaml");
+  await writeFile(policy, OPERATOR_AUDIT_POLICY);
+  return [`--audit-policy-file=${policy}`, `--audit-log-path=${join(logDir, OPERATOR_AUDIT_LOG)}`];
+}
+
 function tail(file: string, lines = 25): string {
   try {
     return readFileSync(file, "utf8").split("\n").slice(-lines).join("\n");
@@ -211,6 +233,7 @@ async function startOnce(options: StartOptions): Promise<HarnessState> {
           `--allow-privileged=true`,
           `--enable-priority-and-fairness=false`,
           `--profiling=false`,
+          ...(servingDir !== undefined ? await operatorAuditFlags(workDir, logDir) : []),
           `--v=1`,
         ],
         { logFile: apiLog, cwd: workDir },

@@ -2,8 +2,10 @@
 // ServiceAccount, made through the TokenRequest API. The harness runs no
 // ServiceAccount admission and programs here have no container filesystem for
 // /var/run/secrets, so KUBECONFIG points at this file instead (client-go,
-// Knative's sharedmain and our own code all read it).
-import { writeFile } from "node:fs/promises";
+// Knative's sharedmain and our own code all read it). The same token, the CA
+// and the namespace are also written as the files of a service-account volume,
+// for a program that reads them from /var/run/secrets (see netns.ts).
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { stringify } from "yaml";
 import type { CoreV1Api, V1Pod } from "@kubernetes/client-node";
@@ -17,7 +19,18 @@ export interface KubeconfigTarget {
   tlsServerName?: string;
 }
 
-export async function writePodKubeconfig(core: CoreV1Api, pod: V1Pod, target: KubeconfigTarget): Promise<string> {
+export interface PodCredentials {
+  /** A kubeconfig file. */
+  kubeconfig: string;
+  /** A directory with `token`, `ca.crt` and `namespace`, as a service-account volume holds them. */
+  serviceAccountDir: string;
+}
+
+export async function writePodKubeconfig(
+  core: CoreV1Api,
+  pod: V1Pod,
+  target: KubeconfigTarget,
+): Promise<PodCredentials> {
   const namespace = pod.metadata?.namespace ?? "default";
   // Without ServiceAccount admission an unnamed account stays unset on the pod, and a token bound to
   // the pod would be refused; such a pod gets an unbound token of "default", as admission would give it.
@@ -62,10 +75,13 @@ export async function writePodKubeconfig(core: CoreV1Api, pod: V1Pod, target: Ku
     contexts: [{ name: "in-cluster", context: { cluster: "in-cluster", user: serviceAccount, namespace } }],
     "current-context": "in-cluster",
   };
-  const file = join(
-    target.dir,
-    `${namespace}.${pod.metadata?.name ?? ""}.${(pod.metadata?.uid ?? "").slice(0, 8)}.yaml`,
-  );
-  await writeFile(file, stringify(config), { mode: 0o600 });
-  return file;
+  const base = join(target.dir, `${namespace}.${pod.metadata?.name ?? ""}.${(pod.metadata?.uid ?? "").slice(0, 8)}`);
+  const kubeconfig = `${base}.yaml`;
+  await writeFile(kubeconfig, stringify(config), { mode: 0o600 });
+  const serviceAccountDir = `${base}.serviceaccount`;
+  await mkdir(serviceAccountDir, { recursive: true, mode: 0o700 });
+  await writeFile(join(serviceAccountDir, "token"), token, { mode: 0o600 });
+  await writeFile(join(serviceAccountDir, "ca.crt"), Buffer.from(target.caData, "base64"));
+  await writeFile(join(serviceAccountDir, "namespace"), namespace);
+  return { kubeconfig, serviceAccountDir };
 }

@@ -25,7 +25,7 @@ import { Ipam } from "./ipam.ts";
 import { apiObjectSource } from "./objects.ts";
 import { hostsEntries } from "./dns.ts";
 import { ServiceProxy, type Endpoint } from "./service-proxy.ts";
-import { writePodKubeconfig } from "./credentials.ts";
+import { writePodKubeconfig, type PodCredentials } from "./credentials.ts";
 import { workloadOf, type WorkloadImages } from "./workloads.ts";
 import { writeHostsBlock, removeHostsBlock } from "../hosts-file.ts";
 import { errorMessage, sleep } from "../wait.ts";
@@ -113,7 +113,7 @@ export class Kubelet {
   }
 
   /** A kubeconfig for the pod's ServiceAccount (a bound token from the TokenRequest API). */
-  private async credentials(pod: V1Pod, server: string): Promise<string> {
+  private async credentials(pod: V1Pod, server: string): Promise<PodCredentials> {
     const dir = join(this.config.workDir, "credentials");
     mkdirSync(dir, { recursive: true });
     const ca = this.kc.getCurrentCluster()?.caData ?? "";

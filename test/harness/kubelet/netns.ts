@@ -63,6 +63,26 @@ export async function deleteRunNetworks(runId: string): Promise<void> {
   }
 }
 
+/** Where a container finds its service account's token, CA and namespace. */
+export const SERVICE_ACCOUNT_PATH = "/var/run/secrets/kubernetes.io/serviceaccount";
+
+/**
+ * argv that runs `command` inside the pod's namespace with the service-account
+ * files of `serviceAccountDir` at SERVICE_ACCOUNT_PATH. `ip netns exec` gives
+ * the process a mount namespace of its own whose mounts do not propagate back,
+ * so the bind mount is seen by this process alone (the mount point is made on
+ * the host, empty, if missing).
+ */
+export function inNetnsWithServiceAccount(
+  netns: string,
+  serviceAccountDir: string,
+  command: string,
+  args: string[],
+): { command: string; args: string[] } {
+  const script = 'mkdir -p "$1" && mount --bind "$0" "$1" && shift && exec "$@"';
+  return inNetns(netns, "sh", ["-c", script, serviceAccountDir, SERVICE_ACCOUNT_PATH, command, ...args]);
+}
+
 /** argv that runs `command` inside the pod's namespace. */
 export function inNetns(netns: string, command: string, args: string[]): { command: string; args: string[] } {
   return { command: "ip", args: ["netns", "exec", netns, command, ...args] };

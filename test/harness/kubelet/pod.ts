@@ -5,7 +5,8 @@ import { dirname, join } from "node:path";
 import type { V1Pod, V1PodCondition } from "@kubernetes/client-node";
 import { ContainerRuntime } from "./containers.ts";
 import { resolveEnv, expandVars } from "./env.ts";
-import { createPodNetwork, deletePodNetwork, inNetns, netnsNames } from "./netns.ts";
+import { createPodNetwork, deletePodNetwork, inNetns, inNetnsWithServiceAccount, netnsNames } from "./netns.ts";
+import type { PodCredentials } from "./credentials.ts";
 import { workloadOf, type WorkloadImages } from "./workloads.ts";
 import {
   natsServerArgs,
@@ -32,7 +33,7 @@ export interface PodEnvironment {
   /** Set for a pod that gets its own network namespace (see netns.ts). */
   netns?: { runId: string; gateway: string; apiServer: { host: string; port: number } };
   /** A kubeconfig file with a token of the pod's ServiceAccount, for the given API server address. */
-  credentials: (pod: V1Pod, server: string) => Promise<string>;
+  credentials: (pod: V1Pod, server: string) => Promise<PodCredentials>;
   /** The API server's address as seen from the host. */
   apiServer: string;
   workDir: string;
@@ -186,7 +187,7 @@ export class PodRuntime {
     await mkdir(root, { recursive: true });
     const netns = this.env.netns;
     const server = netns === undefined ? this.env.apiServer : `https://${netns.apiServer.host}:${netns.apiServer.port}`;
-    const kubeconfig = await this.env.credentials(this.pod, server);
+    const { kubeconfig, serviceAccountDir } = await this.env.credentials(this.pod, server);
     const processEnv: Record<string, string> = {
       PATH: process.env["PATH"] ?? "/usr/bin:/bin",
       HOME: root,
@@ -196,24 +197,33 @@ export class PodRuntime {
         : { KUBERNETES_SERVICE_HOST: netns.apiServer.host, KUBERNETES_SERVICE_PORT: String(netns.apiServer.port) }),
       ...env,
     };
-    const args = [...(c.spec.command ?? []).slice(c.workload.kind === "node" ? 2 : 1), ...(c.spec.args ?? [])].map(
-      (a) => expandVars(a, env),
-    );
+    const expand = (list: string[]): string[] => list.map((a) => expandVars(a, env));
     let command: string;
     let argv: string[];
     if (c.workload.kind === "node") {
-      const nodeArgv = [c.workload.script, ...(args.length > 0 ? args : ["serve"])];
+      const nodeArgv = nodeProgram(c.spec.command ?? [], c.spec.args ?? [], c.workload.script).map((a) =>
+        expandVars(a, env),
+      );
       if (netns === undefined) {
         processEnv["HOST"] = this.ip;
         command = process.execPath;
         argv = nodeArgv;
       } else {
-        // Beside a queue-proxy (a Knative Service's pod): the pod's namespace is
-        // its own, and the sidecar reaches the function on 127.0.0.1:$PORT.
-        ({ command, args: argv } = inNetns(this.netnsName(), process.execPath, nodeArgv));
+        // In the pod's own namespace (beside a queue-proxy the function is reached on
+        // 127.0.0.1:$PORT), with the service account's files where a container has them.
+        ({ command, args: argv } = inNetnsWithServiceAccount(
+          this.netnsName(),
+          serviceAccountDir,
+          process.execPath,
+          nodeArgv,
+        ));
       }
     } else if (c.workload.kind === "binary" && netns !== undefined) {
-      ({ command, args: argv } = inNetns(this.netnsName(), c.workload.path, args));
+      ({ command, args: argv } = inNetns(
+        this.netnsName(),
+        c.workload.path,
+        expand([...(c.spec.command ?? []).slice(1), ...(c.spec.args ?? [])]),
+      ));
     } else {
       throw new Error(`container ${c.spec.name}: a ${c.workload.kind} workload needs a network namespace`);
     }
@@ -423,4 +433,18 @@ export class PodRuntime {
   pids(): { pid: number; expect: string }[] {
     return this.containers.flatMap((c) => (c.pid === undefined ? [] : [{ pid: c.pid, expect: c.expect }]));
   }
+}
+
+/**
+ * node's argv for the operator's image: its entry point with the container's
+ * args (`serve` by default), or, for a container whose command runs node
+ * itself on something else (`node -e <script>`, as `helm test` does), that
+ * command's own arguments.
+ */
+export function nodeProgram(command: string[], args: string[], entry: string): string[] {
+  const [program, first] = command;
+  const runsNode = program !== undefined && /(^|\/)node$/.test(program);
+  if (runsNode && first !== undefined && !/nats-operator\.(mjs|ts)$/.test(first)) return [...command.slice(1), ...args];
+  const rest = [...command.slice(runsNode ? 2 : 1), ...args];
+  return [entry, ...(rest.length > 0 ? rest : ["serve"])];
 }

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import type { V1Pod, V1Service } from "@kubernetes/client-node";
 import { workloadOf } from "../../harness/kubelet/workloads.ts";
 import { hostsEntries } from "../../harness/kubelet/dns.ts";
+import { nodeProgram } from "../../harness/kubelet/pod.ts";
 
 describe("which program an image runs as", () => {
   it("runs a built Knative command for its ko:// or registry image, and simulates one that is not built", async () => {
@@ -66,6 +67,26 @@ describe("which program an image runs as", () => {
     expect(workloadOf({ name: "x", image: "ghcr.io/nats-operator/nats-operator:1.0" }, {})).toEqual({
       kind: "simulated",
     });
+  });
+});
+
+describe("what node runs for the operator's image", () => {
+  const entry = "/repo/bin/nats-operator.ts";
+  it("runs the checkout's entry point with the container's args, serve by default", () => {
+    expect(nodeProgram([], [], entry)).toEqual([entry, "serve"]);
+    expect(nodeProgram(["/nodejs/bin/node", "dist/nats-operator/nats-operator.mjs"], ["replay", "x"], entry)).toEqual([
+      entry,
+      "replay",
+      "x",
+    ]);
+  });
+
+  it("runs a container's own node program (helm test's inline script) as written", () => {
+    expect(nodeProgram(["/nodejs/bin/node", "--input-type=module", "-e"], ["console.log(1)"], entry)).toEqual([
+      "--input-type=module",
+      "-e",
+      "console.log(1)",
+    ]);
   });
 });
 

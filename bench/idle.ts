@@ -1,0 +1,251 @@
+/**
+ * What an idle installation costs, on real Knative Serving and Eventing (the harness's Knative
+ * profile): the operator installed by `helm install` of chart/, then N namespaces (20 by default),
+ * each with a one-server JetStream NatsCluster at rest and 10 NatsStreams Synced. After the
+ * scale-down window it counts, over an observation window (10 minutes by default): function pods
+ * running, PingSources per namespace, function pods started (wake-ups) and the API requests the
+ * functions' service accounts made (the API server's audit log), both per hour. Then the cold
+ * path: a change to one stream applied while no function pod runs, timed until it is Synced at its
+ * generation, 10 times, each from zero pods.
+ *
+ * Knobs: BENCH_IDLE_NAMESPACES, BENCH_IDLE_STREAMS, BENCH_IDLE_WINDOW_MIN, BENCH_IDLE_COLD_RUNS.
+ */
+import { readFile } from "node:fs/promises";
+import { cpus, loadavg } from "node:os";
+import { join } from "node:path";
+import { OPERATOR_AUDIT_LOG } from "../test/harness/control-plane.ts";
+import { repoRoot } from "../test/harness/paths.ts";
+import { waitFor } from "../test/integration/cluster/support/natscluster.ts";
+import { startKnativeCluster, type KnativeCluster } from "../test/integration/knative/support/knative-cluster.ts";
+
+const namespaces = Number(process.env.BENCH_IDLE_NAMESPACES ?? 20);
+const streamsPer = Number(process.env.BENCH_IDLE_STREAMS ?? 10);
+const windowMin = Number(process.env.BENCH_IDLE_WINDOW_MIN ?? 10);
+const coldRuns = Number(process.env.BENCH_IDLE_COLD_RUNS ?? 10);
+const nsName = (i: number): string => `idle-${String(i).padStart(2, "0")}`;
+
+function tenant(ns: string): string {
+  const streams = Array.from(
+    { length: streamsPer },
+    (_, j) => `---
+apiVersion: jetstream.nats-operator.io/v1beta1
+kind: NatsStream
+metadata: { name: s-${j}, namespace: ${ns} }
+spec: { connectionRef: { name: demo }, name: S${j}, subjects: ["s${j}.>"], replicas: 1 }
+`,
+  ).join("");
+  return `
+apiVersion: v1
+kind: Namespace
+metadata: { name: ${ns} }
+---
+apiVersion: cluster.nats-operator.io/v1beta1
+kind: NatsCluster
+metadata: { name: demo, namespace: ${ns} }
+spec:
+  version: "2.15.2"
+  replicas: 1
+  jetstream:
+    volumeClaimTemplate: { spec: { resources: { requests: { storage: 1Gi } } } }
+---
+apiVersion: nats-operator.io/v1beta1
+kind: NatsConnection
+metadata: { name: demo, namespace: ${ns} }
+spec:
+  servers: ["nats://demo.${ns}.svc:4222"]
+${streams}`;
+}
+
+/** `namespace/name` of every running function pod. */
+async function functionPods(k: KnativeCluster): Promise<Map<string, string>> {
+  const out = await k.kubectl(
+    "get",
+    "pods",
+    "-n",
+    "nats-operator",
+    "-l",
+    "serving.knative.dev/service",
+    "-o",
+    'jsonpath={range .items[?(@.status.phase=="Running")]}{.metadata.uid} {.metadata.name}{"\\n"}{end}',
+  );
+  return new Map(
+    out
+      .split("\n")
+      .filter((l) => l.includes(" "))
+      .map((l) => l.split(" ") as [string, string]),
+  );
+}
+
+async function waitZeroPods(k: KnativeCluster): Promise<void> {
+  await waitFor(
+    "no function pod running",
+    async () => ((await functionPods(k)).size === 0 ? true : undefined),
+    600_000,
+    1_000,
+  );
+}
+
+async function countAtRest(k: KnativeCluster): Promise<{ clusters: number; streams: number }> {
+  const clusters = await k.kubectl(
+    "get",
+    "natsclusters",
+    "-A",
+    "-o",
+    'jsonpath={range .items[*]}{.status.conditions[?(@.type=="Ready")].status}{"\\n"}{end}',
+  );
+  const streams = await k.kubectl(
+    "get",
+    "natsstreams",
+    "-A",
+    "-o",
+    'jsonpath={range .items[*]}{.status.conditions[?(@.type=="Synced")].status}{"\\n"}{end}',
+  );
+  const count = (s: string) => s.split("\n").filter((l) => l === "True").length;
+  return { clusters: count(clusters), streams: count(streams) };
+}
+
+/** Audit lines of the functions' service accounts (not the sources') between two instants. */
+async function functionRequests(k: KnativeCluster, from: number, to: number): Promise<number> {
+  const text = await readFile(join(k.harness.workDir, "logs", OPERATOR_AUDIT_LOG), "utf8").catch(() => "");
+  let n = 0;
+  for (const line of text.split("\n")) {
+    if (line === "") continue;
+    const entry = JSON.parse(line) as { user?: { username?: string }; stageTimestamp?: string };
+    if (!(entry.user?.username ?? "").startsWith("system:serviceaccount:nats-operator:nats-operator-")) continue;
+    const at = Date.parse(entry.stageTimestamp ?? "");
+    if (at >= from && at < to) n++;
+  }
+  return n;
+}
+
+async function pingSourcesPerNamespace(k: KnativeCluster): Promise<Map<string, number>> {
+  const out = await k.kubectl(
+    "get",
+    "pingsources",
+    "-A",
+    "-o",
+    'jsonpath={range .items[*]}{.metadata.namespace}{"\\n"}{end}',
+  );
+  const counts = new Map<string, number>();
+  for (const ns of out.split("\n").filter((l) => l !== "")) counts.set(ns, (counts.get(ns) ?? 0) + 1);
+  return counts;
+}
+
+async function coldPath(k: KnativeCluster, run: number): Promise<number> {
+  await waitZeroPods(k);
+  const ns = nsName(0);
+  const started = performance.now();
+  await k.kubectl(
+    "patch",
+    "natsstream",
+    "s-0",
+    "-n",
+    ns,
+    "--type=merge",
+    "-p",
+    JSON.stringify({ spec: { description: `cold path ${run}` } }),
+  );
+  await waitFor(
+    "s-0 Synced at its generation",
+    async () => {
+      const out = await k.kubectl(
+        "get",
+        "natsstream",
+        "s-0",
+        "-n",
+        ns,
+        "-o",
+        'jsonpath={.metadata.generation} {.status.observedGeneration} {.status.conditions[?(@.type=="Synced")].status}',
+      );
+      const [generation, observed, synced] = out.split(" ");
+      return generation === observed && synced === "True" ? true : undefined;
+    },
+    300_000,
+    100,
+  );
+  return performance.now() - started;
+}
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+
+const k = await startKnativeCluster({ serving: true });
+try {
+  const t0 = performance.now();
+  await k.helm(
+    "install",
+    "nats-operator",
+    join(repoRoot, "chart"),
+    "-n",
+    "nats-operator",
+    "--create-namespace",
+    "--wait",
+    "--timeout=10m",
+    "--set",
+    "image.repository=harness.local/nats-operator",
+    "--set",
+    "image.tag=test",
+  );
+  for (let i = 0; i < namespaces; i++) await k.apply(tenant(nsName(i)));
+  await waitFor(
+    "every cluster Ready and every stream Synced",
+    async () => {
+      const c = await countAtRest(k);
+      return c.clusters === namespaces && c.streams === namespaces * streamsPer ? true : undefined;
+    },
+    1_800_000,
+    5_000,
+  );
+  const settledS = (performance.now() - t0) / 1000;
+  const idleStart = performance.now();
+  await waitZeroPods(k);
+  const scaleDownS = (performance.now() - idleStart) / 1000;
+
+  const from = Date.now();
+  const seen = new Set<string>();
+  let mostRunning = 0;
+  while (Date.now() - from < windowMin * 60_000) {
+    const pods = await functionPods(k);
+    mostRunning = Math.max(mostRunning, pods.size);
+    for (const uid of pods.keys()) seen.add(uid);
+    await new Promise((r) => setTimeout(r, 2_000));
+  }
+  const to = Date.now();
+  const podsAtEnd = (await functionPods(k)).size;
+  const requests = await functionRequests(k, from, to);
+  const pings = await pingSourcesPerNamespace(k);
+  const perHour = (n: number) => ((n * 60) / windowMin).toFixed(0);
+
+  const cold: number[] = [];
+  for (let run = 0; run < coldRuns; run++) cold.push(await coldPath(k, run));
+
+  const tenantsWithPings = [...pings.keys()].filter((ns) => ns !== "nats-operator").length;
+  console.log(
+    `\n## Idle cost on Knative Serving (${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores, load ${loadavg()[0]?.toFixed(1)})\n`,
+  );
+  console.log(
+    `${namespaces} namespaces × (1-server JetStream NatsCluster + ${streamsPer} NatsStreams); all at rest ${settledS.toFixed(0)} s after helm install; no function pod ${scaleDownS.toFixed(0)} s later.\n`,
+  );
+  console.log("| measure | value |");
+  console.log("|---|---|");
+  console.log(
+    `| function pods running at the end of a ${windowMin}-minute idle window | ${podsAtEnd} (at most ${mostRunning} at once) |`,
+  );
+  console.log(
+    `| PingSources in the ${namespaces} tenant namespaces | ${
+      tenantsWithPings === 0
+        ? 0
+        : [...pings]
+            .filter(([ns]) => ns !== "nats-operator")
+            .map(([, n]) => n)
+            .reduce((a, b) => a + b, 0)
+    } |`,
+  );
+  console.log(`| PingSources in nats-operator (the resync ticks) | ${pings.get("nats-operator") ?? 0} |`);
+  console.log(`| function pods started (wake-ups) per hour | ${perHour(seen.size)} |`);
+  console.log(`| API requests of the functions per hour | ${perHour(requests)} |`);
+  console.log(
+    `| cold path: stream change to Synced from zero pods, median of ${coldRuns} | ${(median(cold) / 1000).toFixed(2)} s (${(Math.min(...cold) / 1000).toFixed(2)}–${(Math.max(...cold) / 1000).toFixed(2)} s) |`,
+  );
+} finally {
+  await k.stop();
+}
