@@ -14,9 +14,12 @@ import { readFile } from "node:fs/promises";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { OPERATOR_AUDIT_LOG } from "../test/harness/control-plane.ts";
-import { repoRoot } from "../test/harness/paths.ts";
 import { waitFor } from "../test/integration/cluster/support/natscluster.ts";
-import { startKnativeCluster, type KnativeCluster } from "../test/integration/knative/support/knative-cluster.ts";
+import {
+  helmInstallOperator,
+  startKnativeCluster,
+  type KnativeCluster,
+} from "../test/integration/knative/support/knative-cluster.ts";
 
 const namespaces = Number(process.env.BENCH_IDLE_NAMESPACES ?? 20);
 const streamsPer = Number(process.env.BENCH_IDLE_STREAMS ?? 10);
@@ -213,20 +216,7 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 const k = await startKnativeCluster({ serving: true });
 try {
   const t0 = performance.now();
-  await k.helm(
-    "install",
-    "nats-operator",
-    join(repoRoot, "chart"),
-    "-n",
-    "nats-operator",
-    "--create-namespace",
-    "--wait",
-    "--timeout=10m",
-    "--set",
-    "image.repository=harness.local/nats-operator",
-    "--set",
-    "image.tag=test",
-  );
+  await helmInstallOperator(k);
   await createNamespaces(k);
   const applied = performance.now();
   for (let i = 0; i < namespaces; i++) await k.apply(tenant(nsName(i)));

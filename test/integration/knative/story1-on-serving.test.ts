@@ -4,10 +4,9 @@
 // Service that starts at zero pods: each event goes ApiServerSource → Broker → Trigger →
 // Traefik → activator → a revision's pod (queue-proxy beside the function), scaled from zero.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { join } from "node:path";
-import { repoRoot } from "../../harness/paths.ts";
 import { waitFor } from "../cluster/support/natscluster.ts";
 import {
+  helmInstallOperator,
   rollOut,
   startKnativeCluster,
   story1Cluster,
@@ -58,21 +57,7 @@ async function waitScaledToZero(timeoutMs: number): Promise<void> {
 
 beforeAll(async () => {
   k = await startKnativeCluster({ serving: true });
-  await k.helm(
-    "install",
-    "nats-operator",
-    join(repoRoot, "chart"),
-    "-n",
-    "nats-operator",
-    "--create-namespace",
-    "--wait",
-    "--timeout=10m",
-    // The harness has no registry: this image runs bin/nats-operator.ts of the checkout.
-    "--set",
-    "image.repository=harness.local/nats-operator",
-    "--set",
-    "image.tag=test",
-  );
+  await helmInstallOperator(k);
 }, 900_000);
 
 afterAll(async () => {

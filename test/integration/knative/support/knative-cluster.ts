@@ -81,6 +81,27 @@ export async function startKnativeCluster(options: { serving: boolean }): Promis
 }
 
 /** Story 1's NatsCluster (3 servers, JetStream) in `namespace`, with its namespace and a NatsConnection to it. */
+/**
+ * `helm install --wait` of chart/ into `nats-operator`, as a user runs it. The harness has no
+ * registry: the image `harness.local/nats-operator:test` runs bin/nats-operator.ts of the checkout.
+ */
+export async function helmInstallOperator(k: KnativeCluster): Promise<void> {
+  await k.helm(
+    "install",
+    "nats-operator",
+    join(repoRoot, "chart"),
+    "-n",
+    "nats-operator",
+    "--create-namespace",
+    "--wait",
+    "--timeout=10m",
+    "--set",
+    "image.repository=harness.local/nats-operator",
+    "--set",
+    "image.tag=test",
+  );
+}
+
 export function story1Cluster(namespace: string): string {
   return `
 apiVersion: v1
