@@ -16,6 +16,7 @@ import { join } from "node:path";
 import { OPERATOR_AUDIT_LOG } from "../test/harness/control-plane.ts";
 import { waitFor } from "../test/integration/cluster/support/natscluster.ts";
 import {
+  functionPods,
   helmInstallOperator,
   startKnativeCluster,
   type KnativeCluster,
@@ -85,26 +86,6 @@ async function createNamespaces(k: KnativeCluster): Promise<void> {
     },
     300_000,
     2_000,
-  );
-}
-
-/** `namespace/name` of every running function pod. */
-async function functionPods(k: KnativeCluster): Promise<Map<string, string>> {
-  const out = await k.kubectl(
-    "get",
-    "pods",
-    "-n",
-    "nats-operator",
-    "-l",
-    "serving.knative.dev/service",
-    "-o",
-    'jsonpath={range .items[?(@.status.phase=="Running")]}{.metadata.uid} {.metadata.name}{"\\n"}{end}',
-  );
-  return new Map(
-    out
-      .split("\n")
-      .filter((l) => l.includes(" "))
-      .map((l) => l.split(" ") as [string, string]),
   );
 }
 

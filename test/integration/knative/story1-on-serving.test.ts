@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { waitFor } from "../cluster/support/natscluster.ts";
 import {
+  functionPods,
   helmInstallOperator,
   rollOut,
   startKnativeCluster,
@@ -32,24 +33,12 @@ const cluster = (): KnativeCluster => {
 };
 
 /** Names of the running pods of the operator's Knative Services. */
-async function functionPods(): Promise<string[]> {
-  const out = await cluster().kubectl(
-    "get",
-    "pods",
-    "-n",
-    "nats-operator",
-    "-l",
-    "serving.knative.dev/service",
-    "-o",
-    'jsonpath={range .items[?(@.status.phase=="Running")]}{.metadata.name}{"\\n"}{end}',
-  );
-  return out.split("\n").filter((l) => l !== "");
-}
+const functionPodNames = async (): Promise<string[]> => [...(await functionPods(cluster())).values()];
 
 async function waitScaledToZero(timeoutMs: number): Promise<void> {
   await waitFor(
     "every function scaled to zero",
-    async () => ((await functionPods()).length === 0 ? true : undefined),
+    async () => ((await functionPodNames()).length === 0 ? true : undefined),
     timeoutMs,
     2_000,
   );
@@ -89,13 +78,13 @@ describe("the operator installed by helm on real Knative Serving", () => {
     const { apply } = cluster();
     const started = new Set<string>();
     const sampler = setInterval(() => {
-      void functionPods().then(
+      void functionPodNames().then(
         (pods) => pods.forEach((p) => started.add(p.replace(/-\d+-deployment-.*$/, ""))),
         () => undefined,
       );
     }, 1_000);
     try {
-      await apply(story1Cluster("demo") + "---" + stream("demo", "orders", "ORDERS"));
+      await apply(story1Cluster("demo"));
       await waitClusterAtRest(cluster(), "demo", 420_000);
     } finally {
       clearInterval(sampler);
@@ -104,6 +93,9 @@ describe("the operator installed by helm on real Knative Serving", () => {
   }, 450_000);
 
   it("syncs story 1's NatsStream", async () => {
+    // Applied once its namespace exists: objects created with their namespace wait for the resync
+    // on Knative (CHANGELOG, known limitations).
+    await cluster().apply(stream("demo", "orders", "ORDERS"));
     await waitSynced(cluster(), "demo", "orders", 180_000);
     expect((await cluster().conditions("natsstream", "demo", "orders"))["Ready"]).toBe("True/Synced");
   }, 200_000);

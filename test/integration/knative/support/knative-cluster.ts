@@ -102,6 +102,26 @@ export async function helmInstallOperator(k: KnativeCluster): Promise<void> {
   );
 }
 
+/** The running pods of the operator's Knative Services, uid → name. */
+export async function functionPods(k: KnativeCluster): Promise<Map<string, string>> {
+  const out = await k.kubectl(
+    "get",
+    "pods",
+    "-n",
+    "nats-operator",
+    "-l",
+    "serving.knative.dev/service",
+    "-o",
+    'jsonpath={range .items[?(@.status.phase=="Running")]}{.metadata.uid} {.metadata.name}{"\\n"}{end}',
+  );
+  return new Map(
+    out
+      .split("\n")
+      .filter((l) => l.includes(" "))
+      .map((l) => l.split(" ") as [string, string]),
+  );
+}
+
 export function story1Cluster(namespace: string): string {
   return `
 apiVersion: v1
