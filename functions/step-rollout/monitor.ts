@@ -9,11 +9,14 @@ type Answer<T> = { body: T } | { failure: string };
 
 /** A failed request in a few stable words (no addresses or ports: they would churn the status). */
 function describeFailure(error: unknown): string {
-  if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError"))
-    return `no answer within ${MONITOR_TIMEOUT_MS / 1000} s`;
-  const cause = error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
+  // Read by shape, not `instanceof`: fetch's errors may come from another realm (a test VM context).
+  const { name, cause } = (typeof error === "object" && error !== null ? error : {}) as {
+    name?: unknown;
+    cause?: { code?: unknown };
+  };
+  if (name === "TimeoutError" || name === "AbortError") return `no answer within ${MONITOR_TIMEOUT_MS / 1000} s`;
   if (typeof cause?.code === "string") return cause.code;
-  return error instanceof SyntaxError ? "not JSON" : "request failed";
+  return name === "SyntaxError" ? "not JSON" : "request failed";
 }
 
 async function getJson<T>(url: string): Promise<Answer<T>> {

@@ -192,10 +192,13 @@ describe("a NATS cluster from plain StatefulSet objects", () => {
           const routez = await monitor<Routez>(fqdn(name), "/routez");
           const remotes = new Set((routez.routes ?? []).map((r) => r.remote_name));
           if (!names.filter((n) => n !== name).every((n) => remotes.has(n))) return false;
+          // client URLs are gossiped in INFO after the route is up: wait for every member's
+          const varz = await monitor<Varz>(fqdn(name), "/varz");
+          if ((varz.connect_urls ?? []).length < names.length) return false;
         }
         return true;
       },
-      { timeoutMs: 60_000, description: "full route mesh" },
+      { timeoutMs: 60_000, description: "full route mesh, every client URL gossiped" },
     );
     for (const name of names) {
       const varz = await monitor<Varz>(fqdn(name), "/varz");
