@@ -6,7 +6,8 @@
 //   servers wherever the copy lands;
 // - unsure: the holder keeps exactly one more than the fullest landing and two more than the
 //   emptiest, so the move evens them only if the copy lands well, and otherwise swaps the counts.
-// Sure moves alone stop at a skew of 2 (3/2/1 stays put); unsure ones take it to 1. Neither ever
+// Sure moves alone stop at a skew of 2 (3/2/1 stays put); unsure ones take it to 1 when the server
+// lands copies well (3/3/1 still stays put: every copy could land on the other 3). Neither ever
 // raises the unevenness (the sum of each server's copies squared): a sure move lowers it, an
 // unsure one lowers it or leaves it as it was. So that swaps cannot go on forever, a stream moved
 // by an unsure move is not moved that way again until the unevenness drops to a new lowest; that
