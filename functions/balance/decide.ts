@@ -21,7 +21,7 @@ import { type LeaseWrite, withLease } from "./lease-decision.ts";
 import { loadOf, type Load } from "./load.ts";
 import type { Observed } from "./observe.ts";
 import { planLeaderMove, type LeaderMove } from "./plan.ts";
-import { planPlacementMove } from "./plan-placement.ts";
+import { type PlacementMemory, planPlacementMove, recallPlacement, rememberMove } from "./plan-placement.ts";
 import { PENDING_POLL, pollFor } from "./schedule.ts";
 import { rolloutHold } from "./rollout.ts";
 import { unsettledBecause } from "./settled.ts";
@@ -160,6 +160,11 @@ function decidePass(observed: Observed, now: Date): Decision {
   const observedLoad = { servers: load.servers, skew: load.skew };
   const pending = previous.pending ?? [];
   const lastMove = previous.lastMove;
+  // Kept only while placement moves are asked: turned off, they forget.
+  const placementStatus = (current?: PlacementMemory) => {
+    const placement = placementMovesAsked(balancer) ? (current ?? previous.placement) : undefined;
+    return placement ? { placement } : {};
+  };
   const settle = (
     conditionUpdates: ConditionUpdate[],
     rest: {
@@ -170,6 +175,8 @@ function decidePass(observed: Observed, now: Date): Decision {
       move?: MoveRequest;
       poll?: Poll;
       summary: string;
+      /** What placement moves remember now; the previous memory when omitted. */
+      placement?: PlacementMemory;
     },
   ): Decision => ({
     status: {
@@ -179,6 +186,7 @@ function decidePass(observed: Observed, now: Date): Decision {
       ...observedLoad,
       ...(rest.lastMove ? { lastMove: rest.lastMove } : {}),
       pending: rest.pending,
+      ...placementStatus(rest.placement),
     },
     ...(rest.move ? { move: rest.move } : {}),
     events: [...readyWarning(previous.conditions, conditionUpdates[0] as ConditionUpdate), ...(rest.events ?? [])],
@@ -255,9 +263,14 @@ function decidePass(observed: Observed, now: Date): Decision {
   const due = lastMove?.time ? Date.parse(lastMove.time) + interval : 0;
 
   // Placement moves go before leader moves: a copy that moves takes its leadership along.
-  const copy = placementMovesAsked(balancer)
-    ? planPlacementMove(snapshot.groups, snapshot.roster, snapshot.tags ?? new Map(), inScope)
+  // The memory is refreshed only here, settled with no move pending, so it never measures a copy mid-move.
+  const memory = placementMovesAsked(balancer)
+    ? recallPlacement(previous.placement, snapshot.groups, snapshot.roster, inScope)
     : undefined;
+  const copy = memory
+    ? planPlacementMove(snapshot.groups, snapshot.roster, snapshot.tags ?? new Map(), inScope, memory.tried)
+    : undefined;
+  const remembered = memory ? { placement: memory } : {};
   if (copy) {
     const move: Move = {
       kind: "Placement",
@@ -273,6 +286,7 @@ function decidePass(observed: Observed, now: Date): Decision {
       const message = `settled; next move (${note}) not before ${new Date(due).toISOString()}`;
       return settle([balancing, holding("False", "Settled", message)], {
         ...common,
+        ...remembered,
         pending: [],
         events,
         summary: message,
@@ -282,6 +296,7 @@ function decidePass(observed: Observed, now: Date): Decision {
       capabilities,
       lastMove: move,
       pending: [move],
+      ...(memory ? { placement: rememberMove(memory, copy) } : {}),
       events: [...events, { type: "Normal", reason: "MoveStarted", note: `moving the ${note}` }],
       move: {
         target: { account: copy.group.account, stream: copy.group.stream },
@@ -298,6 +313,7 @@ function decidePass(observed: Observed, now: Date): Decision {
     const message = `leader moves are off; ${skewText(load)}`;
     return settle([balancing, holding("False", "Settled", message)], {
       ...common,
+      ...remembered,
       pending: [],
       events,
       summary: message,
@@ -311,6 +327,7 @@ function decidePass(observed: Observed, now: Date): Decision {
     const message = `settled, nothing to move: ${skewText(load)}${stuck}`;
     return settle([balancing, holding("False", "Settled", message)], {
       ...common,
+      ...remembered,
       pending: [],
       events,
       summary: message,
@@ -321,6 +338,7 @@ function decidePass(observed: Observed, now: Date): Decision {
     const message = `settled; next move (${describeMove(move)} from ${planned.from} to ${planned.to}) not before ${new Date(due).toISOString()}`;
     return settle([balancing, holding("False", "Settled", message)], {
       ...common,
+      ...remembered,
       pending: [],
       events,
       summary: message,
@@ -331,6 +349,7 @@ function decidePass(observed: Observed, now: Date): Decision {
     capabilities,
     lastMove: move,
     pending: [move],
+    ...remembered,
     events: [...events, { type: "Normal", reason: "MoveStarted", note: `moving the ${note}` }],
     move: {
       target: {

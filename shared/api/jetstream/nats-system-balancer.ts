@@ -1,7 +1,7 @@
 // NatsSystemBalancer: evens leaders and replicas across a whole NATS cluster.
 import type { Static } from "typebox";
 import { KINDS } from "../kinds.ts";
-import { Struct, NonEmptyText, Optional, ListOf, Int32, Flag, OneOf, Text } from "../common/fields.ts";
+import { Struct, NonEmptyText, Optional, ListOf, Int32, Int64, Flag, OneOf, Text } from "../common/fields.ts";
 import { ObjectReference } from "../common/references.ts";
 import { Conditions, ObservedGeneration } from "../common/conditions.ts";
 import {
@@ -67,6 +67,32 @@ export const NatsSystemBalancerStatus = Struct(
     ),
     lastMove: Optional(Move("The last move.")),
     pending: Optional(ListOf(Move("A move requested and not complete."), "Moves in flight.", { listType: "atomic" })),
+    placement: Optional(
+      Struct(
+        {
+          lowestUnevenness: Int64(
+            "Lowest unevenness seen: the sum, over the roster servers, of the square of the stream copies each holds.",
+            { minimum: 0 },
+          ),
+          copies: Int32("Stream copies on the roster when that lowest was seen; another count starts over.", {
+            minimum: 0,
+          }),
+          servers: Int32("Roster servers when that lowest was seen; another count starts over.", { minimum: 0 }),
+          tried: ListOf(
+            Struct(
+              {
+                account: NonEmptyText("Public key of the account."),
+                stream: NonEmptyText("Stream name."),
+              },
+              "A stream moved by an unsure move.",
+            ),
+            "Streams moved by an unsure move (one that pays off only if the server lands the copy well) since the lowest was seen: not moved that way again until unevenness drops lower.",
+            { listType: "atomic" },
+          ),
+        },
+        "What placement moves remember between passes, so that copies do not travel back and forth; kept while moves.placement is on.",
+      ),
+    ),
   },
   "Observed state of the balancer.",
 );
