@@ -32,6 +32,7 @@ function view(streams: SourceStream[], extra: Partial<SourceView> = {}): SourceV
     silent: [],
     meta: { leader: "west-0", offline: [] },
     streams,
+    targets: ["west-0", "west-1"],
     ...extra,
   };
 }
@@ -155,6 +156,22 @@ describe("an evacuation that moves nothing", () => {
     expect(again.events).toEqual([]);
   });
 
+  it("refuses target tags no server carries, with one EvacuationRefused Warning, and looks again in a minute", () => {
+    const o = observed([inEast("A")], { view: { targets: [] } });
+    const d = decideEvacuation(o, NOW);
+    expect(d.moves).toEqual([]);
+    expect(condition(d.status, "Ready")).toMatchObject({
+      status: "False",
+      reason: "NoTargetServers",
+      message: "no server of the NATS system carries the target tags site:west: no stream could land anywhere",
+    });
+    expect(d.events.map((e) => `${e.type} ${e.reason}`)).toEqual(["Warning EvacuationRefused"]);
+    // Servers carrying the tags may join later without a spec change.
+    expect(d.poll).toEqual({ every: "1m" });
+    const again = decideEvacuation({ ...o, evacuation: evacuationWith(d.status) }, NOW);
+    expect(again.events).toEqual([]);
+  });
+
   it.each([
     [
       "a source server did not answer",
@@ -242,9 +259,11 @@ describe("the source view", () => {
         { server: "east-1" },
       ],
       metaOf([{ server: "west-0", meta: { leader: "west-0", replicas: [{ name: "east-1", offline: true }] } }]),
+      ["west-1", "west-0"],
     );
     expect(v.silent).toEqual(["east-1"]);
     expect(v.meta).toEqual({ leader: "west-0", offline: ["east-1"] });
     expect(v.streams).toEqual([{ account: "APP", name: "ORDERS", peers: ["east-0", "west-1"], owner: "u-1" }]);
+    expect(v.targets).toEqual(["west-0", "west-1"]);
   });
 });

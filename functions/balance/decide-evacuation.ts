@@ -1,7 +1,7 @@
 // The decision of one evacuation pass, from what observe-evacuation.ts read and the time: pure.
 // A pass counts the moves seen complete, lists what it may not move, and requests moves for as
 // many waiting streams as there are free slots. It moves nothing while the source carries the
-// target tags or any server of the NATS system is down.
+// target tags, no server carries them, or any server of the NATS system is down.
 import type { Condition, ConditionUpdate } from "../../shared/kube/conditions.ts";
 import { findCondition, setConditions } from "../../shared/kube/conditions.ts";
 import type { Poll } from "../../shared/runtime/schedule.ts";
@@ -154,6 +154,15 @@ export function decideEvacuation(observed: EvacuationObserved, now: Date): Evacu
       message,
       false,
       warningOnce(previous.conditions, "TargetTagsInSource", "EvacuationRefused", message),
+    );
+  }
+  if (view.targets.length === 0) {
+    const message = `no server of the NATS system carries the target tags ${tags.join(", ")}: no stream could land anywhere`;
+    return hold(
+      "NoTargetServers",
+      message,
+      WAITING_POLL,
+      warningOnce(previous.conditions, "NoTargetServers", "EvacuationRefused", message),
     );
   }
   const down = serversDownBecause(view);

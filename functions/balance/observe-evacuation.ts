@@ -79,7 +79,7 @@ export async function observeEvacuation(
       resources,
       source: { kind: "unavailable", reason: connected.reason, message: connected.message },
     };
-  const reading = await readSource(connected.nc, evacuation.spec.from.cluster);
+  const reading = await readSource(connected.nc, evacuation.spec.from.cluster, evacuation.spec.to.serverTags);
   if (!reading.ok)
     return { evacuation, resources, source: { kind: "unavailable", reason: reading.reason, message: reading.message } };
   return { evacuation, resources, source: { kind: "read", view: reading.view } };

@@ -5,7 +5,7 @@
 import type { NatsConnection } from "@nats-io/transport-node";
 import { JETSTREAM_CONTROLLER_INBOX } from "../../shared/nats/pool.ts";
 import { gatherReplies } from "../../shared/nats/request.ts";
-import type { JszReply } from "./jsz.ts";
+import type { JszReply, StatszReply } from "./jsz.ts";
 import { readJsz, readServers } from "./read-cluster.ts";
 import { metaOf, type MetaView, sourceOf, type SourceView } from "./source.ts";
 
@@ -28,8 +28,19 @@ async function readMeta(nc: NatsConnection): Promise<MetaView> {
   );
 }
 
-/** Reads NATS cluster `cluster` as an evacuation's source. */
-export async function readSource(nc: NatsConnection, cluster: string): Promise<SourceReading> {
+/** The servers of the whole NATS system carrying every one of `tags` (servers match them themselves). */
+async function readTargets(nc: NatsConnection, tags: readonly string[]): Promise<string[]> {
+  const replies = await gatherReplies<StatszReply>(
+    nc,
+    "$SYS.REQ.SERVER.PING.STATSZ",
+    { tags },
+    { inboxPrefix: JETSTREAM_CONTROLLER_INBOX, complete: (got) => got.length > 0 },
+  );
+  return replies.flatMap((r) => r.server?.name ?? []);
+}
+
+/** Reads NATS cluster `cluster` as an evacuation's source, and where its streams may go. */
+export async function readSource(nc: NatsConnection, cluster: string, tags: readonly string[]): Promise<SourceReading> {
   try {
     const servers = await readServers(nc, cluster);
     if (servers.size === 0)
@@ -38,8 +49,12 @@ export async function readSource(nc: NatsConnection, cluster: string): Promise<S
         reason: "ServersDown",
         message: `no server of NATS cluster ${cluster} answered $SYS.REQ.SERVER.PING.STATSZ: it is down or not in this NATS system, or the connection's user is not a system account user`,
       };
-    const [reports, meta] = await Promise.all([readJsz(nc, cluster, [...servers.keys()]), readMeta(nc)]);
-    return { ok: true, view: sourceOf(cluster, servers, reports, meta) };
+    const [reports, meta, targets] = await Promise.all([
+      readJsz(nc, cluster, [...servers.keys()]),
+      readMeta(nc),
+      readTargets(nc, tags),
+    ]);
+    return { ok: true, view: sourceOf(cluster, servers, reports, meta, targets) };
   } catch (error) {
     return { ok: false, reason: "PassFailed", message: error instanceof Error ? error.message : String(error) };
   }

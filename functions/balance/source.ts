@@ -30,6 +30,8 @@ export interface SourceView {
   meta: MetaView;
   /** Sorted by account, then name. */
   streams: SourceStream[];
+  /** Servers of the NATS system carrying every target tag, as they answered STATSZ. */
+  targets: string[];
 }
 
 /** The meta group as its leader sees it: only the leader's view of the replicas is reliable. */
@@ -51,6 +53,7 @@ export function sourceOf(
   servers: ReadonlyMap<string, readonly string[]>,
   reports: readonly ServerReport[],
   meta: MetaView,
+  targets: readonly string[],
 ): SourceView {
   const silent = [...servers.keys()].filter((s) => !reports.some((r) => r.server === s && r.jsz));
   const streams = new Map<string, SourceStream>();
@@ -80,5 +83,6 @@ export function sourceOf(
     silent,
     meta,
     streams: [...streams.values()].sort(byKey),
+    targets: [...targets].sort(),
   };
 }

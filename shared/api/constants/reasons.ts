@@ -160,6 +160,7 @@ export const EVACUATION_REASONS = reasons(
   "PinnedObjects",
   "AwaitingOwners",
   "TargetTagsInSource",
+  "NoTargetServers",
   "MoveRefused",
   "PassFailed",
   "ServersDown",

@@ -205,6 +205,7 @@ export const CONDITION_VOCABULARY: Readonly<Record<KindName, ConditionVocabulary
       "PinnedObjects",
       "AwaitingOwners",
       "TargetTagsInSource",
+      "NoTargetServers",
       "MoveRefused",
       "PassFailed",
       "ServersDown",

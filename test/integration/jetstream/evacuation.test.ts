@@ -184,6 +184,25 @@ describe("story 11: a NatsClusterEvacuation empties a NATS cluster", () => {
     await eventually("the refused evacuation gone", async () => (await evacuation("inward")) === undefined);
   }, 60_000);
 
+  it("refuses target tags no server carries, moving nothing and looking again", async () => {
+    await evacuate("nowhere", ["site:mars"]);
+    await pass("nowhere");
+    const outcome = await pass("nowhere");
+    const refused = await evacuation("nowhere");
+    expect(ready(refused)).toMatchObject({
+      status: "False",
+      reason: "NoTargetServers",
+      message: "no server of the NATS system carries the target tags site:mars: no stream could land anywhere",
+    });
+    expect(refused?.status?.requested ?? []).toEqual([]);
+    expect(await events("EvacuationRefused", "nowhere")).toHaveLength(1);
+    expect(await events("MoveStarted", "nowhere")).toEqual([]);
+    expect(outcome.schedules).toEqual([expect.objectContaining({ poll: { every: "1m" } })]);
+    await env.kube.delete({ apiVersion: JS, kind: "NatsClusterEvacuation", namespace: ns, name: "nowhere" });
+    await pass("nowhere");
+    await eventually("the refused evacuation gone", async () => (await evacuation("nowhere")) === undefined);
+  }, 60_000);
+
   it("moves every unpinned stream and the KV to the target servers, a few at a time, losing no acknowledged message", async () => {
     const publisher = publishThroughout();
     await evacuate("retire-east", ["site:west"]);
