@@ -109,10 +109,20 @@ async function waitForJetStream(cluster: NatsCluster, timeoutMs = 30_000): Promi
   throw new Error(`JetStream did not come up within ${timeoutMs} ms: ${last} (logs in ${cluster.dir})`);
 }
 
-/** One JetStream API request from the test's own client. */
+/**
+ * One JetStream API request from the test's own client. A request that meets no answer in 5 s is
+ * sent again, twice at most: on a busy machine a meta group just elected can let the first ones
+ * time out, and the requests the tests make (create or update with the same config, info, get)
+ * give the same answer when repeated.
+ */
 export async function js<T = Record<string, unknown>>(nc: NatsConnection, subject: string, body?: unknown): Promise<T> {
-  const msg = await nc.request(`$JS.API.${subject}`, body === undefined ? "" : JSON.stringify(body), {
-    timeout: 5_000,
-  });
-  return msg.json<T>();
+  const payload = body === undefined ? "" : JSON.stringify(body);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const msg = await nc.request(`$JS.API.${subject}`, payload, { timeout: 5_000 });
+      return msg.json<T>();
+    } catch (error) {
+      if (attempt >= 3 || (error as { name?: unknown } | undefined)?.name !== "TimeoutError") throw error;
+    }
+  }
 }
