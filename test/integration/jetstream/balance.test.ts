@@ -1,6 +1,8 @@
 // Story 7 on real servers: a three-server JetStream cluster whose nine R3 streams are all led by
 // one server. A NatsSystemBalancer on a system-account connection evens the leaders one move at a
-// time, records each move, and holds while a server is down.
+// time, records each move, holds while a server is down or the cluster is mid-rollout, hands its
+// move lease on only once it lapses, and with moves.placement evens the copies of nine R1 streams
+// that all sit on one server.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { Writable } from "node:stream";
 import type { NatsConnection } from "@nats-io/transport-node";
@@ -315,9 +317,9 @@ describe("story 7: a NatsSystemBalancer evens stream leaders", () => {
   }, 180_000);
 
   it("with moves.placement, moves copies off the server holding the most, one at a time", async () => {
-    // Six R1 streams on js-0: made R3, led from js-0, then cut down to the leader's copy (the
+    // Nine R1 streams on js-0: made R3, led from js-0, then cut down to the leader's copy (the
     // server would place a new R1 stream on the emptiest server).
-    const copies = ["COPY1", "COPY2", "COPY3", "COPY4", "COPY5", "COPY6"];
+    const copies = Array.from({ length: 9 }, (_, i) => `COPY${i + 1}`);
     for (const name of copies) {
       const config = { name, subjects: [`${name.toLowerCase()}.>`], num_replicas: 3 };
       await js(client, `STREAM.CREATE.${name}`, config);
@@ -335,7 +337,7 @@ describe("story 7: a NatsSystemBalancer evens stream leaders", () => {
         if ((await js<StreamInfo>(client, `STREAM.INFO.${name}`)).cluster?.leader === server) n++;
       return n;
     };
-    await eventually("six copies on js-0 alone", async () => (await held("js-0")) === 6);
+    await eventually("nine copies on js-0 alone", async () => (await held("js-0")) === 9);
     await env.kube.patch(
       { apiVersion: JS, kind: "NatsSystemBalancer", namespace: ns, name: "second" },
       { spec: { moves: { placement: true } } },
@@ -349,7 +351,7 @@ describe("story 7: a NatsSystemBalancer evens stream leaders", () => {
         const b = await balancer("second");
         pendingSeen.push(b.status?.pending?.length ?? 0);
         const done = (await events("MoveDone", "second")).filter((n) => n.startsWith("copy of stream"));
-        return done.length >= 4 && (b.status?.skew?.replicas ?? 99) <= 1 && (b.status?.pending ?? []).length === 0
+        return done.length >= 6 && (b.status?.skew?.replicas ?? 99) <= 1 && (b.status?.pending ?? []).length === 0
           ? b
           : new Promise<false>((r) => setTimeout(() => r(false), 500));
       },
@@ -357,12 +359,12 @@ describe("story 7: a NatsSystemBalancer evens stream leaders", () => {
     );
     expect(Math.max(...pendingSeen)).toBe(1);
     expect(evened.status?.capabilities?.placement).toBe(true);
-    // 9 R3 ORDERS copies on every server plus 6 R1 COPY copies: 33 copies, so skew 1 is 11/11/11,
-    // each server holding two COPY streams (at least four moves off js-0).
-    for (const server of nats.names) expect(await held(server)).toBe(2);
-    expect(evened.status?.placement).toMatchObject({ copies: 33, servers: 3 });
+    // 9 R3 ORDERS copies on every server plus 9 R1 COPY copies: 36 copies, so skew 1 is 12/12/12,
+    // each server holding three COPY streams (at least six moves off js-0).
+    for (const server of nats.names) expect(await held(server)).toBe(3);
+    expect(evened.status?.placement).toMatchObject({ copies: 36, servers: 3 });
     expect((await events("MoveStarted", "second")).filter((n) => n.startsWith("moving the copy of stream"))[0]).toMatch(
       /^moving the copy of stream COPY\d in account APP off js-0$/,
     );
-  }, 180_000);
+  }, 240_000);
 });
