@@ -20,6 +20,7 @@ import type { Outcome } from "../../../shared/runtime/outcome.ts";
 import { createLogger } from "../../../shared/telemetry/logger.ts";
 import { startEnvironment, type Environment } from "../support/environment.ts";
 import { js, type NatsCluster, type ServerControl } from "./support/nats-cluster.ts";
+import { publishThroughout } from "./support/publish-throughout.ts";
 import { CORE, create, eventually, JS, resource } from "./support/objects.ts";
 import { startSupercluster } from "./support/supercluster.ts";
 
@@ -83,30 +84,6 @@ const evacuate = (name: string, tags: string[], from = "east") =>
       to: { serverTags: tags },
     }),
   );
-
-/** Publishes to ORDERS until stopped, keeping the sequence of every acknowledged message. */
-function publishThroughout(): { stop: () => Promise<number[]> } {
-  const jsc = jetstream(client, { timeout: 2_000 });
-  const acked: number[] = [];
-  let running = true;
-  const loop = (async () => {
-    for (let i = 0; running; i++) {
-      try {
-        acked.push((await jsc.publish(`orders.${i}`, `order ${i}`)).seq);
-      } catch {
-        // Unacknowledged: the publisher would retry; only acknowledged messages must survive.
-      }
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  })();
-  return {
-    stop: async () => {
-      running = false;
-      await loop;
-      return acked;
-    },
-  };
-}
 
 beforeAll(async () => {
   env = await startEnvironment();
@@ -204,7 +181,7 @@ describe("story 11: a NatsClusterEvacuation empties a NATS cluster", () => {
   }, 60_000);
 
   it("moves every unpinned stream and the KV to the target servers, a few at a time, losing no acknowledged message", async () => {
-    const publisher = publishThroughout();
+    const publisher = publishThroughout(client, "orders");
     await evacuate("retire-east", ["site:west"]);
     const inFlight: number[] = [];
     const done = await eventually(

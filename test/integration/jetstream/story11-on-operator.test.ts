@@ -22,6 +22,7 @@ import { API_VERSION, clusterKey, condition, readCluster, waitFor } from "../clu
 import { startOperator, type RunningOperator } from "../cluster/support/operator.ts";
 import { installOperatorTrust, operatorModeAuth, SYSTEM_CREDENTIALS } from "../cluster/support/operator-mode.ts";
 import { js } from "./support/nats-cluster.ts";
+import { publishThroughout } from "./support/publish-throughout.ts";
 import { CORE, create, JS, resource } from "./support/objects.ts";
 
 const STREAMS = ["ORDERS", "EVENTS"];
@@ -97,30 +98,6 @@ function pass(name: string): Promise<Outcome> {
 const evacuation = (name: string) =>
   env.kube.get<NatsClusterEvacuation>({ apiVersion: JS, kind: "NatsClusterEvacuation", namespace: ns, name });
 
-/** Publishes to ORDERS until stopped, keeping the sequence of every acknowledged message. */
-function publishThroughout(): { stop: () => Promise<number[]> } {
-  const jsc = jetstream(client, { timeout: 2_000 });
-  const acked: number[] = [];
-  let running = true;
-  const loop = (async () => {
-    for (let i = 0; running; i++) {
-      try {
-        acked.push((await jsc.publish(`orders.${i}`, `order ${i}`)).seq);
-      } catch {
-        // Unacknowledged: the publisher would retry; only acknowledged messages must survive.
-      }
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  })();
-  return {
-    stop: async () => {
-      running = false;
-      await loop;
-      return acked;
-    },
-  };
-}
-
 beforeAll(async () => {
   env = await startEnvironment();
   ns = await env.namespace("story11");
@@ -186,7 +163,7 @@ describe("story 11 on NatsClusters: retiring east", () => {
         credentials: { secretKeyRef: { name: SYSTEM_CREDENTIALS } },
       }),
     );
-    const publisher = publishThroughout();
+    const publisher = publishThroughout(client, "orders");
     await create(
       env.kube,
       resource(JS, "NatsClusterEvacuation", ns, "retire-east", {
