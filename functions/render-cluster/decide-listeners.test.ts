@@ -27,7 +27,7 @@ function observed(cluster: Cluster, extra: Partial<RenderableCluster> = {}): Ren
     routes,
     listeners: {},
     leafRemotes: { ready: [], refused: [] },
-    certificates: { kind: "known", byName: new Map() },
+    certificates: { kind: "known", byName: new Map(), issuers: new Map() },
     rendered: { shared: new Map(), servers: new Map() },
     ...extra,
   };

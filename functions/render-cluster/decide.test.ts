@@ -52,7 +52,7 @@ function observed(
     routes,
     listeners: {},
     leafRemotes: { ready: [], refused: [] },
-    certificates: { kind: "known", byName: new Map() },
+    certificates: { kind: "known", byName: new Map(), issuers: new Map() },
     rendered,
   };
 }

@@ -89,6 +89,21 @@ function decideRender(observed: RenderableCluster, now: Date, options: RenderOpt
       summary: `held, ${listeners.reason}: ${listeners.message}`,
     };
   }
+  // Certificates go first: cert-manager issues the Secrets the new servers wait for.
+  const certificates = judgeCertificates(cluster, observed.certificates);
+  // An issuer that does not exist holds the render as a refused trust does: no server is created,
+  // no shared object written, and existing servers keep their last render. Only the Certificates
+  // are applied (see judgeCertificates), so the issuer that appears is used at once.
+  if (certificates.hold) {
+    const { reason, message } = certificates.hold;
+    return {
+      writes: certificates.writes,
+      ...failureDecision(cluster, certificates.hold),
+      // No event tells of an issuer (they are not watched, and their kind may not exist).
+      schedules: [renderPoll(cluster, "issuer")],
+      summary: `held, ${reason}: ${message}`,
+    };
+  }
   const routeTls = routeTlsForRender(observed.routes, cluster, now);
   const clientData = observed.clientTls?.data;
   const plan = planCluster({
@@ -106,8 +121,6 @@ function decideRender(observed: RenderableCluster, now: Date, options: RenderOpt
   // Servers are created only once the Secrets they mount hold certificates.
   const listenersReady = listeners.kind === "ready";
   const rendered = renderWrites(cluster, plan, observed.rendered, routesReady && clientReady && listenersReady);
-  // Certificates go first: cert-manager issues the Secrets the new servers wait for.
-  const certificates = judgeCertificates(cluster, observed.certificates);
   const foreign = [
     ...(routeTls.kind === "foreign" ? routeTls.objects : []),
     ...certificates.foreign,

@@ -19,6 +19,8 @@ export const RENDER_POLL = {
   leafRemote: { every: "30s" },
   /** A listener's TLS Secret that does not hold its certificate yet (no event tells of Secrets). */
   certificate: { every: "10s" },
+  /** A cert-manager Issuer or ClusterIssuer that a person has to create (issuers are not watched). */
+  issuer: { every: "30s" },
 } as const satisfies Record<string, Poll>;
 
 /** A cron firing once a year at `at` (UTC minute), a minute late so the check finds it due. */

@@ -2,7 +2,9 @@
 // here (pure) into the applies and deletes that make them what the spec asks for. cert-manager
 // itself issues them into the Secrets the servers mount; the servers wait for those Secrets as for
 // a named one. Without cert-manager, the Certificate kind is unknown: nothing is written and the
-// render failure says so, while the servers keep waiting.
+// render failure says so, while the servers keep waiting. An issuer of cert-manager.io that does
+// not exist holds the render (issuers.ts reads it): cert-manager would never issue, and the servers
+// would wait for a Secret without anyone saying why.
 import type { Kube } from "../../../shared/kube/client.ts";
 import { containsRendered } from "../../../shared/kube/contains.ts";
 import { isKubeRequestError } from "../../../shared/kube/errors.ts";
@@ -14,28 +16,45 @@ import {
   CERTIFICATE_LISTENERS,
   type CertificateListener,
   certificateName,
+  type CertificatePlan,
   type Cluster,
   planCertificates,
   type RenderFailure,
 } from "../../cluster/index.ts";
 import type { RenderWrite } from "../writes.ts";
+import { type CheckedIssuer, checkedIssuer, issuerKey, type ObservedIssuers, readIssuers } from "./issuers.ts";
 
-/** The Certificates of the cluster's namespace by name, or `unknown` when the kind is not served. */
-export type ObservedCertificates = { kind: "known"; byName: Map<string, KubeObject> } | { kind: "unknown" };
+/**
+ * The Certificates of the cluster's namespace by name, and whether the issuers the spec's
+ * Certificates name exist; or `unknown` when the kind is not served.
+ */
+export type ObservedCertificates =
+  { kind: "known"; byName: Map<string, KubeObject>; issuers: ObservedIssuers } | { kind: "unknown" };
 
 /** Reads the namespace's Certificates; a kind the API server does not serve (404) reads as unknown. */
-export async function readCertificates(kube: Kube, cluster: Cluster): Promise<ObservedCertificates> {
+async function listCertificates(kube: Kube, cluster: Cluster): Promise<Map<string, KubeObject> | undefined> {
   try {
     const list = await kube.list<KubeObject>({
       apiVersion: CERTIFICATE_API_VERSION,
       kind: CERTIFICATE_KIND,
       namespace: cluster.metadata.namespace ?? "default",
     });
-    return { kind: "known", byName: new Map(list.map((c) => [c.metadata.name, c])) };
+    return new Map(list.map((c) => [c.metadata.name, c]));
   } catch (error) {
-    if (isKubeRequestError(error) && error.isNotFound) return { kind: "unknown" };
+    if (isKubeRequestError(error) && error.isNotFound) return undefined;
     throw error;
   }
+}
+
+/**
+ * The namespace's Certificates, then (only once the kind is known to be served, so that a 404 on
+ * an issuer means the issuer and not cert-manager is missing) the issuers the spec names.
+ */
+export async function readCertificates(kube: Kube, cluster: Cluster): Promise<ObservedCertificates> {
+  const byName = await listCertificates(kube, cluster);
+  if (!byName) return { kind: "unknown" };
+  const wanted = planCertificates(cluster).wanted.map((c) => c.object);
+  return { kind: "known", byName, issuers: await readIssuers(kube, cluster, wanted) };
 }
 
 /** The condition reason a listener's missing certificate reads as. */
@@ -65,6 +84,33 @@ export interface CertificateVerdict {
   foreign: string[];
   /** Why a listener's Certificate cannot be asked for: the servers wait meanwhile. */
   failure?: RenderFailure;
+  /**
+   * An issuer the spec names that does not exist: the render is held (nothing but the
+   * Certificates written), as for a refused trust.
+   */
+  hold?: RenderFailure;
+}
+
+/** The message for a missing issuer: the field that names it, and the fix. */
+function missingIssuerMessage(cluster: Cluster, listener: CertificateListener, issuer: CheckedIssuer): string {
+  const where =
+    issuer.kind === "ClusterIssuer"
+      ? "which does not exist"
+      : `which does not exist in namespace ${cluster.metadata.namespace ?? "default"}`;
+  return (
+    `${FIELDS[listener]}.certManager.issuerRef names ${issuer.kind} ${issuer.name}, ${where}: create it, or ` +
+    `name another issuer (nothing is rendered until then; the servers keep their last render)`
+  );
+}
+
+/** The first listener, in listener order, whose Certificate names an issuer read as missing. */
+function missingIssuer(cluster: Cluster, plan: CertificatePlan, issuers: ObservedIssuers): RenderFailure | undefined {
+  for (const { listener, object } of [...plan.wanted].sort((a, b) => byListener(a.listener, b.listener))) {
+    const issuer = checkedIssuer(object);
+    if (issuer && issuers.get(issuerKey(issuer)) === "missing")
+      return { reason: WAIT_REASONS[listener], message: missingIssuerMessage(cluster, listener, issuer) };
+  }
+  return undefined;
 }
 
 /**
@@ -102,5 +148,11 @@ export function judgeCertificates(cluster: Cluster, observed: ObservedCertificat
   }
   const unplanned = plan.unplanned[0];
   if (unplanned) verdict.failure = { reason: WAIT_REASONS[unplanned.listener], message: unplanned.message };
+  // The Certificates above are still applied under a missing issuer: a Certificate reaches no
+  // server (only the Secret cert-manager writes does, once an issuer signs), and applied now it is
+  // issued the moment the issuer appears, by cert-manager's own watch on issuers, whose Secret
+  // write then renders the cluster again (referrers.ts) without waiting for the poll.
+  const hold = missingIssuer(cluster, plan, observed.issuers);
+  if (hold) verdict.hold = hold;
   return verdict;
 }

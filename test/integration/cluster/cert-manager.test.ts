@@ -6,12 +6,14 @@
 // certManager: render-cluster creates the Certificates, the servers wait for their Secrets, a
 // client trusting the CA connects over tls://, and a forced renewal of either (as `cmctl renew`
 // triggers one) reaches every server by reload, with the same pods and the same nats-server processes. Once the
-// client listener drops certManager, its Certificate is deleted.
+// client listener drops certManager, its Certificate is deleted. A second NatsCluster whose client
+// TLS names an Issuer that does not exist is held, saying so, until the Issuer is created (#13).
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect, createInbox, credsAuthenticator, type NatsConnection } from "@nats-io/transport-node";
+import { RENDER_FAILURE_ANNOTATION } from "../../../shared/api/constants/annotations.ts";
 import type { KubeObject } from "../../../shared/kube/object.ts";
 import type { Condition } from "../../../shared/kube/conditions.ts";
 import type { Cluster } from "../../../functions/cluster/index.ts";
@@ -310,4 +312,66 @@ describe("TLS from cert-manager", () => {
     // The route Certificate is still named, so it stays.
     expect(isReady(await certificate(`${NAME}-routes`))).toBe(true);
   }, 300_000);
+});
+
+describe("a cert-manager issuer that does not exist (#13)", () => {
+  const HELD = "cm-late";
+  type Event = KubeObject & { reason?: string; type?: string; note?: string; regarding?: { name?: string } };
+
+  it("holds the NatsCluster, naming spec.tls.certManager.issuerRef and the fix, until the Issuer is created", async () => {
+    await env.kube.create({
+      apiVersion: "cluster.nats-operator.io/v1beta1",
+      kind: "NatsCluster",
+      metadata: { name: HELD, namespace },
+      spec: {
+        version: "2.15.2",
+        replicas: 1,
+        resources: { requests: { cpu: "100m", memory: "128Mi" }, limits: { memory: "128Mi" } },
+        tls: { certManager: { issuerRef: { name: "late-ca" } } },
+      },
+    } as KubeObject);
+    const expected = `spec.tls.certManager.issuerRef names Issuer late-ca, which does not exist in namespace ${namespace}: create it, or name another issuer`;
+    const progressing = await waitFor(
+      "Progressing to name the missing Issuer",
+      async () => {
+        const found = condition(await readCluster(env.kube, namespace, HELD), "Progressing");
+        return found?.message.includes("late-ca") ? found : undefined;
+      },
+      60_000,
+    );
+    expect(progressing).toMatchObject({
+      status: "False",
+      reason: "ClientCertificateNotReady",
+      message: expect.stringContaining(expected),
+    });
+    const events = await waitFor(
+      "the Warning event",
+      async () => {
+        const list = await env.kube.list<Event>({ apiVersion: "events.k8s.io/v1", kind: "Event", namespace });
+        const found = list.filter((e) => e.regarding?.name === HELD && e.reason === "ClientCertificateNotReady");
+        return found.length > 0 ? found : undefined;
+      },
+      30_000,
+    );
+    expect(events.map((e) => [e.type, e.note])).toEqual([["Warning", expect.stringContaining(expected)]]);
+    const statefulSets = await env.kube.list<KubeObject>({
+      apiVersion: "apps/v1",
+      kind: "StatefulSet",
+      namespace,
+      labelSelector: `cluster.nats-operator.io/cluster=${HELD}`,
+    });
+    expect(statefulSets).toEqual([]);
+    // The Certificate is applied all the same, so cert-manager issues it once the Issuer exists.
+    expect(await certificate(`${HELD}-client`)).toBeDefined();
+
+    await env.kube.create({
+      apiVersion: CERT_MANAGER,
+      kind: "Issuer",
+      metadata: { name: "late-ca", namespace },
+      spec: { ca: { secretName: "nats-ca" } },
+    } as unknown as KubeObject);
+    const ready = await waitAtRest(env.kube, namespace, 240_000, HELD);
+    expect(ready.metadata.annotations?.[RENDER_FAILURE_ANNOTATION]).toBeUndefined();
+    expect(ready.status?.endpoints?.client).toMatch(/^tls:\/\//);
+  }, 360_000);
 });
