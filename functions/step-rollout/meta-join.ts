@@ -28,7 +28,7 @@ function parse(config: string | undefined): Record<string, unknown> | undefined 
  * has been in the supercluster's meta group since it started; one without JetStream holds none.
  * An unreadable config may hold anything.
  */
-function mayLeadOwnGroup(running: Record<string, unknown> | undefined): boolean {
+function mayRunOwnGroup(running: Record<string, unknown> | undefined): boolean {
   if (!running) return true;
   const jetstream = running["jetstream"];
   if (!isObject(jetstream)) return false;
@@ -58,8 +58,9 @@ function silence(server: string, report: ServerReport | undefined): string | und
  */
 function groupView(cluster: string, servers: ReadonlySet<string>, reports: readonly ServerReport[]): GroupView {
   const ours = (peer: string) => ordinalOf(cluster, peer) !== undefined;
+  const reportOf = (server: string) => reports.find((r) => r.server === server);
   const answering = [...servers].flatMap((server) => {
-    const report = reports.find((r) => r.server === server);
+    const report = reportOf(server);
     const meta = silence(server, report) === undefined ? report?.jsz?.meta_cluster : undefined;
     return meta ? [{ server, meta }] : [];
   });
@@ -71,10 +72,7 @@ function groupView(cluster: string, servers: ReadonlySet<string>, reports: reado
   if (answering.some((a) => !ours(a.meta.leader ?? ""))) return { kind: "spans" };
   const named = answering.map((a) => a.meta.leader ?? "").find((l) => l !== "");
   const why = [...servers].sort().flatMap((server) => {
-    const reason = silence(
-      server,
-      reports.find((r) => r.server === server),
-    );
+    const reason = silence(server, reportOf(server));
     return reason ? [`${server}: ${reason}`] : [];
   });
   return { kind: "unseen", why: why.length > 0 ? why : [`the meta leader ${named ?? ""} is not observed`] };
@@ -104,10 +102,10 @@ function ownGroupMessage(observed: Observed, servers: readonly string[], peers: 
 }
 
 /**
- * Holds the rollout while existing servers that may lead a meta group of their own would take a
- * config that joins the supercluster's: `OwnMetaGroup` when one of them reports a meta group whose
- * peers are all servers of this NatsCluster, `ObservationFailed` while one cannot be read.
- * Undefined when nothing joins, or every such server's meta group already spans other clusters.
+ * Holds the rollout while existing servers that may run a meta group of their own would take a
+ * config that joins the supercluster's: `OwnMetaGroup` when the meta leader lists only servers of
+ * this NatsCluster as peers, `ObservationFailed` while the group cannot be read. Undefined when no
+ * existing server would join, or their meta group already spans other clusters.
  */
 export function judgeMetaJoin(observed: Observed): Hold | undefined {
   const { cluster, plan, statefulSets, configMaps, reports } = observed;
@@ -115,7 +113,7 @@ export function judgeMetaJoin(observed: Observed): Hold | undefined {
   const joining = plan.servers
     .map((s) => s.name)
     .filter((server) => statefulSets.has(server))
-    .filter((server) => mayLeadOwnGroup(parse(configMaps.get(configMapName(server))?.data?.[CONFIG_KEY])));
+    .filter((server) => mayRunOwnGroup(parse(configMaps.get(configMapName(server))?.data?.[CONFIG_KEY])));
   if (joining.length === 0) return undefined;
 
   const view = groupView(cluster.metadata.name, new Set(statefulSets.keys()), reports);
