@@ -291,6 +291,14 @@ describe("render-cluster decision", () => {
       expect(decision.failure).toBeUndefined();
     });
 
+    it("writes no server of a running cluster given remotes: whether they join is step-rollout's to judge (OwnMetaGroup)", () => {
+      const running = joining(false);
+      const routes = routeSecrets(running);
+      const decision = decide({ ...observed(joining(), routes, renderedFrom(running, routes)), listeners }, NOW);
+      expect(writes(decision).filter((w) => /ConfigMap|StatefulSet/.test(w))).toEqual([]);
+      expect(decision.failure).toBeUndefined();
+    });
+
     it("reuses an older claim when the cluster joins no supercluster", () => {
       const decision = decide(withClaim(joining(false), claimMade(new Date(NOW.getTime() - DAY))), NOW);
       expect(writes(decision)).toContain("create StatefulSet demo-0");

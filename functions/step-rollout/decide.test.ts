@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
 import { demoCluster } from "../../test/fixtures/cluster/clusters.ts";
-import { reportsOf } from "../../test/fixtures/cluster/jsz.ts";
+import { jszOf, reportsOf } from "../../test/fixtures/cluster/jsz.ts";
 import { type Cluster, planCluster } from "../cluster/index.ts";
 import { decide, type RolloutStepDecision } from "./decide.ts";
 import type { Observed, StatefulSet } from "./observe.ts";
@@ -117,6 +117,154 @@ describe("step-rollout decision", () => {
       status: "True",
       reason: "JetStreamDataRemains",
       message: "1 stream group remain: ORDERS",
+    });
+  });
+
+  describe("a running JetStream cluster given gateway remotes into a supercluster", () => {
+    const remotes = (...names: string[]) => ({
+      gateway: {
+        discovery: "Explicit" as const,
+        remotes: [...names, "demo"].map((name) => ({ name, url: `tls://${name}-gateway.example:7222` })),
+        tls: { secretRef: { name: "gw" } },
+      },
+    });
+    /** Running on its own: three servers in a meta group of theirs. */
+    const standalone = () => withFinalizer(demoCluster());
+    /** Given remotes while at rest on the revision step-rollout last recorded. */
+    const joining = (...names: string[]): Cluster => ({
+      ...withFinalizer(demoCluster(remotes(...names))),
+      status: {
+        config: { revision: "last-good", appliedBy: "Restart" },
+        conditions: [
+          {
+            type: "Progressing",
+            status: "False",
+            reason: "UpToDate",
+            message: "every server runs the target revision",
+            lastTransitionTime: NOW.toISOString(),
+          },
+        ],
+      },
+    });
+    const withReports = (seen: Observed, reports: Observed["reports"]): Observed => ({ ...seen, reports });
+    const OWN = "servers demo-0, demo-1, demo-2 run a JetStream meta group of their own (3 peers, all in this cluster)";
+
+    it("adding a gateway remote to servers leading a meta group of their own holds them at their last render: OwnMetaGroup", () => {
+      const decision = rollout(decide(observed(joining("east", "west"), standalone(), READY_USER), NOW));
+      expect(decision.step).toEqual({ kind: "none" });
+      expect(decision.reloads).toEqual([]);
+      expect(decision.status.rollout).toBeUndefined();
+      expect(decision.status.config).toEqual({ revision: "last-good", appliedBy: "Restart" });
+      const held = progressing(decision);
+      expect(held).toMatchObject({ status: "False", reason: "OwnMetaGroup" });
+      expect(held?.message).toContain(OWN);
+      expect(held?.message).toContain("which nats-server cannot merge");
+      expect(held?.message).toContain(
+        "delete this NatsCluster (it waits for its streams to go, or for the cluster.nats-operator.io/force-delete " +
+          "annotation) and its claims (kubectl -n nats-system delete pvc data-demo-0-0 data-demo-1-0 data-demo-2-0)",
+      );
+      expect(decision.events).toEqual([{ type: "Warning", reason: "OwnMetaGroup", note: held?.message }]);
+      expect(decision.poll).toBe(true);
+    });
+
+    it("tells the hold once: a delivery that finds it recorded records no second event", () => {
+      const first = rollout(decide(observed(joining("east"), standalone()), NOW));
+      const recorded: Cluster = { ...joining("east"), status: first.status };
+      const again = rollout(decide(observed(recorded, standalone()), NOW));
+      expect(progressing(again)?.reason).toBe("OwnMetaGroup");
+      expect(again.events).toEqual([]);
+    });
+
+    it("dropping the JetStream domain of servers in a meta group of their own holds them the same way", () => {
+      const store = demoCluster().spec.jetstream ?? {};
+      const apart = withFinalizer(demoCluster({ ...remotes("east"), jetstream: { ...store, domain: "edge" } }));
+      const decision = rollout(decide(observed(joining("east"), apart), NOW));
+      expect(decision.step).toEqual({ kind: "none" });
+      expect(progressing(decision)?.message).toContain(OWN);
+    });
+
+    it("servers whose meta group spans other clusters take the new remotes", () => {
+      const reports = reportsOf({ metaLeader: "demo-1", streamLeader: "demo-2", revision: "r" }).map((r) => ({
+        ...r,
+        jsz: jszOf(r.server, {
+          metaLeader: "demo-1",
+          streamLeader: "demo-2",
+          names: ["demo-0", "demo-1", "demo-2", "central-0"],
+        }),
+      }));
+      const seen = withReports(observed(joining("east"), standalone()), reports);
+      const decision = rollout(decide(seen, NOW));
+      expect(decision.step).toEqual({ kind: "restart", server: "demo-2", forced: false });
+      expect(decision.events.map((e) => e.reason)).toEqual(["RolloutStep"]);
+    });
+
+    it("servers whose meta leader is another cluster's take the new remotes, though followers list no peers", () => {
+      const follower = (server: string) => ({
+        server,
+        varz: { server_name: server, version: "2.15.2" },
+        jsz: { meta_cluster: { leader: "central-0" } },
+      });
+      const seen = withReports(observed(joining("east"), standalone()), ["demo-0", "demo-1", "demo-2"].map(follower));
+      expect(rollout(decide(seen, NOW)).step).toMatchObject({ kind: "restart", server: "demo-2" });
+    });
+
+    it("when the meta group cannot be observed, it waits with ObservationFailed", () => {
+      const silent = reportsOf({
+        metaLeader: "demo-1",
+        streamLeader: "demo-2",
+        silent: ["demo-0", "demo-1", "demo-2"],
+      });
+      const decision = rollout(decide(withReports(observed(joining("east"), standalone()), silent), NOW));
+      expect(decision.step).toEqual({ kind: "none" });
+      expect(progressing(decision)).toMatchObject({
+        status: "False",
+        reason: "ObservationFailed",
+        message: expect.stringContaining("demo-0: no answer; demo-1: no answer; demo-2: no answer") as unknown,
+      });
+      expect(decision.events).toEqual([]);
+      expect(decision.poll).toBe(true);
+    });
+
+    it("waits as well while only followers answer, naming a leader of this cluster", () => {
+      const reports = reportsOf({ metaLeader: "demo-1", streamLeader: "demo-2", silent: ["demo-1"] });
+      const decision = rollout(decide(withReports(observed(joining("east"), standalone()), reports), NOW));
+      expect(progressing(decision)).toMatchObject({
+        reason: "ObservationFailed",
+        message: expect.stringContaining("demo-1: no answer") as unknown,
+      });
+    });
+
+    it("servers already dialling another cluster take more remotes without their meta group being read", () => {
+      const silent = reportsOf({
+        metaLeader: "demo-1",
+        streamLeader: "demo-2",
+        silent: ["demo-0", "demo-1", "demo-2"],
+      });
+      const running = withFinalizer(demoCluster(remotes("central")));
+      const seen = withReports(observed(joining("central", "east"), running), silent);
+      const decision = rollout(decide(seen, NOW));
+      expect(progressing(decision)?.reason).not.toMatch(/OwnMetaGroup|ObservationFailed/);
+      expect(decision.status.config?.revision).toBe(seen.plan.revision);
+    });
+
+    it("servers that ran without JetStream hold no meta group: JetStream and remotes added together roll out", () => {
+      const plain = withFinalizer(demoCluster({ jetstream: undefined }));
+      const seen = observed(joining("east"), plain);
+      const decision = rollout(decide(seen, NOW));
+      expect(progressing(decision)?.reason).not.toMatch(/OwnMetaGroup|ObservationFailed/);
+      expect(decision.status.config?.revision).toBe(seen.plan.revision);
+    });
+
+    it("a new cluster with remotes from the start is not held", () => {
+      const fresh: Observed = {
+        ...observed(joining("east")),
+        statefulSets: new Map(),
+        configMaps: new Map(),
+        reports: [],
+      };
+      const decision = rollout(decide(fresh, NOW));
+      expect(progressing(decision)).toMatchObject({ status: "True", reason: "Creating" });
+      expect(decision.events).toEqual([]);
     });
   });
 });

@@ -11,6 +11,7 @@ import { appliedBy } from "./config-apply.ts";
 import { planConfigChanges, type ReloadAction } from "./config-changes.ts";
 import { withConnectivity } from "./connectivity.ts";
 import { judgeDeletion } from "./deletion.ts";
+import { judgeMetaJoin, OWN_META_GROUP } from "./meta-join.ts";
 import type { Observed } from "./observe.ts";
 import { planRollout, type RolloutDecision, type ServerInput, type Step } from "./plan.ts";
 import { serverInputs, snapshotOf } from "./servers.ts";
@@ -71,7 +72,11 @@ function decideFinalize(observed: Observed, now: Date): FinalizeDecision {
   };
 }
 
-function decideStep(observed: Observed, now: Date): RolloutStepDecision {
+function decideStep(seen: Observed, now: Date): RolloutStepDecision {
+  // Servers that would bring a meta group of their own into a supercluster's stay where they are,
+  // as under a refused trust; a refused trust is told first (its plan is no render to judge).
+  const metaJoin = seen.hold ? undefined : judgeMetaJoin(seen);
+  const observed: Observed = metaJoin ? { ...seen, hold: metaJoin } : seen;
   const { cluster, plan } = observed;
   const annotations = cluster.metadata.annotations ?? {};
   const jetstream = cluster.spec.jetstream !== undefined;
@@ -127,18 +132,20 @@ function decideStep(observed: Observed, now: Date): RolloutStepDecision {
   const connectivity = withConnectivity(stepped, cluster, observed.leafRemotes, observed.connectivity, now);
   const status = connectivity.status;
   // A gateway in clear renders nothing (C47): the cluster is not Ready for what was asked of it.
-  if (observed.hold?.reason === "GatewayWithoutTLS") {
+  if (seen.hold?.reason === "GatewayWithoutTLS") {
     const refused: ConditionUpdate = {
       type: "Ready",
       status: "False",
-      reason: observed.hold.reason,
-      message: observed.hold.message,
+      reason: seen.hold.reason,
+      message: seen.hold.message,
       observedGeneration: cluster.metadata.generation ?? 0,
     };
     status.conditions = setConditions(status.conditions, [refused], now);
   }
 
   const events: ClusterEvent[] = [];
+  if (metaJoin?.reason === OWN_META_GROUP && previousProgressing !== OWN_META_GROUP)
+    events.push({ type: "Warning", reason: OWN_META_GROUP, note: metaJoin.message });
   if (rollout.stepEvent) events.push({ type: "Normal", reason: "RolloutStep", note: rollout.stepEvent });
   if (rollout.gateBlockedEvent) events.push({ type: "Warning", reason: "GateBlocked", note: rollout.gateBlockedEvent });
   const clear = [

@@ -3,6 +3,7 @@
 import type { Kube } from "../../shared/kube/client.ts";
 import { type Cluster, readCluster } from "../cluster/index.ts";
 import { decide } from "./decide.ts";
+import { META_UNOBSERVED, OWN_META_GROUP } from "./meta-join.ts";
 import { observeCluster } from "./observe.ts";
 
 export interface PreviewReport {
@@ -17,7 +18,7 @@ export interface PreviewReport {
   removals: string[];
   /** The step the next delivery would take now, or why it would wait. */
   next: string;
-  /** Set when a hold would stop the rollout (AuthChangeBlocked, ScaleDownBlocked, paused, a refused trust). */
+  /** Set when a hold would stop the rollout (AuthChangeBlocked, ScaleDownBlocked, paused, a refused trust, OwnMetaGroup). */
   blocked?: { reason: string; message: string };
   progressing: { status: string; reason: string; message: string };
   metaLeader?: string;
@@ -38,7 +39,15 @@ export function proposedCluster(live: Cluster | undefined, proposal: Cluster): C
   };
 }
 
-const HOLDS = new Set(["AuthChangeBlocked", "ScaleDownBlocked", "ReplacementBlocked", "RolloutPaused", "GateBlocked"]);
+const HOLDS = new Set([
+  "AuthChangeBlocked",
+  "ScaleDownBlocked",
+  "ReplacementBlocked",
+  "RolloutPaused",
+  "GateBlocked",
+  OWN_META_GROUP,
+  META_UNOBSERVED,
+]);
 
 /** Observes the live cluster and decides on `proposal` (or on the live spec when none). */
 export async function previewChange(

@@ -4,7 +4,8 @@
 // made (a private CA, peers verified both ways); GatewaysConnected on both, observed over $SYS
 // GATEWAYZ, and a message published on one cluster received on the other. A gateway without TLS is refused
 // (C47) unless the operator allows it; no server joins the meta group on a claim that predates its
-// NatsCluster (OwnMetaGroup).
+// NatsCluster, and a running cluster whose servers run a meta group of their own is not given the
+// remotes (OwnMetaGroup).
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { jetstream, jetstreamManager } from "@nats-io/jetstream";
 import { connect, credsAuthenticator, type NatsConnection } from "@nats-io/transport-node";
@@ -20,7 +21,7 @@ import { runOperator, type ChildOperator } from "./support/child-operator.ts";
 import { trackProcess, type HarnessState } from "../../harness/state.ts";
 import { createOperator, type SignedAccount, type TestOperator } from "../../support/nats-auth.ts";
 import { startEnvironment, type Environment } from "../support/environment.ts";
-import { condition, readCluster, waitFor } from "./support/natscluster.ts";
+import { condition, readCluster, waitAtRest, waitFor } from "./support/natscluster.ts";
 import { startOperator, type RunningOperator } from "./support/operator.ts";
 import { installOperatorTrust, operatorModeAuth } from "./support/operator-mode.ts";
 import { createCertificateAuthority, tlsSecret, type CertificateAuthority } from "./support/tls-secrets.ts";
@@ -376,6 +377,94 @@ describe("a supercluster over gateways (story 6)", () => {
     await waitFor("rejoin-0 created", () => env.kube.get(statefulSet), 60_000);
     await env.kube.delete(key);
   }, 180_000);
+
+  it("holds a running JetStream cluster given remotes at its last config while its servers run a meta group of their own: OwnMetaGroup", async () => {
+    const namespace = namespaces.east;
+    const key = { apiVersion: "cluster.nats-operator.io/v1beta1", kind: "NatsCluster", namespace, name: "solo" };
+    // Two servers, so JetStream runs clustered: they elect a meta group of their own.
+    await env.kube.create({
+      ...key,
+      metadata: { name: "solo", namespace },
+      spec: {
+        version: "2.15.2",
+        replicas: 2,
+        resources: { requests: { cpu: "100m", memory: "128Mi" }, limits: { memory: "128Mi" } },
+        jetstream: {},
+      },
+    } as KubeObject);
+    await waitAtRest(env.kube, namespace, 180_000, "solo");
+    type ConfigMap = KubeObject & { data?: Record<string, string> };
+    const configs = () =>
+      Promise.all(
+        ["solo-0", "solo-1"].map(async (server) => {
+          const map = await env.kube.get<ConfigMap>({
+            apiVersion: "v1",
+            kind: "ConfigMap",
+            namespace,
+            name: `${server}-config`,
+          });
+          return map?.data?.["nats.conf"] ?? "";
+        }),
+      );
+    const before = await configs();
+
+    const certificate = await ca.issue("solo", [`solo-gateway.${namespace}.svc`]);
+    await env.kube.create(tlsSecret(namespace, "solo-certs", certificate));
+    await env.kube.patch(
+      key,
+      {
+        spec: {
+          gateway: {
+            discovery: "Explicit",
+            remotes: [
+              { name: "east", url: `tls://${gatewayHost("east")}:7222` },
+              { name: "west", url: `tls://${gatewayHost("west")}:7222` },
+              { name: "solo", url: `tls://solo-gateway.${namespace}.svc:7222` },
+            ],
+            tls: { secretRef: { name: "solo-certs" } },
+          },
+        },
+      },
+      "merge",
+    );
+    let last: Cluster | undefined;
+    const held = await waitFor(
+      "Progressing OwnMetaGroup",
+      async () => {
+        last = await readCluster(env.kube, namespace, "solo");
+        return last?.status?.observedGeneration === last?.metadata.generation &&
+          condition(last, "Progressing")?.reason === "OwnMetaGroup"
+          ? last
+          : undefined;
+      },
+      90_000,
+    ).catch((error: unknown) => {
+      process.stdout.write(operator.log.slice(-30).join(""));
+      throw new Error(`${String(error)}; ${describeConditions(last)}`);
+    });
+    const message = condition(held, "Progressing")?.message ?? "";
+    expect(condition(held, "Progressing")?.status).toBe("False");
+    expect(message).toContain(
+      "servers solo-0, solo-1 run a JetStream meta group of their own (2 peers, all in this cluster)",
+    );
+    expect(message).toContain("the servers must start empty");
+    type Event = KubeObject & { reason?: string; type?: string; note?: string; regarding?: { name?: string } };
+    const events = await waitFor(
+      "the OwnMetaGroup event",
+      async () => {
+        const list = await env.kube.list<Event>({ apiVersion: "events.k8s.io/v1", kind: "Event", namespace });
+        const found = list.filter((e) => e.regarding?.name === "solo" && e.reason === "OwnMetaGroup");
+        return found.length > 0 ? found : undefined;
+      },
+      30_000,
+    );
+    expect(events.map((e) => [e.type, e.note])).toEqual([["Warning", message]]);
+    // Nothing of the new render reached the servers: their configs are the ones they started on.
+    const after = await configs();
+    expect(after).toEqual(before);
+    for (const config of after) expect(JSON.parse(config)).not.toHaveProperty("gateway");
+    await env.kube.delete(key);
+  }, 300_000);
 
   it("refuses a gateway without TLS, rendering nothing, until the operator allows it", async () => {
     const namespace = namespaces.east;
