@@ -3,7 +3,8 @@ import { monitorUrl } from "../cluster/index.ts";
 import type { Jsz, ServerReport, Varz } from "./snapshot.ts";
 
 export const MONITOR_TIMEOUT_MS = 2000;
-const JSZ_QUERY = "accounts=true&streams=true&consumers=true&raft=true";
+// config=true: the copies each stream asks for, so a copy not yet placed back counts as unsettled.
+const JSZ_QUERY = "accounts=true&streams=true&consumers=true&raft=true&config=true";
 
 type Answer<T> = { body: T } | { failure: string };
 

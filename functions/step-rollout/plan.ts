@@ -4,7 +4,14 @@ import type { NatsClusterStatus } from "../../shared/api/cluster/nats-cluster.ts
 import type { ConditionUpdate } from "../../shared/kube/conditions.ts";
 import type { AuthChange } from "./auth-change.ts";
 import { evaluateGate, type Gate, type WaitingFor } from "./gate.ts";
-import { advanceRemoval, widestStream, type Removal, type RemovalAction, type RemovalProgress } from "./removal.ts";
+import {
+  advanceRemoval,
+  groupsWithNowhereToGo,
+  widestStream,
+  type Removal,
+  type RemovalAction,
+  type RemovalProgress,
+} from "./removal.ts";
 import { ready, settledCondition } from "./conditions.ts";
 import type { Snapshot } from "./snapshot.ts";
 
@@ -203,6 +210,8 @@ export function planRollout(input: RolloutInput): RolloutDecision {
 
   let step: Step = { kind: "none" };
   let progress: RemovalProgress | undefined;
+  /** The server whose removal this delivery starts. */
+  let starting: string | undefined;
   const forced =
     input.forceStep !== undefined && restarts.some((s) => s.name === input.forceStep) ? input.forceStep : undefined;
   if (inFlight) {
@@ -217,12 +226,20 @@ export function planRollout(input: RolloutInput): RolloutDecision {
   else if (!gate && !input.paused && !blocked && !input.hold && ordered.length > 0) {
     const next = ordered[0] ?? "";
     const surplusNext = kindOf.get(next) === "surplus";
-    step =
-      kindOf.get(next) === "restart"
-        ? { kind: "restart", server: next, forced: false }
-        : evacuates
-          ? { kind: "evacuate", server: next }
-          : { kind: "delete", server: next, surplus: surplusNext };
+    if (kindOf.get(next) === "restart") step = { kind: "restart", server: next, forced: false };
+    else if (!evacuates) step = { kind: "delete", server: next, surplus: surplusNext };
+    else if (surplusNext || !snapshot || groupsWithNowhereToGo(snapshot, next).length === 0)
+      step = { kind: "evacuate", server: next };
+    else {
+      // Replaced, with groups that have nowhere to go: not evacuated (see removal.ts), its first
+      // request moves the meta leader off it or takes it out of the meta group.
+      const start = advanceRemoval({ name: next, phase: "Evacuating" }, snapshot, false, now);
+      if (start.action) {
+        progress = start;
+        starting = next;
+        step = start.action;
+      }
+    }
   }
   if (step.kind !== "none" && step.kind !== "restart-all") current = step.server;
   // A request sent again within its phase is not news.
@@ -337,7 +354,7 @@ export function planRollout(input: RolloutInput): RolloutDecision {
   const removals: Removal[] = [];
   const previousPhase = (name: string) => input.previousRemovals?.find((r) => r.name === name)?.phase;
   const phaseOf = (name: string): Removal["phase"] | undefined => {
-    if (progress && name === inFlight?.name) return progress.phase;
+    if (progress && name === (inFlight?.name ?? starting)) return progress.phase;
     if (step.kind === "evacuate" && step.server === name) return "Evacuating";
     if (current === name && leaving(name)) return "Deleting";
     if (kindOf.get(name) === "replace") return "Requested";

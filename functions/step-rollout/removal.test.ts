@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
 import type { RaftGroup, Snapshot } from "./snapshot.ts";
-import { advanceRemoval, groupsHeldBy, RESEND_AFTER_MS, widestStream } from "./removal.ts";
+import { advanceRemoval, groupsHeldBy, groupsWithNowhereToGo, RESEND_AFTER_MS, widestStream } from "./removal.ts";
 
 const NOW = new Date("2026-12-02T10:00:00Z");
 const ago = (ms: number) => new Date(NOW.getTime() - ms).toISOString();
@@ -64,6 +64,21 @@ describe("a JetStream server leaving the cluster", () => {
     const seen = snapshot([group("stream ORDERS", "demo-0", ["demo-0", "demo-1", "demo-2"])]);
     const progress = advanceRemoval({ name: "demo-4", phase: "Evacuating", since: ago(60_000) }, seen, true, NOW);
     expect(progress).toEqual({ phase: "Removed", action: { kind: "remove-peer", server: "demo-4" } });
+  });
+
+  it("takes a replaced server whose groups span every server out of the meta group without evacuating it", () => {
+    const three = { ...snapshot([]), roster: FIVE.slice(0, 3), metaMembers: FIVE.slice(0, 3) };
+    const seen = { ...three, groups: [...three.groups, group("stream ORDERS", "demo-0", FIVE.slice(0, 3))] };
+    const progress = advanceRemoval({ name: "demo-2", phase: "Evacuating" }, seen, false, NOW);
+    expect(progress).toEqual({ phase: "Removed", action: { kind: "remove-peer", server: "demo-2" } });
+    expect(groupsWithNowhereToGo(seen, "demo-2")).toEqual(["stream ORDERS"]);
+  });
+
+  it("still evacuates a surplus server, whose groups must be moved before it goes", () => {
+    const three = { ...snapshot([]), roster: FIVE.slice(0, 3), metaMembers: FIVE.slice(0, 3) };
+    const seen = { ...three, groups: [...three.groups, group("stream ORDERS", "demo-0", FIVE.slice(0, 3))] };
+    const progress = advanceRemoval({ name: "demo-2", phase: "Evacuating" }, seen, true, NOW);
+    expect(progress.action).toEqual({ kind: "evacuate", server: "demo-2" });
   });
 
   it("deletes the server once the meta leader no longer lists it", () => {

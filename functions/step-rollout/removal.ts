@@ -35,6 +35,20 @@ export function groupsHeldBy(snapshot: Snapshot, server: string): string[] {
     .map((g) => g.label);
 }
 
+/**
+ * Raft groups of `server` that span every server of the roster (an R3 stream on three servers):
+ * evacuation has nowhere to move them, and the server would take the evacuated server out of
+ * their placement for good, so a server coming back under the same name would never get its copy
+ * back.
+ */
+export function groupsWithNowhereToGo(snapshot: Snapshot, server: string): string[] {
+  const roster = new Set(snapshot.roster);
+  return snapshot.groups
+    .filter((g) => g.label !== "meta" && g.members.some((m) => m.name === server))
+    .filter((g) => [...roster].every((s) => g.members.some((m) => m.name === s)))
+    .map((g) => g.label);
+}
+
 /** The largest replica count of any stream, with one stream that has it. */
 export function widestStream(snapshot: Snapshot): { label: string; replicas: number } | undefined {
   let widest: { label: string; replicas: number } | undefined;
@@ -65,7 +79,11 @@ export function advanceRemoval(
     return { phase: removal.phase, gate: { waitingFor: "Settled", detail: "the NATS cluster is not observed" } };
 
   if (removal.phase === "Evacuating") {
-    const held = groupsHeldBy(snapshot, server);
+    // A server replaced under its name whose groups have nowhere to go is not evacuated: it leaves
+    // the meta group holding its copies, each group runs one copy short meanwhile, and the
+    // server takes its copies back when it rejoins (the gate then waits for them to be current).
+    const stays = !surplus && groupsWithNowhereToGo(snapshot, server).length > 0;
+    const held = stays ? [] : groupsHeldBy(snapshot, server);
     const rest = judge(snapshot, server);
     if (held.length > 0) {
       const gate: Gate = {

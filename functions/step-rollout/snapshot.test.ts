@@ -46,6 +46,44 @@ describe("snapshot of the NATS cluster", () => {
     });
   });
 
+  it("counts a stream running on fewer copies than it asks for, while the roster could hold them all", () => {
+    const alone = (server: string, replicas: number) => ({
+      server,
+      varz: { server_name: server, version: "2.15.2" },
+      jsz: {
+        meta_cluster: { leader: "demo-0", replicas: [{ name: "demo-1", current: true }] },
+        account_details: [
+          {
+            name: "$G",
+            stream_detail:
+              server === "demo-0"
+                ? [
+                    {
+                      name: "ORDERS",
+                      cluster: { leader: "demo-0", replicas: [{ name: "demo-1", current: true }] },
+                      config: { num_replicas: replicas },
+                    },
+                  ]
+                : [],
+          },
+        ],
+      },
+    });
+    const short = mergeSnapshot(["demo-0", "demo-1"], [alone("demo-0", 3), alone("demo-1", 3)], "clustered");
+    // Two servers cannot hold three copies: nothing to wait for.
+    expect(short && judge(short)).toMatchObject({ settled: true });
+    const three = mergeSnapshot(
+      roster,
+      [alone("demo-0", 3), alone("demo-1", 3), { ...alone("demo-2", 3), jsz: { account_details: [] } }],
+      "clustered",
+    );
+    expect(three && judge(three)).toMatchObject({
+      settled: false,
+      reason: "GroupsCatchingUp",
+      message: "1 Raft group has fewer copies than configured: stream ORDERS",
+    });
+  });
+
   it("names servers that did not answer first", () => {
     const snapshot = mergeSnapshot(
       roster,

@@ -25,6 +25,7 @@ export interface Jsz {
     stream_detail?: {
       name: string;
       cluster?: JszCluster;
+      config?: { num_replicas?: number };
       consumer_detail?: { name: string; cluster?: JszCluster }[];
     }[];
   }[];
@@ -52,6 +53,8 @@ export interface RaftGroup {
   /** False when no server reports itself leader and the leader is only named by a follower. */
   selfReported: boolean;
   members: GroupMember[];
+  /** The copies a stream's config asks for, when its leader reported it. */
+  replicas?: number;
 }
 
 export interface Snapshot {
@@ -149,6 +152,7 @@ export function mergeSnapshot(
   }
 
   const views = new Map<string, { reporter: string; cluster: JszCluster }[]>();
+  const configured = new Map<string, number>();
   const add = (label: string, reporter: string, cluster: JszCluster | undefined) => {
     if (!cluster) return;
     views.set(label, [...(views.get(label) ?? []), { reporter, cluster }]);
@@ -158,6 +162,8 @@ export function mergeSnapshot(
       const prefix = account.name === "$G" ? "" : `${account.name} `;
       for (const stream of account.stream_detail ?? []) {
         add(`stream ${prefix}${stream.name}`, report.server, stream.cluster);
+        if (stream.cluster?.leader === report.server && stream.config?.num_replicas !== undefined)
+          configured.set(`stream ${prefix}${stream.name}`, stream.config.num_replicas);
         for (const consumer of stream.consumer_detail ?? [])
           add(`consumer ${prefix}${stream.name}/${consumer.name}`, report.server, consumer.cluster);
       }
@@ -165,7 +171,11 @@ export function mergeSnapshot(
   }
   const groups = [...views.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([label, v]) => groupFrom(label, v, names));
+    .map(([label, v]) => {
+      const group = groupFrom(label, v, names);
+      const replicas = configured.get(label);
+      return replicas !== undefined ? { ...group, replicas } : group;
+    });
   if (jetstream === "standalone") return { roster: [...roster], silent, metaMembers: [], groups };
   return {
     roster: [...roster],
@@ -186,7 +196,7 @@ export type SettledReason =
 
 export interface Unsettled {
   label: string;
-  reason: "leaderless" | "offline" | "behind";
+  reason: "leaderless" | "offline" | "behind" | "short";
   servers: string[];
 }
 
@@ -220,7 +230,19 @@ export function judge(snapshot: Snapshot, ignoring?: string): Verdict {
       continue;
     }
     const behind = members.filter((m) => !m.current).map((m) => m.name);
-    if (behind.length > 0) unsettled.push({ label: group.label, reason: "behind", servers: behind });
+    if (behind.length > 0) {
+      unsettled.push({ label: group.label, reason: "behind", servers: behind });
+      continue;
+    }
+    // A copy the server is still to place back (a replaced server rejoining under its name).
+    // Counted only where the roster could hold every copy, so a stream placed beyond this cluster
+    // or asking for more copies than servers does not hold rollouts for good.
+    if (
+      group.replicas !== undefined &&
+      group.members.length < group.replicas &&
+      group.replicas <= snapshot.roster.length
+    )
+      unsettled.push({ label: group.label, reason: "short", servers: [] });
   }
   if (silent.length > 0)
     return {
@@ -251,6 +273,18 @@ export function judge(snapshot: Snapshot, ignoring?: string): Verdict {
   const behind = count("behind");
   if (behind.length > 0)
     return { settled: false, reason: "GroupsCatchingUp", message: describe(behind, "not current"), unsettled, silent };
+  const short = count("short");
+  if (short.length > 0)
+    return {
+      settled: false,
+      reason: "GroupsCatchingUp",
+      message: `${short.length} Raft group${short.length === 1 ? " has" : "s have"} fewer copies than configured: ${short
+        .slice(0, 3)
+        .map((u) => u.label)
+        .join(", ")}${short.length > 3 ? ` and ${short.length - 3} more` : ""}`,
+      unsettled,
+      silent,
+    };
   return { settled: true, reason: "AllGroupsCurrent", message: SETTLED_MESSAGE, unsettled, silent };
 }
 
