@@ -34,10 +34,11 @@ function check(title: string, command: string, args: string[]): void {
   else failed++;
 }
 
-function jest(title: string, config: string, extra: string[] = []): void {
+function jest(title: string, config: string, extra: string[] = [], env: NodeJS.ProcessEnv = {}): void {
   const output = `${reports}/${config.replace(/\W+/g, "-")}.json`;
   const ok = run(title, "jest", ["-c", config, "--json", `--outputFile=${output}`, ...extra], {
     NODE_OPTIONS: "--experimental-vm-modules --no-warnings",
+    ...env,
   });
   if (!existsSync(output)) {
     failed++;
@@ -67,7 +68,11 @@ if (
   run("build cert-manager for the TLS tests", "bash", ["test/infra/build-cert-manager.sh"]) &&
   run("build nsc for the nsc adoption test", "bash", ["test/infra/build-nsc.sh"])
 ) {
-  jest("integration tests", "jest.integration.config.js", ["--runInBand"]);
+  // Every test file runs in this one process. A name the harness's hosts file does not hold (a
+  // client still redialling a server of a finished test) goes to the machine's resolver, which
+  // can take 5-10 s to say so; with libuv's default 4 threads a few of those stall every lookup,
+  // so each server's monitoring port "gives no answer" for minutes. More threads keep them apart.
+  jest("integration tests", "jest.integration.config.js", ["--runInBand"], { UV_THREADPOOL_SIZE: "64" });
 } else {
   failed++;
 }
