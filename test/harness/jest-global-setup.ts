@@ -5,6 +5,7 @@
 //   NATS_OPERATOR_HARNESS_PROFILE=apiserver   etcd + kube-apiserver only (faster)
 //   NATS_OPERATOR_HARNESS_EXTERNAL=1          use the cluster KUBECONFIG points at
 //                                             (e.g. from `npm run cluster:up`)
+import { installClusterDns } from "./cluster-dns.ts";
 import { startControlPlane } from "./control-plane.ts";
 import { spawnDetached } from "./processes.ts";
 import { repoRoot } from "./paths.ts";
@@ -15,6 +16,9 @@ import type { Profile } from "./state.ts";
 export const STATE_ENV = "NATS_OPERATOR_HARNESS_STATE";
 
 export default async function globalSetup(): Promise<void> {
+  // The tests run in this process (--runInBand): they and the functions they drive resolve
+  // in-cluster names as pods would.
+  installClusterDns();
   if (process.env["NATS_OPERATOR_HARNESS_EXTERNAL"] === "1") {
     if (!process.env["KUBECONFIG"]) throw new Error("NATS_OPERATOR_HARNESS_EXTERNAL=1 needs KUBECONFIG");
     return;

@@ -98,7 +98,7 @@ describe("a volume claim template change (C36)", () => {
         }
         return waitAtRest(env.kube, namespace, 1_000, NAME).catch(() => undefined);
       },
-      2_400_000,
+      1_500_000,
       5_000,
     );
     phases.stop();
@@ -128,5 +128,5 @@ describe("a volume claim template change (C36)", () => {
     await publisher.stop();
     expect(await publisher.missing()).toEqual([]);
     await publisher.close();
-  }, 3_000_000);
+  }, 2_100_000);
 });
