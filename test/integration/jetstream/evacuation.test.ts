@@ -12,14 +12,13 @@ import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { balance } from "../../../functions/balance/index.ts";
 import type { NatsClusterEvacuation } from "../../../functions/balance/evacuation.ts";
 import { JETSTREAM_METADATA } from "../../../shared/api/constants/jetstream-metadata.ts";
-import { pingEvent } from "../../../shared/eventing/ping-event.ts";
 import { createEventRecorder } from "../../../shared/kube/events.ts";
 import type { KubeObject } from "../../../shared/kube/object.ts";
-import { dispatch, type DispatchDeps } from "../../../shared/runtime/dispatch.ts";
-import type { Outcome } from "../../../shared/runtime/outcome.ts";
+import type { DispatchDeps } from "../../../shared/runtime/dispatch.ts";
 import { createLogger } from "../../../shared/telemetry/logger.ts";
 import { startEnvironment, type Environment } from "../support/environment.ts";
 import { js, type NatsCluster, type ServerControl } from "./support/nats-cluster.ts";
+import { evacuationPass } from "./support/evacuation-pass.ts";
 import { publishThroughout } from "./support/publish-throughout.ts";
 import { CORE, create, eventually, JS, resource } from "./support/objects.ts";
 import { startSupercluster } from "./support/supercluster.ts";
@@ -53,14 +52,7 @@ type StreamInfo = {
 };
 const info = (stream: string) => js<StreamInfo>(client, `STREAM.INFO.${stream}`);
 
-/** One pass, delivered as the evacuation's PingSource would deliver its tick. */
-function pass(name: string): Promise<Outcome> {
-  const ce = pingEvent(ns, `${name}-evacuation`, {
-    data: JSON.stringify({ kind: "NatsClusterEvacuation", namespace: ns, name }),
-    ceOverrides: { extensions: { target: "balance" } },
-  });
-  return dispatch(balance, ce, deps);
-}
+const pass = (name: string) => evacuationPass(deps, ns, name);
 
 const evacuation = (name: string) =>
   env.kube.get<NatsClusterEvacuation>({ apiVersion: JS, kind: "NatsClusterEvacuation", namespace: ns, name });

@@ -10,11 +10,9 @@ import { connect, credsAuthenticator, type NatsConnection } from "@nats-io/trans
 import { balance } from "../../../functions/balance/index.ts";
 import type { NatsClusterEvacuation } from "../../../functions/balance/evacuation.ts";
 import { ALLOW_GATEWAY_WITHOUT_TLS_ENV, type Cluster } from "../../../functions/cluster/index.ts";
-import { pingEvent } from "../../../shared/eventing/ping-event.ts";
 import { createEventRecorder } from "../../../shared/kube/events.ts";
 import type { KubeObject } from "../../../shared/kube/object.ts";
-import { dispatch, type DispatchDeps } from "../../../shared/runtime/dispatch.ts";
-import type { Outcome } from "../../../shared/runtime/outcome.ts";
+import type { DispatchDeps } from "../../../shared/runtime/dispatch.ts";
 import { createLogger } from "../../../shared/telemetry/logger.ts";
 import { createOperator, type SignedAccount, type TestOperator } from "../../support/nats-auth.ts";
 import { startEnvironment, type Environment } from "../support/environment.ts";
@@ -22,6 +20,7 @@ import { API_VERSION, clusterKey, condition, readCluster, waitFor } from "../clu
 import { startOperator, type RunningOperator } from "../cluster/support/operator.ts";
 import { installOperatorTrust, operatorModeAuth, SYSTEM_CREDENTIALS } from "../cluster/support/operator-mode.ts";
 import { js } from "./support/nats-cluster.ts";
+import { evacuationPass } from "./support/evacuation-pass.ts";
 import { publishThroughout } from "./support/publish-throughout.ts";
 import { CORE, create, JS, resource } from "./support/objects.ts";
 
@@ -86,14 +85,7 @@ async function joined(name: string): Promise<Cluster> {
 type StreamInfo = { cluster?: { name?: string; replicas?: { name: string }[] }; state: { messages: number } };
 const info = (stream: string) => js<StreamInfo>(client, `STREAM.INFO.${stream}`);
 
-/** One pass, delivered as the evacuation's PingSource would deliver its tick. */
-function pass(name: string): Promise<Outcome> {
-  const ce = pingEvent(ns, `${name}-evacuation`, {
-    data: JSON.stringify({ kind: "NatsClusterEvacuation", namespace: ns, name }),
-    ceOverrides: { extensions: { target: "balance" } },
-  });
-  return dispatch(balance, ce, deps);
-}
+const pass = (name: string) => evacuationPass(deps, ns, name);
 
 const evacuation = (name: string) =>
   env.kube.get<NatsClusterEvacuation>({ apiVersion: JS, kind: "NatsClusterEvacuation", namespace: ns, name });
