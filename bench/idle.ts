@@ -147,7 +147,7 @@ async function tenantPingSources(k: KnativeCluster): Promise<Map<string, number>
   const counts = new Map<string, number>();
   for (const line of out.split("\n").filter((l) => l !== "" && !l.startsWith("nats-operator "))) {
     const [, name = "", ...cron] = line.split(" ");
-    // Cluster-owned schedules carry the cluster's name; the drift check is one per namespace.
+    // Cluster-owned schedules carry the cluster's name; a namespace's own are named by function.
     const key = `${name.replace(/^demo-/, "<cluster>-")} (${cron.join(" ")})`.replace(
       /\(\d+ \d+ \d+ \d+ \*\)/,
       "(yearly)",

@@ -200,14 +200,14 @@ describe("render-cluster decision", () => {
     });
   });
 
-  it("schedules the renewal for the minute the leaf falls due, and no route TLS to issue meanwhile", () => {
+  it("records when the leaf expires and falls due, asks for no tick, and has no route TLS to issue meanwhile", () => {
     const cluster = demoCluster();
     const decision = decide(observed(cluster), NOW);
     expect(decideRouteTls(observed(cluster), NOW)).toBeUndefined();
     // Issued at NOW for a year: due once a third remains, about 243 days on (2027-08-03).
-    expect(scheduleNames(decision)).toEqual([
-      expect.stringMatching(/^demo-routes-renewal \{"cron":"\d+ \d+ 3 8 \*"\}$/),
-    ]);
+    expect(decision.status?.routeCertificate?.renewAt?.slice(0, 10)).toBe("2027-08-03");
+    expect(decision.status?.routeCertificate?.notAfter?.slice(0, 4)).toBe("2027");
+    expect(scheduleNames(decision)).toEqual([]);
   });
 
   it("asks step-rollout to roll out a leaf renewed in this delivery", () => {

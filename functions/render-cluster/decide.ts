@@ -149,10 +149,9 @@ function decideRender(observed: RenderableCluster, now: Date, options: RenderOpt
   if (rendered.claimsPredating.length > 0) parts.push(`claims predating it: ${rendered.claimsPredating.join(", ")}`);
   return {
     writes: [...certificates.writes, ...rendered.writes],
-    status: renderedStatus(plan.status),
+    status: renderedStatus(plan.status, routeTls.kind === "ready" ? routeTls.certificate : undefined),
     ...failureDecision(cluster, failure),
     schedules: renderSchedules(cluster, {
-      ...(routeTls.kind === "ready" && routeTls.renewAt ? { renewAt: routeTls.renewAt } : {}),
       renewed: routeTls.kind === "ready" && routeTls.renewed === true,
       claimWait: rendered.claimTerminating.length > 0 || rendered.claimsPredating.length > 0,
       leafRemotesRefused: refusedRemotes.length > 0,

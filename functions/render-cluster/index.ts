@@ -9,6 +9,7 @@ import { reportFailure } from "./failure.ts";
 import { observe } from "./observe.ts";
 import { noRenderTicks } from "./schedule.ts";
 import { INPUT_KINDS, isInputRef, renderReferrers } from "./referrers.ts";
+import { routeCertificateDue } from "./status.ts";
 
 /**
  * Renders a NatsCluster into its route TLS, Services, PDB and NetworkPolicy, and creates the
@@ -22,10 +23,11 @@ export const renderCluster: OperatorFunction = {
   kinds: ["NatsCluster.cluster.nats-operator.io", "StatefulSet.apps", ...INPUT_KINDS],
   handlesPings: true,
   owns: ["NatsCluster.cluster.nats-operator.io"],
-  // A mirrored trust's JWTs live in its status: their change is no echo here.
-  caresAbout: (snapshot) => {
+  // A mirrored trust's JWTs live in its status: their change is no echo here. A cluster whose
+  // route certificate fell due is renewed on the resync tick after that time.
+  caresAbout: (snapshot, now) => {
     const status: Record<string, unknown> = snapshot.status ?? {};
-    return "operatorJWT" in status || "jwt" in status;
+    return "operatorJWT" in status || "jwt" in status || routeCertificateDue(snapshot, now);
   },
   async handle(context) {
     const kube = await context.kube();

@@ -1,12 +1,12 @@
-// render-cluster's own wake-ups, as decisions the runtime carries out: one tick when the route
-// certificate is due for renewal (a cron naming that minute of that day), and a poll while rendering
+// render-cluster's own wake-ups, as decisions the runtime carries out: a poll while rendering
 // waits (a refused trust, a terminating claim). step-rollout's tick after a renewal is `rolloutPoll`
-// of the cluster domain.
+// of the cluster domain. A route certificate falling due needs no schedule of its own: the status
+// says when (`routeCertificate.renewAt`), and the resync tick after that time delivers the
+// NatsCluster (`routeCertificateDue`).
 import { RENDER_FAILURE_REASON_ANNOTATION } from "../../shared/api/constants/annotations.ts";
 import { keepPolling, type Poll, type ScheduleDecision, stopPolling } from "../../shared/runtime/schedule.ts";
 import { type Cluster, rolloutPoll } from "../cluster/index.ts";
 
-export const renewalScheduleName = (cluster: string): string => `${cluster}-routes-renewal`;
 export const renderPollName = (cluster: string): string => `${cluster}-render-poll`;
 
 /** What render-cluster waits for, which no event announces, and how often it looks. */
@@ -23,12 +23,6 @@ export const RENDER_POLL = {
   issuer: { every: "30s" },
 } as const satisfies Record<string, Poll>;
 
-/** A cron firing once a year at `at` (UTC minute), a minute late so the check finds it due. */
-export function yearlyCron(at: Date): string {
-  const t = new Date(at.getTime() + 60_000);
-  return `${t.getUTCMinutes()} ${t.getUTCHours()} ${t.getUTCDate()} ${t.getUTCMonth() + 1} *`;
-}
-
 const ownSchedule = (cluster: Cluster, name: string) =>
   ({
     namespace: cluster.metadata.namespace,
@@ -37,11 +31,6 @@ const ownSchedule = (cluster: Cluster, name: string) =>
     work: { namespace: cluster.metadata.namespace, cluster: cluster.metadata.name },
     scope: { kind: "object", owner: cluster },
   }) as const;
-
-/** The renewal tick, once a year at the minute the route certificate falls due. */
-export function renewalTick(cluster: Cluster, at: Date): ScheduleDecision {
-  return keepPolling(ownSchedule(cluster, renewalScheduleName(cluster.metadata.name)), { cron: yearlyCron(at) });
-}
 
 /**
  * The poll while rendering waits on something no event announces: a refused trust (a
@@ -56,16 +45,11 @@ export function renderPoll(cluster: Cluster, waitingFor: keyof typeof RENDER_POL
 
 /** No tick of render-cluster's for a NatsCluster that is gone or going (its owner reference would end them later). */
 export function noRenderTicks(namespace: string, cluster: string): ScheduleDecision[] {
-  return [
-    stopPolling({ namespace, name: renderPollName(cluster) }),
-    stopPolling({ namespace, name: renewalScheduleName(cluster) }),
-  ];
+  return [stopPolling({ namespace, name: renderPollName(cluster) })];
 }
 
 /** What a render came to, as far as its schedules go. */
 export interface RenderWaits {
-  /** When the self-signed route certificate falls due. */
-  renewAt?: Date;
   /** The route certificate was renewed in this delivery: a new revision to roll out. */
   renewed: boolean;
   /** A server waits for a claim to go: a replaced server's old one, or one predating the NatsCluster. */
@@ -79,7 +63,6 @@ export interface RenderWaits {
 /** The schedules a render asks for (a held render asks for the trust poll alone). */
 export function renderSchedules(cluster: Cluster, waits: RenderWaits): ScheduleDecision[] {
   const schedules: ScheduleDecision[] = [];
-  if (waits.renewAt) schedules.push(renewalTick(cluster, waits.renewAt));
   // step-rollout at rest has no tick that would notice the renewed certificate's revision.
   if (waits.renewed) schedules.push(rolloutPoll(cluster, true));
   // No event says that a claim is gone.

@@ -10,10 +10,11 @@ import type { Logger } from "../../shared/telemetry/logger.ts";
 export const fieldManager: string = FIELD_MANAGERS.syncStream;
 export const finalizer: string = FINALIZERS.jetstream;
 
-/** `--resync-period`: how often every object is compared with the server (and Terminal under Retry rechecked). */
+/**
+ * `--resync-period`: how long a Terminal object under `terminalPolicy: Retry` waits for its next
+ * check. Every object is compared with the server on the resync tick (`resync.schedule`, every 10 minutes by default).
+ */
 export const resyncPeriodMs = 10 * 60_000;
-/** The PingSource schedule matching the resync period. */
-export const resyncCron = process.env.SYNC_STREAM_RESYNC_CRON ?? "*/10 * * * *";
 /** While an object's Raft group is unsettled, its status is re-read this often. */
 export const settleCron = process.env.SYNC_STREAM_SETTLE_CRON ?? "*/15 * * * * *";
 /** An apiserver event for an object checked this recently, at its current generation, is not rechecked. */

@@ -12,7 +12,8 @@ const keyOfItem = (o: KubeObject): ObjectKey => ({
   name: o.metadata.name,
 });
 
-async function allObjects(kube: Kube, namespace?: string): Promise<JetStreamObject[]> {
+/** The JetStream objects of a namespace, or of every namespace. */
+export async function allObjects(kube: Kube, namespace?: string): Promise<JetStreamObject[]> {
   const lists = await Promise.all(
     objectKinds.map((kind) =>
       kube.list<JetStreamObject>({
@@ -23,10 +24,6 @@ async function allObjects(kube: Kube, namespace?: string): Promise<JetStreamObje
     ),
   );
   return lists.flat();
-}
-
-export async function objectsInNamespace(kube: Kube, namespace: string): Promise<ObjectKey[]> {
-  return (await allObjects(kube, namespace)).map(keyOfItem);
 }
 
 /** Objects naming this NatsConnection. */

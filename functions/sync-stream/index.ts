@@ -6,15 +6,17 @@ import { createConnectionPool } from "../../shared/nats/pool.ts";
 import type { FunctionContext, OperatorFunction } from "../../shared/runtime/function.ts";
 import { done, retry, skipped, withSchedules, type Outcome } from "../../shared/runtime/outcome.ts";
 import type { SyncDeps } from "./context.ts";
-import { objectsInNamespace, referrersInto, usersOfConnection } from "./dependents.ts";
-import { connectionsInNamespace, inBatches, stopCheck, tickOf } from "./drift.ts";
-import { coreApiVersion, isObjectKind, jetstreamApiVersion, objectKinds } from "./kinds.ts";
+import { isResyncDelivery } from "../../shared/runtime/resync.ts";
+import { allObjects, referrersInto, usersOfConnection } from "./dependents.ts";
+import { inBatches } from "./in-batches.ts";
+import { isObjectKind } from "./kinds.ts";
 import type { JetStreamObject } from "./placement.ts";
 import { reconcileConnection } from "./reconcile-connection.ts";
 import { payloadOf } from "./first-sight.ts";
 import { reconcileObject, type Trigger } from "./reconcile-object.ts";
+import { settleTickOf, stopSettleCheck } from "./settle.ts";
 
-/** Objects checked at once by a drift tick or a wake-up. */
+/** Objects checked at once by a settle tick or a wake-up. */
 const parallelChecks = 8;
 
 const pool = createConnectionPool();
@@ -68,20 +70,20 @@ function summary(outcomes: readonly Outcome[]): string {
 
 /** Re-reads the objects whose Raft group was unsettled; drops the schedule once none is. */
 async function settleCheck(deps: SyncDeps, namespace: string): Promise<Outcome> {
-  const unsettled = (await objectsWithStatus(deps, namespace)).filter(isUnsettledStatus);
+  const unsettled = (await allObjects(deps.kube, namespace)).filter(isUnsettledStatus);
   const outcomes = await recheck(
     deps,
     unsettled.map((o) => keyOf(o)),
     "tick",
   );
-  const still = (await objectsWithStatus(deps, namespace))
+  const still = (await allObjects(deps.kube, namespace))
     .filter((o) => unsettled.some((u) => u.metadata.uid === o.metadata.uid))
     .filter(isUnsettledStatus);
   // Last, so that it wins over the re-checks: none of them is unsettled any more.
   return withSchedules(
     done(`settle check of ${namespace}: ${summary(outcomes)}; ${still.length} still unsettled`),
     ...schedulesOf(outcomes),
-    still.length === 0 ? [stopCheck(namespace, "settle")] : [],
+    still.length === 0 ? [stopSettleCheck(namespace)] : [],
   );
 }
 
@@ -92,34 +94,6 @@ function isUnsettledStatus(o: JetStreamObject): boolean {
   return (
     server !== undefined && server.replicas !== undefined && (!server.leader || server.replicas.some((r) => !r.current))
   );
-}
-
-async function objectsWithStatus(deps: SyncDeps, namespace: string): Promise<JetStreamObject[]> {
-  const lists = await Promise.all(
-    objectKinds.map((kind) => deps.kube.list<JetStreamObject>({ apiVersion: jetstreamApiVersion, kind, namespace })),
-  );
-  return lists.flat();
-}
-
-async function driftCheck(deps: SyncDeps, namespace: string): Promise<Outcome> {
-  const objects = await objectsInNamespace(deps.kube, namespace);
-  if (objects.length === 0) {
-    return withSchedules(done(`namespace ${namespace} holds no JetStream objects; its schedules are dropped`), [
-      stopCheck(namespace, "drift"),
-      stopCheck(namespace, "settle"),
-    ]);
-  }
-  const connections = await connectionsInNamespace(deps.kube, namespace);
-  for (const c of connections) {
-    await reconcileConnection(deps, {
-      apiVersion: coreApiVersion,
-      kind: "NatsConnection",
-      namespace,
-      name: c.metadata.name,
-    });
-  }
-  const outcomes = await recheck(deps, objects, "tick");
-  return withSchedules(done(`drift check of ${namespace}: ${summary(outcomes)}`), ...schedulesOf(outcomes));
 }
 
 export const syncStream: OperatorFunction = {
@@ -133,6 +107,8 @@ export const syncStream: OperatorFunction = {
     "NatsObjectStore.jetstream.nats-operator.io",
   ],
   handlesPings: true,
+  // JetStream drifts without an event: the resync tick compares every object with its server.
+  checksDrift: true,
   owns: [
     "NatsConnection.nats-operator.io",
     "NatsStream.jetstream.nats-operator.io",
@@ -145,9 +121,9 @@ export const syncStream: OperatorFunction = {
     const event = context.event;
     const deps = await depsOf(context);
     if (event.source === "ping") {
-      const tick = tickOf(event.work, event.pingSource);
-      if (tick === undefined) return skipped("tick is not a sync-stream check");
-      return tick.check === "drift" ? driftCheck(deps, tick.namespace) : settleCheck(deps, tick.namespace);
+      const namespace = settleTickOf(event.work, event.pingSource);
+      if (namespace === undefined) return skipped("tick is not a sync-stream settle check");
+      return settleCheck(deps, namespace);
     }
     const key: ObjectKey = event.ref;
     if (key.kind === "NatsConnection") {
@@ -168,7 +144,9 @@ export const syncStream: OperatorFunction = {
       return withRechecks(done(`grant change in ${key.namespace}: ${summary(outcomes)}`), outcomes);
     }
     if (!isObjectKind(key.kind)) return skipped(`sync-stream does not handle ${key.kind}`);
-    return (await reconcileObject(deps, key, "event", payloadOf(event, cloudEvent.data))).outcome;
+    // The resync tick's delivery compares the object with its server even if it was checked moments ago.
+    const trigger: Trigger = isResyncDelivery(cloudEvent) ? "tick" : "event";
+    return (await reconcileObject(deps, key, trigger, payloadOf(event, cloudEvent.data))).outcome;
   },
 
   async shutdown() {

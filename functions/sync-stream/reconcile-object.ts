@@ -11,7 +11,7 @@ import { conflict, done, retry, skipped, withSchedules, type Outcome } from "../
 import { createObject, deleteObject, isRefusal, updateObject } from "./act.ts";
 import { connectWith } from "../../shared/nats/connection.ts";
 import { finalizer, fieldManager, freshForMs, note, resyncPeriodMs, type SyncDeps } from "./context.ts";
-import { keepCheck } from "./drift.ts";
+import { keepSettleCheck } from "./settle.ts";
 import { finalizeObject } from "./finalize.ts";
 import { isFirstSight, isOwnFinalizerWrite, takeUpFirstSight } from "./first-sight.ts";
 import { isSpecProblem, jetstreamApiVersion, type Target } from "./kinds.ts";
@@ -73,14 +73,11 @@ export async function reconcileObject(
     if (now.getTime() - last < freshForMs) return result(skipped("checked moments ago at this generation"));
   }
 
-  // From here on the object lives in its namespace, whose drift check must tick.
-  const drift = [keepCheck(key.namespace, "drift")];
-  const live = (outcome: Outcome, becameReady = false) => result(withSchedules(outcome, drift), becameReady);
   if (!hasFinalizer(object, finalizer)) {
     // The finalizer write is itself an update event; that event does the work,
     // so one delivery chain (and one backoff) runs per change, not two.
     const added = await addFinalizer(deps.kube, object, finalizer);
-    if (trigger === "event") return live(done("finalizer added; the update it makes carries on"));
+    if (trigger === "event") return result(done("finalizer added; the update it makes carries on"));
     object = added;
   }
 
@@ -105,7 +102,7 @@ export async function reconcileObject(
     const sync = placement.result;
     // A consumer waiting for its stream is redelivered with backoff (then the next drift check);
     // a missing or refused connection waits for the connection's, or the grant's, own event.
-    return live(
+    return result(
       sync.kind === "streamWaiting"
         ? retry(sync.message)
         : done(`waiting: ${"message" in sync ? sync.message : sync.kind}`),
@@ -125,7 +122,7 @@ export async function reconcileObject(
     const written = await write(terminalOf("Rejected", target.problem));
     if (written.conflict) return result(written.conflict);
     await note(deps, object, "Warning", "Rejected", target.problem);
-    return live(done(`Terminal: ${target.problem}`));
+    return result(done(`Terminal: ${target.problem}`));
   }
 
   const connected = await connectWith(deps.kube, deps.pool, placement.connection);
@@ -137,7 +134,7 @@ export async function reconcileObject(
       noGrant: false,
     });
     if (written.conflict) return result(written.conflict);
-    return live(retry(connected.message));
+    return result(retry(connected.message));
   }
 
   // Events are recorded after the status write: the status is what a user (and kubectl wait) waits on.
@@ -151,17 +148,17 @@ export async function reconcileObject(
     if (written.conflict) return result(written.conflict);
     const becameReady = written.becameReady;
     await recordNotes();
-    if (sync.kind === "terminal") return live(done(`Terminal ${sync.reason}: ${sync.message}`));
-    if (sync.kind === "streamWaiting" || sync.kind === "failed") return live(retry(sync.message));
+    if (sync.kind === "terminal") return result(done(`Terminal ${sync.reason}: ${sync.message}`));
+    if (sync.kind === "streamWaiting" || sync.kind === "failed") return result(retry(sync.message));
     // A group without a leader, or with a member behind, is re-read until it settles.
-    const settle = sync.kind === "synced" && sync.unsettled ? [keepCheck(key.namespace, "settle")] : [];
-    return live(withSchedules(done(sync.kind), settle), becameReady);
+    const settle = sync.kind === "synced" && sync.unsettled ? [keepSettleCheck(key.namespace)] : [];
+    return result(withSchedules(done(sync.kind), settle), becameReady);
   } catch (error) {
     if (error instanceof NatsApiError || error instanceof NatsRequestError) {
       const written = await write({ kind: "failed", reason: "SyncFailed", message: error.message });
       if (written.conflict) return result(written.conflict);
       await recordNotes();
-      return live(retry(`${target.model.what}: ${error.message}`));
+      return result(retry(`${target.model.what}: ${error.message}`));
     }
     throw error;
   }

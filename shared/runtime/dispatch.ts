@@ -7,7 +7,7 @@ import { decodeEvent, type OperatorEvent } from "./event.ts";
 import { qualifiedKind, type FunctionContext, type OperatorFunction } from "./function.ts";
 import { conflict, malformed, refused, retry, skipped, type Outcome } from "./outcome.ts";
 import { createScheduleKeeper, type ScheduleKeeper } from "./schedule-keeper.ts";
-import { isResyncTick, sweep } from "./resync.ts";
+import { isResyncTick, resyncNamespace, sweep } from "./resync.ts";
 import {
   carriesStalled,
   clearStalled,
@@ -47,7 +47,7 @@ export async function dispatch(fn: OperatorFunction, ce: CloudEvent<unknown>, de
   const decoded = decodeEvent(ce);
   if (!decoded.ok) return malformed(decoded.message);
   const event = decoded.event;
-  if (isResyncTick(event) && fn.owns !== undefined) return resyncTick(fn, ce, deps);
+  if (isResyncTick(event) && fn.owns !== undefined) return resyncTick(fn, ce, event, deps);
   return deliver(fn, ce, event, deps, { echoes: "drop" });
 }
 
@@ -55,18 +55,25 @@ export async function dispatch(fn: OperatorFunction, ce: CloudEvent<unknown>, de
  * A resync tick, answered by the runtime for the function: each owned object not at rest is
  * delivered as its update event would have been, echo check aside (at rest was judged already).
  */
-async function resyncTick(fn: OperatorFunction, ce: CloudEvent<unknown>, deps: DispatchDeps): Promise<Outcome> {
+async function resyncTick(
+  fn: OperatorFunction,
+  ce: CloudEvent<unknown>,
+  event: OperatorEvent,
+  deps: DispatchDeps,
+): Promise<Outcome> {
   const log = deps.log.child({ function: fn.name, eventId: ce.id, eventType: ce.type });
   const kube = await deps.kube();
+  const namespace = resyncNamespace(event);
   const outcome = await sweep(
     fn,
-    (apiVersion, kind) => kube.list({ apiVersion, kind }),
+    (apiVersion, kind) => kube.list({ apiVersion, kind, ...(namespace ? { namespace } : {}) }),
     async (synthetic) => {
       const decoded = decodeEvent(synthetic);
       return decoded.ok
         ? deliver(fn, synthetic, decoded.event, deps, { echoes: "deliver" })
         : malformed(decoded.message);
     },
+    nowOf(deps),
   ).catch((error: unknown) => outcomeOfError(error, log));
   log.info({ outcome: outcome.kind, detail: detailOf(outcome) }, "resync tick handled");
   return outcome;
@@ -82,7 +89,7 @@ async function deliver(
   const log = deps.log.child({ function: fn.name, eventId: ce.id, eventType: ce.type, ...describe(event) });
   const kind = event.source === "apiserver" ? qualifiedKind(event.ref.apiVersion, event.ref.kind) : "PingSource";
 
-  const ignored = ignoreReason(fn, event, options.echoes === "drop");
+  const ignored = ignoreReason(fn, event, options.echoes === "drop", nowOf(deps));
   if (ignored) {
     log.debug({ reason: ignored }, "event ignored");
     return skipped(ignored);
@@ -97,7 +104,7 @@ async function deliver(
       event,
       kube: deps.kube,
       recorder: () => deps.recorder(fn.name),
-      now: deps.now ?? (() => new Date()),
+      now: () => nowOf(deps),
     };
     try {
       const outcome = await fn.handle(context, ce);
@@ -123,11 +130,13 @@ async function deliver(
   return outcome;
 }
 
-function ignoreReason(fn: OperatorFunction, event: OperatorEvent, dropEchoes: boolean): string | undefined {
+const nowOf = (deps: DispatchDeps): Date => deps.now?.() ?? new Date();
+
+function ignoreReason(fn: OperatorFunction, event: OperatorEvent, dropEchoes: boolean, now: Date): string | undefined {
   if (event.source === "ping") return fn.handlesPings ? undefined : `${fn.name} takes no ping ticks`;
   const kind = qualifiedKind(event.ref.apiVersion, event.ref.kind);
   if (!fn.kinds.includes(kind)) return `${fn.name} does not handle ${kind}`;
-  if (dropEchoes && isStatusEcho(event, fn.actionAnnotations, fn.caresAbout?.bind(fn)))
+  if (dropEchoes && isStatusEcho(event, fn.actionAnnotations, (snapshot) => fn.caresAbout?.(snapshot, now) ?? false))
     return "status-only update of an object already observed";
   return undefined;
 }

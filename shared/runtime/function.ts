@@ -35,14 +35,20 @@ export interface OperatorFunction {
    * those of them that are not at rest (shared/runtime/resync.ts).
    */
   readonly owns?: readonly string[];
+  /**
+   * Whether a resync tick re-delivers every owned object, at rest or not: the function
+   * compares each with state outside the API server (JetStream), which drifts without an event.
+   */
+  readonly checksDrift?: boolean;
   /** Annotations that make an otherwise unchanged object worth a look. */
   readonly actionAnnotations?: readonly string[];
   /**
    * A look at a Resource-mode payload whose generation is already observed:
-   * true when something in it (a condition that no longer holds, say) still
-   * needs the function, so the event is not dropped as a status echo.
+   * true when something in it (a condition that no longer holds, a time it
+   * names that has come) still needs the function, so the event is not
+   * dropped as a status echo and a resync tick re-delivers the object.
    */
-  caresAbout?(snapshot: ObjectSnapshot): boolean;
+  caresAbout?(snapshot: ObjectSnapshot, now: Date): boolean;
   handle(context: FunctionContext, cloudEvent: CloudEvent<unknown>): Promise<Outcome>;
   /** Releases what the function keeps across events (NATS connections). */
   shutdown?(): Promise<void>;

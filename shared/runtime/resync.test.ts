@@ -23,23 +23,27 @@ const ready: Condition = { type: "Ready", status: "True", reason: "Synced" };
 const failing: Condition = { type: "Ready", status: "False", reason: "ConnectFailed" };
 const stalled: Condition = { type: "Stalled", status: "True", reason: "RequestRefused" };
 
-const tick = () =>
+const tick = (work: Record<string, unknown> = RESYNC_WORK) =>
   new CloudEvent<unknown>({
     id: "tick-1",
     type: "dev.knative.sources.ping",
     source: "/apis/v1/namespaces/nats-operator/pingsources/sync-stream-resync",
     datacontenttype: "application/json",
     target: "sync-stream",
-    data: RESYNC_WORK,
+    data: work,
   });
 
-function sweepOf(objects: KubeObject[]) {
+type Options = Pick<OperatorFunction, "checksDrift" | "caresAbout"> & { work?: Record<string, unknown>; now?: Date };
+
+function sweepOf(objects: KubeObject[], options: Options = {}) {
   const delivered: string[] = [];
   const fn: OperatorFunction = {
     name: "sync-stream",
     kinds: ["NatsStream.jetstream.nats-operator.io", "NatsReferenceGrant.nats-operator.io"],
     owns: ["NatsStream.jetstream.nats-operator.io"],
     handlesPings: true,
+    ...(options.checksDrift ? { checksDrift: true } : {}),
+    ...(options.caresAbout ? { caresAbout: options.caresAbout } : {}),
     async handle(context) {
       if (context.event.source === "apiserver")
         delivered.push(`${context.event.action} ${context.event.ref.namespace}/${context.event.ref.name}`);
@@ -50,8 +54,9 @@ function sweepOf(objects: KubeObject[]) {
     log: createLogger({ level: "silent" }),
     kube: async () => memoryKube(objects),
     recorder: async () => ({ record: async () => undefined }),
+    ...(options.now ? { now: () => options.now as Date } : {}),
   };
-  return { run: () => dispatch(fn, tick(), deps), delivered };
+  return { run: () => dispatch(fn, tick(options.work), deps), delivered };
 }
 
 describe("a resync tick", () => {
@@ -85,5 +90,39 @@ describe("a resync tick", () => {
       kind: "done",
       summary: "resync: 2 objects, 1 not at rest delivered, 0 not done",
     });
+  });
+
+  it("delivers every owned object, at rest or not, to a function that checks drift", async () => {
+    const { run, delivered } = sweepOf([stream("a", "orders", 2, 2, [ready]), stream("b", "audit", 1, 1, [ready])], {
+      checksDrift: true,
+    });
+    expect(await run()).toMatchObject({ summary: "resync: 2 objects, 2 delivered to check drift, 0 not done" });
+    expect(delivered).toEqual(["update a/orders", "update b/audit"]);
+  });
+
+  it("sweeps only the namespace its body names", async () => {
+    const { run, delivered } = sweepOf([stream("a", "orders", 3, 2, [ready]), stream("b", "audit", 2, 1, [ready])], {
+      work: { ...RESYNC_WORK, namespace: "b" },
+    });
+    await run();
+    expect(delivered).toEqual(["update b/audit"]);
+  });
+
+  it("delivers an object at rest whose status names a time that has come, as the function judges it", async () => {
+    const due = {
+      ...stream("a", "orders", 2, 2, [ready]),
+      status: { observedGeneration: 2, conditions: [ready], renewAt: "2026-06-01T00:00:00Z" },
+    };
+    const later = {
+      ...stream("b", "audit", 2, 2, [ready]),
+      status: { observedGeneration: 2, conditions: [ready], renewAt: "2027-06-01T00:00:00Z" },
+    };
+    const { run, delivered } = sweepOf([due, later] as KubeObject[], {
+      now: new Date("2026-12-05T00:00:00Z"),
+      caresAbout: (snapshot, now) =>
+        Date.parse(String((snapshot.status as Record<string, unknown> | undefined)?.["renewAt"])) <= now.getTime(),
+    });
+    await run();
+    expect(delivered).toEqual(["update a/orders"]);
   });
 });

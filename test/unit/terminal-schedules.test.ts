@@ -71,16 +71,12 @@ function failOnce(kube: ReturnType<typeof memoryKube>, code: 409 | 503): void {
 describe("render-cluster's schedules", () => {
   const cluster = (meta: Partial<Cluster["metadata"]> = {}) =>
     demoCluster({}, { namespace: ns, annotations: { [RENDER_FAILURE_REASON_ANNOTATION]: "TrustRefused" }, ...meta });
-  const leftOver = (owner: KubeObject) => [
-    existing("demo-render-poll", "render-cluster", owner),
-    existing("demo-routes-renewal", "render-cluster", owner),
-  ];
+  const leftOver = (owner: KubeObject) => [existing("demo-render-poll", "render-cluster", owner)];
 
   it("leaves no tick behind for a NatsCluster that is gone", async () => {
     const { pingSource, deliver } = world(leftOver(cluster()));
     expect((await deliver(renderCluster, clusterChanged(cluster()))).kind).toBe("skipped");
     expect(await pingSource("demo-render-poll")).toBeUndefined();
-    expect(await pingSource("demo-routes-renewal")).toBeUndefined();
   });
 
   it("leaves no tick behind for a NatsCluster being deleted", async () => {
@@ -95,18 +91,13 @@ describe("render-cluster's schedules", () => {
     ["done after a conflict", 409],
     ["done after a transient failure", 503],
   ] as const)(
-    "drops the render poll once nothing is waited for (%s) and keeps the renewal tick in UTC",
+    "drops the render poll once nothing is waited for (%s) and keeps no tick for the route certificate",
     async (_path, failure) => {
       const { kube, pingSource, deliver } = world([cluster(), ...leftOver(cluster())]);
       if (failure) failOnce(kube, failure);
       expect((await deliver(renderCluster, clusterChanged(cluster()))).kind).toBe("done");
       expect(await pingSource("demo-render-poll")).toBeUndefined();
-      const renewal = await pingSource("demo-routes-renewal");
-      expect(renewal?.spec).toMatchObject({
-        timezone: "UTC",
-        ceOverrides: { extensions: { target: "render-cluster" } },
-      });
-      expect(renewal?.spec.schedule).toMatch(/^\d+ \d+ \d+ \d+ \*$/);
+      expect(await pingSource("demo-routes-renewal")).toBeUndefined();
     },
   );
 });
@@ -175,31 +166,24 @@ describe("sync-stream's namespace schedules", () => {
     { namespace: team, kind: "NatsStream", apiversion: stream.apiVersion, name: "orders" },
     stream,
   );
-  const tickOf = (check: "drift" | "settle") =>
+  const tickOf = (check: "settle") =>
     pingEvent(team, `sync-stream-${check}`, {
       data: JSON.stringify({ check, namespace: team }),
       ceOverrides: { extensions: { target: "sync-stream" } },
     });
 
-  it("asks for the drift check, in UTC, while the namespace holds an object (here one waiting for its connection)", async () => {
+  it("asks for no schedule in the namespace for an object that is not unsettled (drift is checked on the resync tick)", async () => {
     const { pingSource, deps } = world([stream]);
     await dispatch(syncStream, streamChanged, deps);
     const outcome = await dispatch(syncStream, streamChanged, deps);
     expect(["done", "retry"]).toContain(outcome.kind);
-    expect((await pingSource("sync-stream-drift", team))?.spec).toMatchObject({
-      schedule: "*/10 * * * *",
-      timezone: "UTC",
-    });
+    expect(await pingSource("sync-stream-settle", team)).toBeUndefined();
+    expect(await pingSource("sync-stream-drift", team)).toBeUndefined();
   });
 
-  it("drops both checks on a drift tick that finds the namespace empty (the last object gone)", async () => {
-    const { pingSource, deps } = world([
-      existing("sync-stream-drift", "sync-stream", undefined, team),
-      existing("sync-stream-settle", "sync-stream", undefined, team),
-    ]);
-    expect((await dispatch(syncStream, streamChanged, deps)).kind).toBe("skipped"); // the object is gone
-    expect((await dispatch(syncStream, tickOf("drift"), deps)).kind).toBe("done");
-    expect(await pingSource("sync-stream-drift", team)).toBeUndefined();
+  it("drops the settle check on a settle tick that finds the namespace empty (the last object gone)", async () => {
+    const { pingSource, deps } = world([existing("sync-stream-settle", "sync-stream", undefined, team)]);
+    expect((await dispatch(syncStream, tickOf("settle"), deps)).kind).toBe("done");
     expect(await pingSource("sync-stream-settle", team)).toBeUndefined();
   });
 

@@ -74,7 +74,8 @@ describe("route TLS Secrets", () => {
       true,
     );
     expect(again.kind === "ready" && again.renewed).toBeFalsy();
-    expect(again.kind === "ready" && again.renewAt?.toISOString().slice(0, 7)).toBe("2027-08");
+    expect(again.kind === "ready" && again.certificate?.renewAt.toISOString().slice(0, 7)).toBe("2027-08");
+    expect(again.kind === "ready" && again.certificate?.notAfter.toISOString().slice(0, 7)).toBe("2027-12");
   });
 
   it("renew a leaf once a third of its life remains, under the same CA, and say it was renewed", async () => {

@@ -10,8 +10,8 @@ import { readCa, readLeaf, type RouteSecrets, type SecretObject } from "./route-
 /** The route TLS a render is planned with. */
 export type RouteTls =
   | { kind: "off" }
-  /** `renewAt`: when a self-signed leaf falls due; `renewed`: written over the mounted one in this delivery. */
-  | { kind: "ready"; data: Record<string, string>; renewAt?: Date; renewed?: boolean }
+  /** `certificate`: a self-signed leaf's expiry and due date; `renewed`: written over the mounted one in this delivery. */
+  | { kind: "ready"; data: Record<string, string>; certificate?: CertificateTimes; renewed?: boolean }
   | { kind: "waiting"; message: string }
   | { kind: "foreign"; objects: string[] };
 
@@ -25,13 +25,18 @@ export interface IssueRouteTls {
   reason: string;
 }
 
-/** When a third of the certificate's life remains. */
-function renewalTime(certificatePem: string): Date | undefined {
+/** When a self-signed leaf expires, and when it falls due: once a third of its life remains. */
+export interface CertificateTimes {
+  notAfter: Date;
+  renewAt: Date;
+}
+
+function certificateTimes(certificatePem: string): CertificateTimes | undefined {
   const certificate = readCertificate(certificatePem);
   if (!certificate) return undefined;
   const notBefore = new Date(certificate.validFrom).getTime();
   const notAfter = new Date(certificate.validTo).getTime();
-  return new Date(notAfter - (notAfter - notBefore) / 3);
+  return { notAfter: new Date(notAfter), renewAt: new Date(notAfter - (notAfter - notBefore) / 3) };
 }
 
 /**
@@ -63,11 +68,11 @@ export function judgeRouteTls(secrets: RouteSecrets, cluster: Cluster, now: Date
   const reason = leafRenewalReason(storedCa, storedLeaf, now);
   if (reason !== undefined || !storedLeaf || !mounted?.data)
     return { kind: "issue", ca: "keep", leaf, reason: reason ?? "no route certificate" };
-  const renewAt = renewalTime(storedLeaf.certificatePem);
+  const certificate = certificateTimes(storedLeaf.certificatePem);
   return {
     kind: "ready",
     data: mounted.data,
-    ...(renewAt ? { renewAt } : {}),
+    ...(certificate ? { certificate } : {}),
     ...(secrets.renewed ? { renewed: true } : {}),
   };
 }

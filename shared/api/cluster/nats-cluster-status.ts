@@ -88,6 +88,19 @@ export const NatsClusterStatus = Struct(
         "JetStream state.",
       ),
     ),
+    routeCertificate: Optional(
+      Struct(
+        {
+          notAfter: Optional(Time("When the route certificate expires.")),
+          renewAt: Optional(
+            Time(
+              "When it is renewed (a third of its life before it expires), on the first resync tick after this time.",
+            ),
+          ),
+        },
+        "The route certificate the operator issued itself (routes.tls selfSigned); absent otherwise.",
+      ),
+    ),
     gateways: Optional(
       ListOf(
         Struct(

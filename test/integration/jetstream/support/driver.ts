@@ -13,6 +13,7 @@ import type { Kube } from "../../../../shared/kube/client.ts";
 import type { KubeTransport } from "../../../../shared/kube/transport.ts";
 import { dispatch, type DispatchDeps } from "../../../../shared/runtime/dispatch.ts";
 import { qualifiedKind } from "../../../../shared/runtime/function.ts";
+import { RESYNC_WORK } from "../../../../shared/runtime/resync.ts";
 import type { Outcome } from "../../../../shared/runtime/outcome.ts";
 import { createEventRecorder } from "../../../../shared/kube/events.ts";
 import { createLogger } from "../../../../shared/telemetry/logger.ts";
@@ -28,8 +29,11 @@ export interface Driver {
   deliveries: Delivery[];
   /** Deliveries that reached `handle` (not dropped as status echoes), per "Kind/name". */
   handled(object: string): Delivery[];
-  /** A tick for the namespace (drift by default, or settle), as its PingSource would send it. */
-  tick(namespace: string, check?: "drift" | "settle"): Promise<Outcome>;
+  /**
+   * A tick for the namespace: the resync tick limited to it (a drift check of every object
+   * there) by default, or its settle check, as their PingSources would send them.
+   */
+  tick(namespace: string, check?: "resync" | "settle"): Promise<Outcome>;
   /** Moves the function's clock forward (a resync period passing without waiting for it). */
   advance(ms: number): void;
   /** Waits until nothing has been delivered for `quietMs`. */
@@ -94,11 +98,17 @@ export function startDriver(transport: KubeTransport, kube: Kube, namespaces: re
     advance(ms) {
       offsetMs += ms;
     },
-    async tick(namespace, check = "drift") {
-      const ce = pingEvent(namespace, `sync-stream-${check}`, {
-        data: JSON.stringify({ check, namespace }),
-        ceOverrides: { extensions: { target: "sync-stream" } },
-      });
+    async tick(namespace, check = "resync") {
+      const ce =
+        check === "resync"
+          ? pingEvent("nats-operator", "sync-stream-resync", {
+              data: JSON.stringify({ ...RESYNC_WORK, namespace }),
+              ceOverrides: { extensions: { target: "sync-stream" } },
+            })
+          : pingEvent(namespace, "sync-stream-settle", {
+              data: JSON.stringify({ check, namespace }),
+              ceOverrides: { extensions: { target: "sync-stream" } },
+            });
       const outcome = await dispatch(syncStream, ce, deps);
       deliveries.push({ object: `Ping/${namespace}`, type: ce.type, outcome, at: Date.now() });
       return outcome;
