@@ -1,12 +1,13 @@
 /**
- * Resync benchmark: what one resync tick costs an installation at rest. 500 NatsStreams (and
- * nothing else) exist with a status that describes their spec (Ready and Synced True); a resync
- * tick is dispatched to sync-stream 20 times, as the Broker would deliver the PingSource's tick.
+ * Resync benchmark: what one resync tick costs an installation at rest. 500 NatsClusters (and
+ * nothing else) exist with a status that describes their spec (Ready True); a resync tick is
+ * dispatched to render-cluster 20 times, as the Broker would deliver the PingSource's tick.
  * Reports the median time of a sweep and the API requests it made: at rest it lists each owned
- * kind once and delivers nothing.
+ * kind once and delivers nothing. (sync-stream's tick is a drift check of every object, which
+ * bench/idle.ts measures on real servers.)
  */
 import { CloudEvent } from "cloudevents";
-import { syncStream } from "../functions/sync-stream/index.ts";
+import { renderCluster } from "../functions/render-cluster/index.ts";
 import { createKube } from "../shared/kube/client.ts";
 import type { KubeObject } from "../shared/kube/object.ts";
 import type { KubeTransport } from "../shared/kube/transport.ts";
@@ -44,12 +45,12 @@ async function main(): Promise<void> {
     for (let i = 0; i < objects; i += 25) {
       await Promise.all(
         Array.from({ length: Math.min(25, objects - i) }, async (_, j) => {
-          const name = `s${String(i + j).padStart(4, "0")}`;
+          const name = `c${String(i + j).padStart(4, "0")}`;
           const created = await env.kube.create<KubeObject & { spec: unknown }>({
-            apiVersion: "jetstream.nats-operator.io/v1beta1",
-            kind: "NatsStream",
+            apiVersion: "cluster.nats-operator.io/v1beta1",
+            kind: "NatsCluster",
             metadata: { name, namespace },
-            spec: { connectionRef: { name: "demo" }, name: name.toUpperCase(), subjects: [`${name}.>`] },
+            spec: { version: "2.15.2", replicas: 3 },
           });
           const now = new Date().toISOString();
           await env.kube.replaceStatus({
@@ -57,8 +58,7 @@ async function main(): Promise<void> {
             status: {
               observedGeneration: created.metadata.generation,
               conditions: [
-                { type: "Ready", status: "True", reason: "Synced", message: "in sync", lastTransitionTime: now },
-                { type: "Synced", status: "True", reason: "MatchesSpec", message: "in sync", lastTransitionTime: now },
+                { type: "Ready", status: "True", reason: "AllServersReady", message: "3 of 3", lastTransitionTime: now },
               ],
             },
           });
@@ -66,7 +66,7 @@ async function main(): Promise<void> {
       );
     }
     process.stdout.write(
-      `resync: ${objects} NatsStreams at rest made in ${Math.round(performance.now() - started)} ms\n`,
+      `resync: ${objects} NatsClusters at rest made in ${Math.round(performance.now() - started)} ms\n`,
     );
 
     const { transport, take } = counting(env.transport);
@@ -79,9 +79,9 @@ async function main(): Promise<void> {
     const tick = new CloudEvent<unknown>({
       id: "tick",
       type: "dev.knative.sources.ping",
-      source: "/apis/v1/namespaces/nats-operator/pingsources/sync-stream-resync",
+      source: "/apis/v1/namespaces/nats-operator/pingsources/render-cluster-resync",
       datacontenttype: "application/json",
-      target: "sync-stream",
+      target: "render-cluster",
       data: RESYNC_WORK,
     });
     const times: number[] = [];
@@ -89,7 +89,7 @@ async function main(): Promise<void> {
     let summary = "";
     for (let i = 0; i < sweeps; i++) {
       const t0 = performance.now();
-      const outcome = await dispatch(syncStream, tick, deps);
+      const outcome = await dispatch(renderCluster, tick, deps);
       times.push(performance.now() - t0);
       requests = take();
       summary = outcome.kind === "done" ? (outcome.summary ?? "") : outcome.kind;

@@ -1,6 +1,6 @@
 // npm run cluster:up   -> starts the "cluster" profile in the background and
 //                         prints `export KUBECONFIG=<path>` and `export KUBECTL=<path>`
-// npm run cluster:up -- --knative -> the same with Knative Eventing running
+// npm run cluster:up -- --knative -> the same with Knative Eventing and Serving (Traefik) running
 // npm run cluster:up -- --cert-manager -> the same with cert-manager running (with either profile)
 // npm run cluster:up -- --name east -> another, independent control plane (own API server,
 //                         etcd, kubelet, ports and pod addresses) beside the unnamed one

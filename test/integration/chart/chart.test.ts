@@ -255,6 +255,17 @@ describe("a values file enabling every option", () => {
     }
   });
 
+  it("renders a PodMonitor for the exporter of every NATS server the operator runs", () => {
+    const monitor = all.find((m) => m.kind === "PodMonitor");
+    expect(monitor?.metadata.labels).toMatchObject({ release: "kube-prometheus" });
+    expect(monitor?.spec).toEqual({
+      namespaceSelector: { any: true },
+      selector: { matchLabels: { "app.kubernetes.io/name": "nats", "app.kubernetes.io/managed-by": "cluster-controller" } },
+      podTargetLabels: ["cluster.nats-operator.io/cluster", "cluster.nats-operator.io/server"],
+      podMetricsEndpoints: [{ port: "metrics", path: "/metrics", interval: "15s" }],
+    });
+  });
+
   it("renders the schedule, the Broker class and the EventPolicy in the release namespace", () => {
     const pings = all.filter((m) => m.kind === "PingSource");
     expect(pings.map((p) => p.metadata.name).sort()).toEqual(["render-cluster-resync", "sign-account-resync", "step-rollout-resync"]);
