@@ -58,7 +58,13 @@ async function main(): Promise<void> {
             status: {
               observedGeneration: created.metadata.generation,
               conditions: [
-                { type: "Ready", status: "True", reason: "AllServersReady", message: "3 of 3", lastTransitionTime: now },
+                {
+                  type: "Ready",
+                  status: "True",
+                  reason: "AllServersReady",
+                  message: "3 of 3",
+                  lastTransitionTime: now,
+                },
               ],
             },
           });

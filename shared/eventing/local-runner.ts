@@ -14,7 +14,7 @@ import { startApiServerSource } from "./apiserver-source.ts";
 import { deliverWithRetries } from "./delivery.ts";
 import { routeToFunctions } from "./fan-out.ts";
 import { describeFaults, FAULTS_ENV, parseFaults, withFaults } from "./faults.ts";
-import { knativeDir, loadTriggerRoutes, loadWatchedResources } from "./manifests.ts";
+import { knativeDir, loadResyncSchedules, loadTriggerRoutes, loadWatchedResources } from "./manifests.ts";
 import { startPingSources } from "./ping-source.ts";
 
 /**
@@ -58,6 +58,8 @@ export async function runLocally(
   const functions = new Map((await catalog.loadFunctions(selection.names)).map((fn) => [fn.name, fn]));
   const routes = await loadTriggerRoutes();
   const resources = await loadWatchedResources();
+  // Knative's PingSource adapter fires these once the chart applies them; here nothing applies them.
+  const resync = await loadResyncSchedules();
   const deps = processDeps(log, async () => createKube(transport));
   const abort = new AbortController();
   const eventLog = env.NATS_OPERATOR_EVENT_LOG ? { eventLog: env.NATS_OPERATOR_EVENT_LOG } : {};
@@ -81,7 +83,7 @@ export async function runLocally(
   });
   await Promise.all([
     startApiServerSource(transport, resources, routing.emit, log, abort.signal),
-    startPingSources(transport, routing.emit, log, abort.signal),
+    startPingSources(transport, routing.emit, log, abort.signal, resync),
   ]);
   return 0;
 }

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { parseAllDocuments } from "yaml";
 import type { Filter } from "./filters.ts";
+import type { PingSourceObject } from "./ping-source.ts";
 
 /** What a Trigger says: which events reach which Knative Service. */
 export interface TriggerRoute {
@@ -28,7 +29,7 @@ export interface WatchedResource {
 
 interface Manifest {
   kind?: string;
-  metadata?: { name?: string };
+  metadata?: { name?: string; namespace?: string };
   spec?: Record<string, unknown>;
 }
 
@@ -59,6 +60,18 @@ export async function loadTriggerRoutes(
         attributes: spec.filter?.attributes,
       };
     });
+}
+
+/** The cluster-wide resync PingSources, one per function. */
+export async function loadResyncSchedules(
+  path: string | URL = new URL("resync.yaml", knativeDir),
+): Promise<PingSourceObject[]> {
+  return (await readManifests(path))
+    .filter((m) => m.kind === "PingSource")
+    .map((m) => ({
+      metadata: { name: m.metadata?.name ?? "", namespace: m.metadata?.namespace ?? "" },
+      spec: m.spec ?? {},
+    }));
 }
 
 export async function loadWatchedResources(

@@ -2,6 +2,7 @@ import { describe, expect, it } from "@jest/globals";
 import type { CloudEvent } from "cloudevents";
 import { scriptedTransport } from "../../test/support/fake-transport.ts";
 import { createLogger } from "../telemetry/logger.ts";
+import { loadResyncSchedules } from "./manifests.ts";
 import { startPingSources } from "./ping-source.ts";
 
 describe("the local PingSource adapter", () => {
@@ -33,6 +34,35 @@ describe("the local PingSource adapter", () => {
       source: "/apis/v1/namespaces/team-a/pingsources/rollout-demo",
       target: "step-rollout",
       data: '{"cluster":"demo"}',
+    });
+  });
+
+  it("fires the resync ticks of knative/resync.yaml, which no one applies to a local cluster", async () => {
+    const resync = await loadResyncSchedules();
+    expect(resync.map((p) => p.metadata.name)).toEqual([
+      "render-cluster-resync",
+      "step-rollout-resync",
+      "sign-account-resync",
+      "sync-stream-resync",
+      "balance-resync",
+    ]);
+    const transport = scriptedTransport({ "GET /apis/sources.knative.dev/v1/pingsources": [{ items: [] }] });
+    const abort = new AbortController();
+    const fired: CloudEvent<unknown>[] = [];
+    const everySecond = resync.map((p) => ({ ...p, spec: { ...p.spec, schedule: "* * * * * *" } }));
+    await startPingSources(
+      transport,
+      (ce) => {
+        fired.push(ce);
+        if (fired.length === everySecond.length) abort.abort();
+      },
+      createLogger({ level: "silent" }),
+      abort.signal,
+      everySecond,
+    );
+    expect(fired.find((ce) => ce["target"] === "sync-stream")).toMatchObject({
+      source: "/apis/v1/namespaces/nats-operator/pingsources/sync-stream-resync",
+      data: '{"resync":true}',
     });
   });
 });

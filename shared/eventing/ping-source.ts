@@ -7,7 +7,8 @@ import { pingEvent, type PingSourceSpec } from "./ping-event.ts";
 
 const relistMs = 5_000;
 
-interface PingSourceObject {
+/** What firing a PingSource needs of it. */
+export interface PingSourceObject {
   metadata: { name: string; namespace: string };
   spec?: PingSourceSpec;
 }
@@ -17,13 +18,16 @@ interface PingSourceObject {
  * would: each second, every PingSource whose schedule matches that second
  * emits its event. PingSources are listed afresh every few seconds, so one a
  * function creates fires from its first matching second (a 10-second rollout
- * poll must not wait for a once-a-minute list).
+ * poll must not wait for a once-a-minute list). `installed` are fired beside them: the
+ * PingSources an installation applies once (the resync ticks of knative/resync.yaml), which
+ * the local runner does not find in the cluster.
  */
 export async function startPingSources(
   transport: KubeTransport,
   emit: (ce: CloudEvent<unknown>) => void,
   log: Logger,
   signal: AbortSignal,
+  installed: readonly PingSourceObject[] = [],
 ): Promise<void> {
   let sources: PingSourceObject[] = [];
   let listedAt = -Infinity;
@@ -33,7 +37,7 @@ export async function startPingSources(
       sources = await listPingSources(transport, log);
       listedAt = now.getTime();
     }
-    for (const source of sources) {
+    for (const source of [...installed, ...sources]) {
       const schedule = parseSchedule(source.spec?.schedule ?? "* * * * *");
       if (!schedule.ok) {
         log.warn(
