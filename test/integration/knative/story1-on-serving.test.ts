@@ -93,8 +93,7 @@ describe("the operator installed by helm on real Knative Serving", () => {
   }, 450_000);
 
   it("syncs story 1's NatsStream", async () => {
-    // Applied once its namespace exists: objects created with their namespace wait for the resync
-    // on Knative (CHANGELOG, known limitations).
+    // Applied after the cluster is at rest, as story 1's step 3 is.
     await cluster().apply(stream("demo", "orders", "ORDERS"));
     await waitSynced(cluster(), "demo", "orders", 180_000);
     expect((await cluster().conditions("natsstream", "demo", "orders"))["Ready"]).toBe("True/Synced");
