@@ -4,14 +4,14 @@
 import { KINDS } from "../../shared/api/kinds.ts";
 import type { Kube } from "../../shared/kube/client.ts";
 import type { KubeObject } from "../../shared/kube/object.ts";
-import { connectWith, resolveConnection, type Connected } from "../../shared/nats/connection.ts";
+import { resolveConnection } from "../../shared/nats/connection.ts";
 import type { ConnectionPool } from "../../shared/nats/pool.ts";
 import { operatorNamespace } from "../../shared/runtime/operator-namespace.ts";
 import { ACCOUNT_BALANCER, type NatsBalancer } from "./account-balancer.ts";
 import type { NatsSystemBalancer } from "./balancer.ts";
 import type { StreamRef } from "./decide-evacuation.ts";
 import { type MoveLease, readLease } from "./lease.ts";
-import { readClusters } from "./observe.ts";
+import { type BalancerConnection, connectResolved, readClusters } from "./observe.ts";
 import type { PoolResource } from "./pools.ts";
 import { type AccountReading, readAccount } from "./read-account.ts";
 import type { CoveredCluster } from "./rollout.ts";
@@ -41,15 +41,17 @@ const POOLED_KINDS = [
 const connectionKey = (ref: ConnectionRef, namespace: string) => `${ref.namespace ?? namespace}/${ref.name}`;
 
 /** The balancer's connection, or why there is none (the connection reasons of the catalogue). */
-export async function accountConnection(kube: Kube, pool: ConnectionPool, balancer: NatsBalancer): Promise<Connected> {
+export async function accountConnection(
+  kube: Kube,
+  pool: ConnectionPool,
+  balancer: NatsBalancer,
+): Promise<BalancerConnection> {
   const referrer = {
     group: ACCOUNT_BALANCER.group,
     kind: ACCOUNT_BALANCER.kind,
     namespace: balancer.metadata.namespace,
   };
-  const resolved = await resolveConnection(kube, referrer, balancer.spec.connectionRef);
-  if (!resolved.ok) return resolved;
-  return connectWith(kube, pool, resolved.connection);
+  return connectResolved(kube, pool, await resolveConnection(kube, referrer, balancer.spec.connectionRef));
 }
 
 /** The pool candidates: resources in the balancer's namespace on the same connection. */
@@ -75,25 +77,25 @@ export async function observeAccount(
   pool: ConnectionPool,
   balancer: NatsBalancer,
 ): Promise<AccountObserved> {
-  const [resources, systemBalancers, clusters, connected] = await Promise.all([
+  const [resources, systemBalancers, connected] = await Promise.all([
     readResources(kube, balancer),
     kube.list<NatsSystemBalancer>({
       apiVersion: KINDS.NatsSystemBalancer.apiVersion,
       kind: KINDS.NatsSystemBalancer.kind,
     }),
-    readClusters(kube),
     accountConnection(kube, pool, balancer),
   ]);
-  const base = { balancer, resources, systemBalancers, clusters };
+  const base = { balancer, resources, systemBalancers, clusters: [] };
   if (!connected.ok)
     return { ...base, nats: { kind: "unavailable", reason: connected.reason, message: connected.message } };
   const reading = await readAccount(connected.nc);
   if (!reading.ok) return { ...base, nats: { kind: "unavailable", reason: reading.reason, message: reading.message } };
   const { ok: _ok, ...account } = reading;
-  const [lease, evacuating] = await Promise.all([
+  const [lease, evacuating, clusters] = await Promise.all([
     // The same lease as the system balancer's: one mover per NATS cluster, whichever kind (B9).
     readLease(kube, operatorNamespace() ?? balancer.metadata.namespace, account.cluster),
     streamsUnderEvacuation(kube, pool, balancer, connected.nc, account.cluster, false),
+    readClusters(kube, balancer.metadata.namespace, connected.connection),
   ]);
-  return { ...base, nats: { kind: "read", ...account, lease, evacuating } };
+  return { ...base, clusters, nats: { kind: "read", ...account, lease, evacuating } };
 }

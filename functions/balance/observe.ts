@@ -7,14 +7,19 @@ import type { NatsClusterStatus } from "../../shared/api/cluster/nats-cluster-st
 import type { Kube } from "../../shared/kube/client.ts";
 import { findCondition } from "../../shared/kube/conditions.ts";
 import type { KubeObject } from "../../shared/kube/object.ts";
-import { connectWith, resolveConnection } from "../../shared/nats/connection.ts";
+import {
+  connectWith,
+  type NatsConnectionObject,
+  type Resolved,
+  resolveConnection,
+} from "../../shared/nats/connection.ts";
 import type { ConnectionPool } from "../../shared/nats/pool.ts";
 import { leaderMovesOn, type NatsSystemBalancer, SYSTEM_BALANCER } from "./balancer.ts";
 import type { Reach } from "./capabilities.ts";
 import { probeReach, readCluster } from "./read-cluster.ts";
 import { operatorNamespace } from "../../shared/runtime/operator-namespace.ts";
 import { type MoveLease, readLease } from "./lease.ts";
-import type { CoveredCluster } from "./rollout.ts";
+import { type CoveredCluster, namespacesNamed } from "./rollout.ts";
 import type { Snapshot } from "./snapshot.ts";
 import type { StreamRef } from "./decide-evacuation.ts";
 import { streamsUnderEvacuation } from "./under-evacuation.ts";
@@ -40,8 +45,23 @@ export interface Observed {
   /** Every other NatsSystemBalancer, in any namespace. */
   others: NatsSystemBalancer[];
   nats: NatsView;
-  /** Every NatsCluster with servers, for its Settled condition (B12). */
+  /** The NatsClusters with servers in the namespaces the balancer names, for their Settled condition (B12). */
   clusters?: CoveredCluster[];
+}
+
+/** A balancer's live connection and the NatsConnection behind it, or why there is none. */
+export type BalancerConnection =
+  { ok: true; nc: NatsConnection; connection: NatsConnectionObject } | { ok: false; reason: string; message: string };
+
+/** The pooled connection of a resolved reference, with the NatsConnection it came from. */
+export async function connectResolved(
+  kube: Kube,
+  pool: ConnectionPool,
+  resolved: Resolved,
+): Promise<BalancerConnection> {
+  if (!resolved.ok) return resolved;
+  const connected = await connectWith(kube, pool, resolved.connection);
+  return connected.ok ? { ...connected, connection: resolved.connection } : connected;
 }
 
 /** The balancer's connection, or why there is none (the connection reasons of the catalogue). */
@@ -49,35 +69,38 @@ export async function connectionOf(
   kube: Kube,
   pool: ConnectionPool,
   balancer: NatsSystemBalancer,
-): Promise<{ ok: true; nc: NatsConnection } | { ok: false; reason: string; message: string }> {
+): Promise<BalancerConnection> {
   const referrer = {
     group: SYSTEM_BALANCER.group,
     kind: SYSTEM_BALANCER.kind,
     namespace: balancer.metadata.namespace ?? "",
   };
-  const resolved = await resolveConnection(kube, referrer, balancer.spec.connectionRef);
-  if (!resolved.ok) return resolved;
-  return connectWith(kube, pool, resolved.connection);
+  return connectResolved(kube, pool, await resolveConnection(kube, referrer, balancer.spec.connectionRef));
 }
 
-/** Every NatsCluster that reports servers: which ones the balancer covers is decide's to say. */
-export async function readClusters(kube: Kube): Promise<CoveredCluster[]> {
+/** The NatsClusters reporting servers in the namespaces a balancer names (rollout.ts): the ones that may be its own. */
+export async function readClusters(
+  kube: Kube,
+  balancerNamespace: string,
+  connection: NatsConnectionObject,
+): Promise<CoveredCluster[]> {
+  const namespaces = namespacesNamed(balancerNamespace, connection);
   const clusters = await kube.list<KubeObject & { status?: NatsClusterStatus }>({
     apiVersion: KINDS.NatsCluster.apiVersion,
     kind: KINDS.NatsCluster.kind,
   });
   return clusters.flatMap((c) => {
+    const namespace = c.metadata.namespace ?? "";
     const servers = (c.status?.servers ?? []).map((s) => s.name);
-    if (servers.length === 0) return [];
+    if (servers.length === 0 || !namespaces.has(namespace)) return [];
     const settled = findCondition(c.status?.conditions, "Settled");
-    return [{ namespace: c.metadata.namespace ?? "", name: c.metadata.name, servers, ...(settled ? { settled } : {}) }];
+    return [{ namespace, name: c.metadata.name, servers, ...(settled ? { settled } : {}) }];
   });
 }
 
 export async function observe(kube: Kube, pool: ConnectionPool, balancer: NatsSystemBalancer): Promise<Observed> {
-  const [all, clusters, connected] = await Promise.all([
+  const [all, connected] = await Promise.all([
     kube.list<NatsSystemBalancer>({ apiVersion: SYSTEM_BALANCER.apiVersion, kind: SYSTEM_BALANCER.kind }),
-    readClusters(kube),
     connectionOf(kube, pool, balancer),
   ]);
   const others = all.filter((b) => b.metadata.uid !== balancer.metadata.uid);
@@ -88,11 +111,12 @@ export async function observe(kube: Kube, pool: ConnectionPool, balancer: NatsSy
     return { balancer, others, nats: { kind: "unavailable", reason: reading.reason, message: reading.message } };
   const { snapshot, ownAccount } = reading;
   const accounts = [...new Set(snapshot.groups.map((g) => g.account))];
-  const [reach, evacuating, lease] = await Promise.all([
+  const [reach, evacuating, lease, clusters] = await Promise.all([
     leaderMovesOn(balancer) ? probeReach(connected.nc, accounts, ownAccount) : undefined,
     streamsUnderEvacuation(kube, pool, balancer, connected.nc, snapshot.cluster),
     // The operator's namespace in a pod; the balancer's own when run outside one.
     readLease(kube, operatorNamespace() ?? balancer.metadata.namespace, snapshot.cluster),
+    readClusters(kube, balancer.metadata.namespace ?? "", connected.connection),
   ]);
   return {
     balancer,
