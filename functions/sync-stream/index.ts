@@ -11,7 +11,9 @@ import { allObjects, referrersInto, usersOfConnection } from "./dependents.ts";
 import { inBatches } from "./in-batches.ts";
 import { isObjectKind } from "./kinds.ts";
 import type { JetStreamObject } from "./placement.ts";
-import { reconcileConnection } from "./reconcile-connection.ts";
+import { type ConnectionWithStatus, reconcileConnection } from "./reconcile-connection.ts";
+import { waitsForServers } from "./connect-wait.ts";
+import { KINDS } from "../../shared/api/kinds.ts";
 import { payloadOf } from "./first-sight.ts";
 import { reconcileObject, type Trigger } from "./reconcile-object.ts";
 import { settleTickOf, stopSettleCheck } from "./settle.ts";
@@ -68,22 +70,50 @@ function summary(outcomes: readonly Outcome[]): string {
   return [...counts].map(([k, n]) => `${n} ${k}`).join(", ") || "nothing";
 }
 
-/** Re-reads the objects whose Raft group was unsettled; drops the schedule once none is. */
+/** The namespace's NatsConnections still re-checked on the settle tick (connect-wait.ts). */
+async function waitingConnections(deps: SyncDeps, namespace: string): Promise<ObjectKey[]> {
+  const connections = await deps.kube.list<ConnectionWithStatus>({
+    apiVersion: KINDS.NatsConnection.apiVersion,
+    kind: KINDS.NatsConnection.kind,
+    namespace,
+  });
+  return connections.filter((c) => waitsForServers(c.status?.conditions, deps.now())).map((c) => keyOf(c));
+}
+
+/** Re-checks connections waiting for their servers, and the users of those that came up. */
+async function recheckConnections(deps: SyncDeps, keys: readonly ObjectKey[]): Promise<Outcome[]> {
+  const checked = await inBatches(keys, parallelChecks, (key) => reconcileConnection(deps, key));
+  const cameUp = keys.filter((_, i) => checked[i]?.becameReady);
+  const users = await Promise.all(cameUp.map((key) => usersOfConnection(deps.kube, key.namespace, key.name)));
+  return [...checked.map((c) => c.outcome), ...(await recheck(deps, users.flat(), "event"))];
+}
+
+/**
+ * Re-reads the connections waiting for their servers and the objects whose Raft group was
+ * unsettled; drops the schedule once neither is left.
+ */
 async function settleCheck(deps: SyncDeps, namespace: string): Promise<Outcome> {
+  const connectionOutcomes = await recheckConnections(deps, await waitingConnections(deps, namespace));
   const unsettled = (await allObjects(deps.kube, namespace)).filter(isUnsettledStatus);
-  const outcomes = await recheck(
-    deps,
-    unsettled.map((o) => keyOf(o)),
-    "tick",
-  );
+  const outcomes = [
+    ...connectionOutcomes,
+    ...(await recheck(
+      deps,
+      unsettled.map((o) => keyOf(o)),
+      "tick",
+    )),
+  ];
   const still = (await allObjects(deps.kube, namespace))
     .filter((o) => unsettled.some((u) => u.metadata.uid === o.metadata.uid))
     .filter(isUnsettledStatus);
-  // Last, so that it wins over the re-checks: none of them is unsettled any more.
+  const waiting = await waitingConnections(deps, namespace);
+  // Last, so that it wins over the re-checks: nothing is unsettled or waiting any more.
   return withSchedules(
-    done(`settle check of ${namespace}: ${summary(outcomes)}; ${still.length} still unsettled`),
+    done(
+      `settle check of ${namespace}: ${summary(outcomes)}; ${still.length} still unsettled, ${waiting.length} connections waiting`,
+    ),
     ...schedulesOf(outcomes),
-    still.length === 0 ? [stopSettleCheck(namespace)] : [],
+    still.length === 0 && waiting.length === 0 ? [stopSettleCheck(namespace)] : [],
   );
 }
 

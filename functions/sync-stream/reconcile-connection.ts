@@ -4,11 +4,15 @@ import { KubeRequestError } from "../../shared/kube/errors.ts";
 import type { ObjectKey } from "../../shared/kube/object.ts";
 import { writeStatus } from "../../shared/kube/status.ts";
 import { redactUrl } from "../../shared/nats/connection-settings.ts";
-import { done, retry, skipped, type Outcome } from "../../shared/runtime/outcome.ts";
+import { done, retry, skipped, withSchedules, type Outcome } from "../../shared/runtime/outcome.ts";
 import { connectWith, forgetConnection, poolKey, type NatsConnectionObject } from "../../shared/nats/connection.ts";
+import { waitsForServers } from "./connect-wait.ts";
 import { fieldManager, type SyncDeps } from "./context.ts";
+import { keepSettleCheck } from "./settle.ts";
 
-type ConnectionObject = NatsConnectionObject & { status?: { observedGeneration?: number; conditions?: Condition[] } };
+export type ConnectionWithStatus = NatsConnectionObject & {
+  status?: { observedGeneration?: number; conditions?: Condition[] };
+};
 
 export interface ConnectionResult {
   outcome: Outcome;
@@ -19,7 +23,7 @@ export interface ConnectionResult {
 
 export async function reconcileConnection(deps: SyncDeps, key: ObjectKey): Promise<ConnectionResult> {
   forgetConnection(key.namespace, key.name);
-  const connection = await deps.kube.get<ConnectionObject>(key);
+  const connection = await deps.kube.get<ConnectionWithStatus>(key);
   if (!connection || connection.metadata.deletionTimestamp) {
     await deps.pool.release(`${key.namespace}/${key.name}`);
     return {
@@ -51,7 +55,8 @@ export async function reconcileConnection(deps: SyncDeps, key: ObjectKey): Promi
   }
   if (!connected.ok) {
     await deps.pool.release(poolKey(connection));
-    return { outcome: retry(connected.message), becameReady: false };
+    const poll = waitsForServers(conditions, deps.now()) ? [keepSettleCheck(key.namespace)] : [];
+    return { outcome: withSchedules(retry(connected.message), poll), becameReady: false };
   }
   return { outcome: done(condition.message), becameReady: !wasReady };
 }

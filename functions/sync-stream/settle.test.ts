@@ -1,4 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
+import { waitsForServers } from "./connect-wait.ts";
 import { inBatches } from "./in-batches.ts";
 import { settleSchedule, settleTickOf } from "./settle.ts";
 
@@ -11,6 +12,29 @@ describe("settle ticks", () => {
 
   it("re-reads unsettled groups every fifteen seconds", () => {
     expect(settleSchedule).toEqual({ name: "sync-stream-settle", cron: "*/15 * * * * *" });
+  });
+});
+
+describe("a connection waiting for its servers", () => {
+  const ready = (status: "True" | "False", since: string) => [
+    {
+      type: "Ready",
+      status,
+      reason: status === "True" ? "Connected" : "ConnectFailed",
+      message: "",
+      lastTransitionTime: since,
+    },
+  ];
+  const now = new Date("2026-12-05T10:00:00Z");
+
+  it("is re-checked on the settle tick for its first ten minutes without them", () => {
+    expect(waitsForServers(ready("False", "2026-12-05T09:50:01Z"), now)).toBe(true);
+    expect(waitsForServers(ready("False", "2026-12-05T09:50:00Z"), now)).toBe(false);
+  });
+
+  it("is not re-checked once Ready, or before its first check", () => {
+    expect(waitsForServers(ready("True", "2026-12-05T09:59:00Z"), now)).toBe(false);
+    expect(waitsForServers(undefined, now)).toBe(false);
   });
 });
 

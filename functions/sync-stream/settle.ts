@@ -1,6 +1,6 @@
-// The settle check: while an object's Raft group has no leader or a member behind, a
-// PingSource in its namespace ticks every 15 s and re-reads the unsettled objects there; the
-// schedule is dropped once none is. Drift is checked on the cluster-wide resync tick instead
+// The settle check: while an object's Raft group has no leader or a member behind, or a
+// connection waits for its servers (connect-wait.ts), a PingSource in its namespace ticks every
+// 15 s and re-reads them; the schedule is dropped once none is left. Drift is checked on the cluster-wide resync tick instead
 // (`checksDrift`), so a namespace at rest holds no schedule of sync-stream's.
 import { keepPolling, type ScheduleDecision, stopPolling } from "../../shared/runtime/schedule.ts";
 import { settleCron } from "./context.ts";
