@@ -1,6 +1,7 @@
 // One NatsSystemBalancer per NATS cluster: the oldest balances it, any other reads
 // DuplicateBalancer. Which cluster another balancer covers is read from its status (the servers
-// it reported) or its connection, so no balancer connects on another's behalf.
+// it reported) or its connection. Server names repeat across NATS systems, so observe.ts first
+// drops the namesakes whose own connection reaches another system.
 import type { NatsSystemBalancer } from "./balancer.ts";
 
 const orderOf = (b: NatsSystemBalancer) =>
@@ -13,7 +14,8 @@ export function isOlder(a: NatsSystemBalancer, b: NatsSystemBalancer): boolean {
   return false;
 }
 
-const connectionOf = (b: NatsSystemBalancer) =>
+/** The NatsConnection a balancer names, as `namespace/name`. */
+export const connectionKeyOf = (b: NatsSystemBalancer) =>
   `${b.spec.connectionRef.namespace ?? b.metadata.namespace ?? ""}/${b.spec.connectionRef.name}`;
 
 /** The older balancer that already covers the NATS cluster of `roster`, if any. */
@@ -25,7 +27,8 @@ export function coveringBalancer(
   return others
     .filter((o) => o.metadata.uid !== self.metadata.uid && !o.metadata.deletionTimestamp && isOlder(o, self))
     .filter(
-      (o) => connectionOf(o) === connectionOf(self) || (o.status?.servers ?? []).some((s) => roster.includes(s.name)),
+      (o) =>
+        connectionKeyOf(o) === connectionKeyOf(self) || (o.status?.servers ?? []).some((s) => roster.includes(s.name)),
     )
     .sort((a, b) => (isOlder(a, b) ? -1 : 1))[0];
 }

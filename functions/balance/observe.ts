@@ -17,6 +17,8 @@ import type { ConnectionPool } from "../../shared/nats/pool.ts";
 import { leaderMovesOn, type NatsSystemBalancer, SYSTEM_BALANCER } from "./balancer.ts";
 import type { Reach } from "./capabilities.ts";
 import { probeReach, readCluster } from "./read-cluster.ts";
+import { connectionKeyOf, isOlder } from "./duplicate.ts";
+import { reachesServerOf } from "./same-system.ts";
 import { operatorNamespace } from "../../shared/runtime/operator-namespace.ts";
 import { type MoveLease, readLease } from "./lease.ts";
 import { type CoveredCluster, namespacesNamed } from "./rollout.ts";
@@ -42,7 +44,7 @@ export type NatsView =
 
 export interface Observed {
   balancer: NatsSystemBalancer;
-  /** Every other NatsSystemBalancer, in any namespace. */
+  /** Every other NatsSystemBalancer, in any namespace; once the NATS cluster is read, less those in another NATS system. */
   others: NatsSystemBalancer[];
   nats: NatsView;
   /** The NatsClusters with servers in the namespaces the balancer names, for their Settled condition (B12). */
@@ -98,6 +100,33 @@ export async function readClusters(
   });
 }
 
+/**
+ * The other balancers less those shown to be in another NATS system: an older one whose reported
+ * servers share names with this roster, on another connection, is asked after through its own
+ * connection (same-system.ts). One that cannot be asked counts, as a duplicate is the safe guess.
+ */
+async function othersInMySystem(
+  kube: Kube,
+  pool: ConnectionPool,
+  self: NatsSystemBalancer,
+  nc: NatsConnection,
+  others: readonly NatsSystemBalancer[],
+  roster: readonly string[],
+): Promise<NatsSystemBalancer[]> {
+  const kept = await Promise.all(
+    others.map(async (other) => {
+      const namesake =
+        isOlder(other, self) &&
+        connectionKeyOf(other) !== connectionKeyOf(self) &&
+        (other.status?.servers ?? []).some((s) => roster.includes(s.name));
+      if (!namesake) return true;
+      const theirs = await connectionOf(kube, pool, other);
+      return !theirs.ok || (await reachesServerOf(nc, theirs.nc));
+    }),
+  );
+  return others.filter((_, i) => kept[i]);
+}
+
 export async function observe(kube: Kube, pool: ConnectionPool, balancer: NatsSystemBalancer): Promise<Observed> {
   const [all, connected] = await Promise.all([
     kube.list<NatsSystemBalancer>({ apiVersion: SYSTEM_BALANCER.apiVersion, kind: SYSTEM_BALANCER.kind }),
@@ -111,16 +140,17 @@ export async function observe(kube: Kube, pool: ConnectionPool, balancer: NatsSy
     return { balancer, others, nats: { kind: "unavailable", reason: reading.reason, message: reading.message } };
   const { snapshot, ownAccount } = reading;
   const accounts = [...new Set(snapshot.groups.map((g) => g.account))];
-  const [reach, evacuating, lease, clusters] = await Promise.all([
+  const [reach, evacuating, lease, clusters, mine] = await Promise.all([
     leaderMovesOn(balancer) ? probeReach(connected.nc, accounts, ownAccount) : undefined,
     streamsUnderEvacuation(kube, pool, balancer, connected.nc, snapshot.cluster),
     // The operator's namespace in a pod; the balancer's own when run outside one.
     readLease(kube, operatorNamespace() ?? balancer.metadata.namespace, snapshot.cluster),
     readClusters(kube, balancer.metadata.namespace ?? "", connected.connection),
+    othersInMySystem(kube, pool, balancer, connected.nc, others, snapshot.roster),
   ]);
   return {
     balancer,
-    others,
+    others: mine,
     clusters,
     nats: {
       kind: "read",

@@ -2,16 +2,15 @@
 // them alone. An evacuation counts when its source is the balancer's NATS cluster, it is not yet
 // done, and its connection reaches the same NATS system: a same-named cluster in another system
 // is no concern of this balancer. The same NatsConnection settles that at once; otherwise the
-// balancer's connection asks the server the evacuation's connection reaches for its JSZ
-// (`$SYS.REQ.SERVER.<id>.JSZ`), which only a server of the same system answers.
+// balancer's connection asks after the server the evacuation's connection reaches (same-system.ts).
 import type { NatsConnection } from "@nats-io/transport-node";
 import type { Kube } from "../../shared/kube/client.ts";
 import { isConditionTrue } from "../../shared/kube/conditions.ts";
 import type { ConnectionPool } from "../../shared/nats/pool.ts";
-import { serverRequest } from "../../shared/nats/request.ts";
 import type { StreamRef } from "./decide-evacuation.ts";
 import { EVACUATION, type NatsClusterEvacuation } from "./evacuation.ts";
 import { evacuationConnection } from "./observe-evacuation.ts";
+import { reachesServerOf } from "./same-system.ts";
 
 /** The balancer as far as this check reads it: its connection and namespace. */
 type BalancerRef = { spec: { connectionRef: { name: string; namespace?: string } }; metadata: { namespace: string } };
@@ -33,14 +32,7 @@ async function sameSystem(
   )
     return true;
   const theirs = await evacuationConnection(kube, pool, evacuation);
-  const id = theirs.ok ? theirs.nc.info?.server_id : undefined;
-  if (!id) return false;
-  try {
-    await serverRequest(nc, id, "JSZ");
-    return true;
-  } catch {
-    return false;
-  }
+  return theirs.ok && reachesServerOf(nc, theirs.nc);
 }
 
 /** The streams of NATS cluster `cluster` with an evacuation's move requested and not yet seen complete. */

@@ -2,15 +2,18 @@
 // one server. A NatsSystemBalancer on a system-account connection evens the leaders one move at a
 // time, records each move, holds while a server is down or the cluster is mid-rollout, hands its
 // move lease on only once it lapses, and with moves.placement evens the copies of nine R1 streams
-// that all sit on one server.
+// that all sit on one server. An older balancer of another NATS system whose server is also named
+// js-0 does not make it a duplicate.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { Writable } from "node:stream";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { balance } from "../../../functions/balance/index.ts";
 import type { NatsSystemBalancer } from "../../../functions/balance/balancer.ts";
+import { isOlder } from "../../../functions/balance/duplicate.ts";
 import { pingEvent } from "../../../shared/eventing/ping-event.ts";
 import { createEventRecorder } from "../../../shared/kube/events.ts";
 import type { KubeObject } from "../../../shared/kube/object.ts";
+import { writeStatus } from "../../../shared/kube/status.ts";
 import { dispatch, type DispatchDeps } from "../../../shared/runtime/dispatch.ts";
 import type { Outcome } from "../../../shared/runtime/outcome.ts";
 import { createLogger } from "../../../shared/telemetry/logger.ts";
@@ -42,6 +45,8 @@ const STREAMS = Array.from({ length: 9 }, (_, i) => `ORDERS${i + 1}`);
 
 let env: Environment;
 let nats: NatsCluster & ServerControl;
+let other: NatsCluster | undefined;
+let namesake: NatsSystemBalancer;
 let client: NatsConnection;
 let ns: string;
 let deps: DispatchDeps;
@@ -138,16 +143,36 @@ beforeAll(async () => {
     recorder: async (name) => createEventRecorder(env.kube, `nats-operator.io/${name}`, "test"),
   };
   await create(env.kube, resource(CORE, "NatsConnection", ns, "system", { servers: nats.urls }));
+  namesake = await startNamesakeBalancer();
   await create(
     env.kube,
     resource(JS, "NatsSystemBalancer", ns, "even", { connectionRef: { name: "system" }, interval: "1s" }),
   );
 }, 240_000);
 
+/**
+ * Another team's NATS system whose one server is also named js-0, with its own balancer, created
+ * (a second) before `even` and showing js-0 in its status as after a pass of its own.
+ */
+async function startNamesakeBalancer(): Promise<NatsSystemBalancer> {
+  other = await startNatsCluster({ servers: 1, config: ACCOUNTS });
+  const namespace = await env.namespace("balance-elsewhere");
+  await create(env.kube, resource(CORE, "NatsConnection", namespace, "system", { servers: other.urls }));
+  const created = (await create(
+    env.kube,
+    resource(JS, "NatsSystemBalancer", namespace, "elsewhere", { connectionRef: { name: "system" } }),
+  )) as NatsSystemBalancer;
+  await writeStatus(env.kube, created, { servers: [{ name: "js-0", leaders: 0, replicas: 0 }] }, "test");
+  const at = created.metadata.creationTimestamp ?? "";
+  await eventually("a second after its creation", async () => new Date().toISOString().slice(0, 19) + "Z" > at, 5_000);
+  return created;
+}
+
 afterAll(async () => {
   await balance.shutdown?.();
   await client?.close();
   await nats?.stop();
+  await other?.stop();
   await env?.stop();
 }, 60_000);
 
@@ -182,6 +207,16 @@ describe("story 7: a NatsSystemBalancer evens stream leaders", () => {
     expect(started[0]).toMatch(/^moving the leader of stream ORDERS\d in account APP from js-0 to js-\d$/);
     expect((await events("MoveDone")).length).toBe(started.length);
   }, 180_000);
+
+  it("is no duplicate of an older balancer of another NATS system whose servers share its names", async () => {
+    const even = await balancer();
+    expect(isOlder(namesake, even)).toBe(true);
+    await pass();
+    expect((await balancer()).status?.conditions?.find((c) => c.type === "Ready")).toMatchObject({
+      status: "True",
+      reason: "Balancing",
+    });
+  }, 60_000);
 
   it("holds while a server is down, and resumes once it is back", async () => {
     await nats.stopServer(2);
