@@ -155,7 +155,7 @@ beforeAll(async () => {
  * (a second) before `even` and showing js-0 in its status as after a pass of its own.
  */
 async function startNamesakeBalancer(): Promise<NatsSystemBalancer> {
-  other = await startNatsCluster({ servers: 1, config: ACCOUNTS });
+  other = await startNatsCluster({ servers: 1, config: ACCOUNTS, clientOptions: { user: "app", pass: "app" } });
   const namespace = await env.namespace("balance-elsewhere");
   await create(env.kube, resource(CORE, "NatsConnection", namespace, "system", { servers: other.urls }));
   const created = (await create(
