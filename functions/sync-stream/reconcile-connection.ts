@@ -1,4 +1,5 @@
 // NatsConnection: Ready when its servers can be reached with its credentials.
+import type { NatsConnection } from "@nats-io/transport-node";
 import { setConditions, type Condition } from "../../shared/kube/conditions.ts";
 import { KubeRequestError } from "../../shared/kube/errors.ts";
 import type { ObjectKey } from "../../shared/kube/object.ts";
@@ -33,16 +34,14 @@ export async function reconcileConnection(deps: SyncDeps, key: ObjectKey): Promi
     };
   }
   const wasReady = connection.status?.conditions?.some((c) => c.type === "Ready" && c.status === "True") ?? false;
-  const connected = await connectWith(deps.kube, deps.pool, connection);
+  const reached = await reach(deps, connection);
   const generation = connection.metadata.generation;
-  const condition = connected.ok
-    ? {
-        type: "Ready",
-        status: "True" as const,
-        reason: "Connected",
-        message: `connected to ${redactUrl(connected.nc.getServer())}`,
-      }
-    : { type: "Ready", status: "False" as const, reason: connected.reason, message: connected.message };
+  const condition = {
+    type: "Ready",
+    status: reached.ok ? ("True" as const) : ("False" as const),
+    reason: reached.reason,
+    message: reached.message,
+  };
   const conditions = setConditions(
     connection.status?.conditions,
     [{ ...condition, ...(generation === undefined ? {} : { observedGeneration: generation }) }],
@@ -53,10 +52,50 @@ export async function reconcileConnection(deps: SyncDeps, key: ObjectKey): Promi
   } catch (error) {
     if (!(error instanceof KubeRequestError && error.isNotFound)) throw error;
   }
+  if (!reached.ok) {
+    const poll = waitsForServers(conditions, deps.now()) ? [keepSettleCheck(key.namespace)] : [];
+    return { outcome: withSchedules(retry(reached.message), poll), becameReady: false };
+  }
+  return { outcome: done(reached.message), becameReady: !wasReady };
+}
+
+type Reached = { ok: boolean; reason: string; message: string };
+
+/** A server that takes longer than this to answer a PING counts as gone. */
+const roundTripTimeoutMs = 2_000;
+
+function roundTrip(nc: NatsConnection): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("no answer")), roundTripTimeoutMs);
+    nc.rtt().then(
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}
+
+/**
+ * Whether the connection's servers answer now. A pooled client keeps reconnecting after its
+ * servers go away, so it is asked for a round trip: without one it is Disconnected (and kept, to
+ * reconnect by itself); a connect that fails is released.
+ */
+async function reach(deps: SyncDeps, connection: ConnectionWithStatus): Promise<Reached> {
+  const connected = await connectWith(deps.kube, deps.pool, connection);
   if (!connected.ok) {
     await deps.pool.release(poolKey(connection));
-    const poll = waitsForServers(conditions, deps.now()) ? [keepSettleCheck(key.namespace)] : [];
-    return { outcome: withSchedules(retry(connected.message), poll), becameReady: false };
+    return { ok: false, reason: connected.reason, message: connected.message };
   }
-  return { outcome: done(condition.message), becameReady: !wasReady };
+  const servers = connection.spec.servers.map(redactUrl).join(", ");
+  try {
+    await roundTrip(connected.nc);
+  } catch {
+    return { ok: false, reason: "Disconnected", message: `lost its servers; reconnecting to ${servers}` };
+  }
+  return { ok: true, reason: "Connected", message: `connected to ${redactUrl(connected.nc.getServer())}` };
 }

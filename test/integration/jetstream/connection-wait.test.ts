@@ -1,8 +1,9 @@
 // A NatsConnection applied before its servers answer (a NatsCluster applied with it, still
 // starting): the settle tick of its namespace re-checks it every 15 s for its first ten minutes,
 // so it turns Ready, and its streams sync, on the first tick after the servers come up instead of
-// after the Broker's doubling backoff. Each event is delivered once here, as if the Broker's
-// retries were spent, so only the tick can bring it up.
+// after the Broker's doubling backoff; one whose servers go away says Disconnected and is polled
+// the same way. Each event is delivered once here, as if the Broker's retries were spent, so only
+// the tick can bring it up.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { Writable } from "node:stream";
 import { syncStream } from "../../../functions/sync-stream/index.ts";
@@ -41,6 +42,17 @@ const readyOf = async (apiVersion: string, kind: string, name: string) =>
 
 const settleSchedule = () =>
   env.kube.get({ apiVersion: "sources.knative.dev/v1", kind: "PingSource", namespace: ns, name: "sync-stream-settle" });
+
+const serverAnswering = () =>
+  eventually(
+    "the server answering",
+    () =>
+      nats.client().then(
+        (nc) => nc.close().then(() => true),
+        () => undefined,
+      ),
+    30_000,
+  );
 
 beforeAll(async () => {
   env = await startEnvironment();
@@ -89,18 +101,34 @@ describe("a NatsConnection whose servers do not answer yet", () => {
 
   it("turns Ready, and syncs its streams, on the first settle tick after the servers answer", async () => {
     nats.startServer(0);
-    await eventually(
-      "the server answering",
-      () =>
-        nats.client().then(
-          (nc) => nc.close().then(() => true),
-          () => undefined,
-        ),
-      30_000,
-    );
+    await serverAnswering();
     await settleTick();
     expect(await readyOf(CORE, "NatsConnection", "app")).toMatchObject({ status: "True", reason: "Connected" });
     expect(await readyOf(JS, "NatsStream", "orders")).toMatchObject({ status: "True", reason: "Synced" });
+    expect(await settleSchedule()).toBeUndefined();
+  }, 60_000);
+
+  it("reports Disconnected once its servers go away, and is Ready again on a settle tick after they return", async () => {
+    await nats.stopServer(0);
+    await deliver((await read(env.kube, CORE, "NatsConnection", ns, "app")) as KubeObject);
+    expect(await readyOf(CORE, "NatsConnection", "app")).toMatchObject({
+      status: "False",
+      reason: "Disconnected",
+      message: `lost its servers; reconnecting to ${nats.urls.join(", ")}`,
+    });
+    expect(await settleSchedule()).toBeDefined();
+    nats.startServer(0);
+    await serverAnswering();
+    // The pooled client reconnects by itself within a second or so; the next tick sees it.
+    await eventually(
+      "Ready on a settle tick",
+      async () => {
+        await settleTick();
+        return (await readyOf(CORE, "NatsConnection", "app"))?.status === "True";
+      },
+      30_000,
+    );
+    await settleTick();
     expect(await settleSchedule()).toBeUndefined();
   }, 60_000);
 
