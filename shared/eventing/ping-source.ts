@@ -13,14 +13,29 @@ export interface PingSourceObject {
   spec?: PingSourceSpec;
 }
 
+/** How far back a late wake-up looks for seconds it slept through (the adapter's cron fires late, never skips). */
+const catchUpMs = 60_000;
+
+/**
+ * The whole seconds after `checkedThrough` up to `now`, oldest first, at most a minute's worth: a
+ * loop that woke late (a busy machine, a slow list) still sees the second a schedule matched.
+ */
+export function secondsSince(checkedThrough: number, now: number): Date[] {
+  const last = now - (now % 1000);
+  const first = Math.max(checkedThrough + 1000, last - catchUpMs + 1000);
+  const seconds: Date[] = [];
+  for (let at = first - (first % 1000); at <= last; at += 1000) seconds.push(new Date(at));
+  return seconds;
+}
+
 /**
  * Fires the PingSources the cluster holds, as Knative's PingSource adapter
- * would: each second, every PingSource whose schedule matches that second
- * emits its event. PingSources are listed afresh every few seconds, so one a
- * function creates fires from its first matching second (a 10-second rollout
- * poll must not wait for a once-a-minute list). `installed` are fired beside them: the
- * PingSources an installation applies once (the resync ticks of knative/resync.yaml), which
- * the local runner does not find in the cluster.
+ * would: every PingSource whose schedule matches a second emits its event, once,
+ * and late rather than never when the loop wakes after that second. PingSources are
+ * listed afresh every few seconds, so one a function creates fires from its first
+ * matching second (a 10-second rollout poll must not wait for a once-a-minute list).
+ * `installed` are fired beside them: the PingSources an installation applies once (the
+ * resync ticks of knative/resync.yaml), which the local runner does not find in the cluster.
  */
 export async function startPingSources(
   transport: KubeTransport,
@@ -31,12 +46,14 @@ export async function startPingSources(
 ): Promise<void> {
   let sources: PingSourceObject[] = [];
   let listedAt = -Infinity;
+  let checkedThrough = Date.now() - 1000;
   while (!signal.aborted) {
-    const now = new Date();
-    if (now.getTime() - listedAt >= relistMs) {
+    const now = Date.now();
+    if (now - listedAt >= relistMs) {
       sources = await listPingSources(transport, log);
-      listedAt = now.getTime();
+      listedAt = now;
     }
+    const seconds = secondsSince(checkedThrough, now);
     for (const source of [...installed, ...sources]) {
       const schedule = parseSchedule(source.spec?.schedule ?? "* * * * *");
       if (!schedule.ok) {
@@ -46,8 +63,10 @@ export async function startPingSources(
         );
         continue;
       }
-      if (schedule.matches(now)) emit(pingEvent(source.metadata.namespace, source.metadata.name, source.spec ?? {}));
+      if (seconds.some(schedule.matches))
+        emit(pingEvent(source.metadata.namespace, source.metadata.name, source.spec ?? {}));
     }
+    checkedThrough = seconds.at(-1)?.getTime() ?? checkedThrough;
     await sleepUntilNextSecond(signal);
   }
 }
