@@ -535,11 +535,30 @@ describe("deleting an account", () => {
     expect(taken).toHaveLength(3);
     expect((await lookup()).map((j) => j.trim())).toEqual([deleted.jwt, deleted.jwt, deleted.jwt]);
     // The operator's watch (a PingSource every minute while it lists deleted accounts) deletes it again.
+    const since = Date.now();
+    let answers: string[] = [];
     await waitFor(
       "the deleted account gone from every server again",
-      async () => (await lookup()).map((j) => j.trim()).join(",") === ",,",
+      async () => {
+        answers = (await lookup()).map((j) => (j.trim() === "" ? "none" : "JWT"));
+        return answers.join(",") === "none,none,none";
+      },
       150_000,
       5_000,
-    ).catch(dumpLog);
+    ).catch(async (error: unknown) => {
+      // Which of the watch's links broke shows in the failure itself: the PingSource, its
+      // deliveries, or the delete they sent.
+      const poll = await env.kube.get({
+        apiVersion: "sources.knative.dev/v1",
+        kind: "PingSource",
+        namespace,
+        name: "main-operator-deletions",
+      });
+      const ticks = operator.deliveries
+        .filter((d) => d.fn === "sign-account" && d.type === "dev.knative.sources.ping" && d.at >= since)
+        .map((d) => `${new Date(d.at).toISOString()} ${JSON.stringify(d.outcome).slice(0, 300)}`);
+      const detail = `PingSource ${poll ? "present" : "absent"}; servers answered ${answers.join(",")}; ping deliveries to sign-account since the push: ${ticks.join(" | ") || "none"}`;
+      return dumpLog(new Error(`${error instanceof Error ? error.message : String(error)} (${detail})`));
+    });
   }, 180_000);
 });
