@@ -50,6 +50,17 @@ describe("GatewaysConnected (C50)", () => {
     });
   });
 
+  it("is False while every server dials a member but none of its servers dials in: its messages cannot arrive", () => {
+    const answers = ["demo-0", "demo-1", "demo-2"].map((s) => gatewayz(s, ["south"]));
+    const judged = judgeGateways(north, answers);
+    expect(judged.members).toEqual([{ name: "south", connected: false, inbound: 0, outbound: 3 }]);
+    expect(judged.condition).toMatchObject({
+      status: "False",
+      reason: "MembersUnreachable",
+      message: "0 of 1 remote members connected; not connected: south (none of its servers dials in)",
+    });
+  });
+
   it("counts members learnt from the servers' connections, as Gossip discovers them", () => {
     const answers = [gatewayz("demo-0", ["south", "west"])];
     expect(judgeGateways(north, answers).members.map((m) => m.name)).toEqual(["south", "west"]);

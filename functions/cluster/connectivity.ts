@@ -50,8 +50,11 @@ const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one :
 /**
  * Per member of the supercluster (every remote but this cluster, and any other name a server
  * has a connection with, as Gossip discovers them): how many answering servers dial it, how many
- * of its connections come in, and whether every planned server dials it. Counted against the
- * planned servers, not the answering ones, so a cluster still starting is not called connected.
+ * of its connections come in, and whether it is connected: every planned server dials it and at
+ * least one of its servers dials in. Counted against the planned servers, not the answering ones,
+ * so a cluster still starting is not called connected. Messages from a member arrive over its
+ * own outbound connections, so one none of whose servers dials in is not connected either (and
+ * the poll that looks again goes on until it does, so `inbound` is not left at a stale 0).
  */
 export function judgeGateways(
   cluster: Cluster,
@@ -68,7 +71,8 @@ export function judgeGateways(
   const members = [...names].sort().map((name): GatewayMemberStatus => {
     const outbound = answering.filter((a) => a.gatewayz?.outbound_gateways?.[name]?.connection !== undefined).length;
     const inbound = answering.reduce((sum, a) => sum + (a.gatewayz?.inbound_gateways?.[name]?.length ?? 0), 0);
-    return { name, connected: outbound > 0 && outbound >= cluster.spec.replicas, inbound, outbound };
+    const connected = outbound > 0 && outbound >= cluster.spec.replicas && inbound > 0;
+    return { name, connected, inbound, outbound };
   });
   const type = "GatewaysConnected";
   if (answering.length === 0)
@@ -83,7 +87,11 @@ export function judgeGateways(
     return { members, condition: { type, status: "True", reason: "AllMembersReachable", message } };
   const missing = members
     .filter((m) => !m.connected)
-    .map((m) => `${m.name} (${m.outbound} of ${cluster.spec.replicas} servers)`);
+    .map((m) =>
+      m.outbound > 0 && m.outbound >= cluster.spec.replicas
+        ? `${m.name} (none of its servers dials in)`
+        : `${m.name} (${m.outbound} of ${cluster.spec.replicas} servers)`,
+    );
   return {
     members,
     condition: {

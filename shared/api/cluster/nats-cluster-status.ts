@@ -106,7 +106,9 @@ export const NatsClusterStatus = Struct(
         Struct(
           {
             name: NonEmptyText("Member cluster."),
-            connected: Optional(Flag("Every answering server has a connection to it.")),
+            connected: Optional(
+              Flag("Every server of this cluster dials it, and at least one of its servers dials in."),
+            ),
             inbound: Optional(Int32("Inbound gateway connections from it.")),
             outbound: Optional(Int32("Outbound gateway connections to it.")),
           },
