@@ -68,11 +68,11 @@ export function judgeGateways(
     for (const name of Object.keys(answer.gatewayz?.inbound_gateways ?? {})) names.add(name);
   }
   names.delete(own);
+  const everyServerDials = (outbound: number) => outbound > 0 && outbound >= cluster.spec.replicas;
   const members = [...names].sort().map((name): GatewayMemberStatus => {
     const outbound = answering.filter((a) => a.gatewayz?.outbound_gateways?.[name]?.connection !== undefined).length;
     const inbound = answering.reduce((sum, a) => sum + (a.gatewayz?.inbound_gateways?.[name]?.length ?? 0), 0);
-    const connected = outbound > 0 && outbound >= cluster.spec.replicas && inbound > 0;
-    return { name, connected, inbound, outbound };
+    return { name, connected: everyServerDials(outbound) && inbound > 0, inbound, outbound };
   });
   const type = "GatewaysConnected";
   if (answering.length === 0)
@@ -88,7 +88,7 @@ export function judgeGateways(
   const missing = members
     .filter((m) => !m.connected)
     .map((m) =>
-      m.outbound > 0 && m.outbound >= cluster.spec.replicas
+      everyServerDials(m.outbound)
         ? `${m.name} (none of its servers dials in)`
         : `${m.name} (${m.outbound} of ${cluster.spec.replicas} servers)`,
     );
