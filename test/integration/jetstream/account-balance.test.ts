@@ -18,7 +18,7 @@ import { dispatch, type DispatchDeps } from "../../../shared/runtime/dispatch.ts
 import type { Outcome } from "../../../shared/runtime/outcome.ts";
 import { createLogger } from "../../../shared/telemetry/logger.ts";
 import { startEnvironment, type Environment } from "../support/environment.ts";
-import { js, startNatsCluster, type NatsCluster, type ServerControl } from "./support/nats-cluster.ts";
+import { js, startNatsCluster, type NatsCluster, type ServerControl, createStream } from "./support/nats-cluster.ts";
 import { CORE, create, eventually, JS, resource } from "./support/objects.ts";
 
 // Account APP, where a client without credentials lands, and a system account the balancer never uses.
@@ -127,7 +127,7 @@ beforeAll(async () => {
   nats = await startNatsCluster({ servers: 3, config: ACCOUNTS, clientOptions: { user: "app", pass: "app" } });
   client = await nats.client();
   for (const name of [...HOT, ...COLD])
-    await js(client, `STREAM.CREATE.${name}`, { name, subjects: [`${name.toLowerCase()}.>`], num_replicas: 3 });
+    await createStream(client, { name, subjects: [`${name.toLowerCase()}.>`], num_replicas: 3 });
   await leadAllFrom("js-0", HOT);
   await leadAllFrom("js-1", COLD);
   ns = await env.namespace("account-balance");

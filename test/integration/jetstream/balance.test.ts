@@ -18,7 +18,7 @@ import { dispatch, type DispatchDeps } from "../../../shared/runtime/dispatch.ts
 import type { Outcome } from "../../../shared/runtime/outcome.ts";
 import { createLogger } from "../../../shared/telemetry/logger.ts";
 import { startEnvironment, type Environment } from "../support/environment.ts";
-import { js, startNatsCluster, type NatsCluster, type ServerControl } from "./support/nats-cluster.ts";
+import { js, startNatsCluster, type NatsCluster, type ServerControl, createStream } from "./support/nats-cluster.ts";
 import { CORE, create, eventually, JS, resource } from "./support/objects.ts";
 
 // An application account exporting the stepdown services (the jetstream-stepdown preset) and a
@@ -134,7 +134,7 @@ beforeAll(async () => {
   nats = await startNatsCluster({ servers: 3, config: ACCOUNTS, clientOptions: { user: "app", pass: "app" } });
   client = await nats.client();
   for (const name of STREAMS)
-    await js(client, `STREAM.CREATE.${name}`, { name, subjects: [`${name.toLowerCase()}.>`], num_replicas: 3 });
+    await createStream(client, { name, subjects: [`${name.toLowerCase()}.>`], num_replicas: 3 });
   await leadAllFrom("js-0");
   ns = await env.namespace("balance");
   deps = {
@@ -357,7 +357,7 @@ describe("story 7: a NatsSystemBalancer evens stream leaders", () => {
     const copies = Array.from({ length: 9 }, (_, i) => `COPY${i + 1}`);
     for (const name of copies) {
       const config = { name, subjects: [`${name.toLowerCase()}.>`], num_replicas: 3 };
-      await js(client, `STREAM.CREATE.${name}`, config);
+      await createStream(client, config);
       await eventually(`${name} led by js-0`, async () => {
         if ((await leaderOf(name)) === "js-0") return true;
         await js(client, `STREAM.LEADER.STEPDOWN.${name}`, { placement: { preferred: "js-0" } });

@@ -17,7 +17,7 @@ import type { KubeObject } from "../../../shared/kube/object.ts";
 import type { DispatchDeps } from "../../../shared/runtime/dispatch.ts";
 import { createLogger } from "../../../shared/telemetry/logger.ts";
 import { startEnvironment, type Environment } from "../support/environment.ts";
-import { js, type NatsCluster, type ServerControl } from "./support/nats-cluster.ts";
+import { js, type NatsCluster, type ServerControl, createStream } from "./support/nats-cluster.ts";
 import { evacuationPass } from "./support/evacuation-pass.ts";
 import { publishThroughout } from "./support/publish-throughout.ts";
 import { CORE, create, eventually, JS, resource } from "./support/objects.ts";
@@ -93,12 +93,12 @@ beforeAll(async () => {
   };
   await create(env.kube, resource(CORE, "NatsConnection", ns, "system", { servers: nats.urls }));
 
-  await js(client, "STREAM.CREATE.ORDERS", { name: "ORDERS", subjects: ["orders.>"], num_replicas: 2 });
-  await js(client, "STREAM.CREATE.EVENTS", { name: "EVENTS", subjects: ["events.>"], num_replicas: 1 });
+  await createStream(client, { name: "ORDERS", subjects: ["orders.>"], num_replicas: 2 });
+  await createStream(client, { name: "EVENTS", subjects: ["events.>"], num_replicas: 1 });
   // More streams than moves in flight at once: the evacuation goes in waves.
-  for (const name of AUDIT) await js(client, `STREAM.CREATE.${name}`, { name, subjects: [`${name.toLowerCase()}.>`] });
+  for (const name of AUDIT) await createStream(client, { name, subjects: [`${name.toLowerCase()}.>`] });
   // Made by hand with the source in its config and no resource: it moves, and is listed as stale.
-  await js(client, "STREAM.CREATE.LEGACY", {
+  await createStream(client, {
     name: "LEGACY",
     subjects: ["legacy.>"],
     num_replicas: 1,
@@ -114,7 +114,7 @@ beforeAll(async () => {
       placement: { cluster: "east" },
     }),
   );
-  await js(client, "STREAM.CREATE.PINNED", {
+  await createStream(client, {
     name: "PINNED",
     subjects: ["pinned.>"],
     num_replicas: 1,
@@ -273,7 +273,7 @@ describe("story 11: a NatsClusterEvacuation empties a NATS cluster", () => {
 
   it("cancels the moves it requested when deleted before Ready", async () => {
     // 20 MB to copy: the move is still under way when the evacuation goes.
-    await js(client, "STREAM.CREATE.BULK", {
+    await createStream(client, {
       name: "BULK",
       subjects: ["bulk.>"],
       num_replicas: 2,
@@ -307,7 +307,7 @@ describe("story 11: a NatsClusterEvacuation empties a NATS cluster", () => {
 
   it("moves nothing while a server is down, goes on once it is back, and reports the move it is refused", async () => {
     // Its own placement tags name west: no server carries both those and the target tags.
-    await js(client, "STREAM.CREATE.TAGGED", {
+    await createStream(client, {
       name: "TAGGED",
       subjects: ["tagged.>"],
       num_replicas: 1,

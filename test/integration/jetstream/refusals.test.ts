@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { startDriver, type Driver } from "./support/driver.ts";
 import { startEnvironment, type Environment } from "../support/environment.ts";
-import { startNatsCluster, js, type NatsCluster } from "./support/nats-cluster.ts";
+import { startNatsCluster, js, type NatsCluster, createStream } from "./support/nats-cluster.ts";
 import { conditionsOf, CORE, create, JS, read, resource, waitForCondition } from "./support/objects.ts";
 
 let env: Environment;
@@ -21,7 +21,7 @@ beforeAll(async () => {
   ns = await env.namespace("refusals");
   driver = startDriver(env.transport, env.kube, [ns]);
   await create(env.kube, resource(CORE, "NatsConnection", ns, "main", { servers: nats.urls }));
-  await js(client, "STREAM.CREATE.TAKEN", { name: "TAKEN", subjects: ["taken.>"] });
+  await createStream(client, { name: "TAKEN", subjects: ["taken.>"] });
 }, 180_000);
 
 afterAll(async () => {

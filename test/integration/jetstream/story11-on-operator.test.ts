@@ -19,7 +19,7 @@ import { startEnvironment, type Environment } from "../support/environment.ts";
 import { API_VERSION, clusterKey, condition, readCluster, waitFor } from "../cluster/support/natscluster.ts";
 import { startOperator, type RunningOperator } from "../cluster/support/operator.ts";
 import { installOperatorTrust, operatorModeAuth, SYSTEM_CREDENTIALS } from "../cluster/support/operator-mode.ts";
-import { js } from "./support/nats-cluster.ts";
+import { createStream, js } from "./support/nats-cluster.ts";
 import { evacuationPass } from "./support/evacuation-pass.ts";
 import { publishThroughout } from "./support/publish-throughout.ts";
 import { CORE, create, JS, resource } from "./support/objects.ts";
@@ -134,14 +134,9 @@ describe("story 11 on NatsClusters: retiring east", () => {
       timeout: 5_000,
     });
     // The first JetStream request of a supercluster just at rest may meet a meta group still
-    // electing: asked again until it answers.
-    await waitFor(
-      "ORDERS created",
-      async () => js(client, "STREAM.CREATE.ORDERS", { name: "ORDERS", subjects: ["orders.>"], num_replicas: 2 }),
-      60_000,
-      1_000,
-    );
-    await js(client, "STREAM.CREATE.EVENTS", { name: "EVENTS", subjects: ["events.>"], num_replicas: 1 });
+    // electing: createStream asks again until the stream is made.
+    await createStream(client, { name: "ORDERS", subjects: ["orders.>"], num_replicas: 2 });
+    await createStream(client, { name: "EVENTS", subjects: ["events.>"], num_replicas: 1 });
     const jsc = jetstream(client);
     for (let i = 0; i < 100; i++) await jsc.publish(`events.${i}`, `event ${i}`);
     for (const stream of STREAMS) expect((await info(stream)).cluster?.name).toBe("east");

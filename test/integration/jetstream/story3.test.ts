@@ -8,7 +8,7 @@ import { Kvm } from "@nats-io/kv";
 import { Objm } from "@nats-io/obj";
 import { startDriver, type Driver } from "./support/driver.ts";
 import { startEnvironment, type Environment } from "../support/environment.ts";
-import { startNatsCluster, js, type NatsCluster } from "./support/nats-cluster.ts";
+import { startNatsCluster, js, type NatsCluster, createStream } from "./support/nats-cluster.ts";
 import { conditionsOf, CORE, create, eventually, JS, read, resource, waitForCondition } from "./support/objects.ts";
 
 let env: Environment;
@@ -25,14 +25,14 @@ beforeAll(async () => {
   nats = await startNatsCluster({ servers: 3 });
   client = await nats.client();
   // The streams someone else made before the team declared them.
-  await js(client, "STREAM.CREATE.PAYMENTS", {
+  await createStream(client, {
     name: "PAYMENTS",
     subjects: ["payments.>"],
     storage: "file",
     num_replicas: 3,
     max_age: 168 * 3600e9,
   });
-  await js(client, "STREAM.CREATE.LEDGER", { name: "LEDGER", subjects: ["ledger.>"], num_replicas: 3 });
+  await createStream(client, { name: "LEDGER", subjects: ["ledger.>"], num_replicas: 3 });
   ns = await env.namespace("payments");
   driver = startDriver(env.transport, env.kube, [ns]);
   await create(env.kube, resource(CORE, "NatsConnection", ns, "shared-payments", { servers: nats.urls }));
@@ -214,7 +214,7 @@ describe("story 3: a key-value bucket and an object store", () => {
   });
 
   it("refuses an OBJ_ stream that is not an object store: Terminal/NotABucket, stream untouched", async () => {
-    await js(client, "STREAM.CREATE.OBJ_fake", { name: "OBJ_fake", subjects: ["fake.>"] });
+    await createStream(client, { name: "OBJ_fake", subjects: ["fake.>"] });
     await create(
       env.kube,
       resource(JS, "NatsObjectStore", ns, "fake", { ...conn, adoptionPolicy: "AdoptOrCreate", name: "fake" }),
@@ -355,7 +355,7 @@ describe("story 3: Terminal clears under Retry once the cause is gone, and under
   });
 
   it("Hold: ticks do not clear Terminal; an edit to the resource does", async () => {
-    await js(client, "STREAM.CREATE.AUDIT", { name: "AUDIT", subjects: ["audit.>"] });
+    await createStream(client, { name: "AUDIT", subjects: ["audit.>"] });
     await create(env.kube, resource(JS, "NatsStream", ns, "audit", { ...conn, name: "AUDIT", subjects: ["audit.>"] }));
     await waitForCondition(env.kube, key("NatsStream", "audit"), "Terminal", "True", "ExistsUnowned");
     driver.advance(11 * 60_000);

@@ -112,17 +112,28 @@ describe("the operator installed by helm on real Knative Serving", () => {
   it("`helm uninstall` removes the operator and keeps the CRDs and the user's objects", async () => {
     const { kubectl, helm } = cluster();
     await helm("uninstall", "nats-operator", "-n", "nats-operator", "--wait", "--timeout=5m");
-    const left = await kubectl(
-      "get",
-      "ksvc,triggers,brokers,apiserversources,pingsources,serviceaccounts",
-      "-n",
-      "nats-operator",
-      "-l",
-      "app.kubernetes.io/part-of=nats-operator",
-      "-o",
-      "name",
-    );
-    expect(left.trim()).toBe("");
+    const operatorObjects = async () =>
+      (
+        await kubectl(
+          "get",
+          "ksvc,triggers,brokers,apiserversources,pingsources,serviceaccounts",
+          "-n",
+          "nats-operator",
+          "-l",
+          "app.kubernetes.io/part-of=nats-operator",
+          "-o",
+          "name",
+        )
+      ).trim();
+    // Knative's finalizers keep an ApiServerSource or a Trigger a moment after helm returns: helm
+    // v4's `--wait` counts an object whose watch has not reported yet as gone.
+    let left = await operatorObjects();
+    await waitFor(
+      "the operator's objects gone",
+      async () => (left = await operatorObjects()) === "" || undefined,
+      120_000,
+    ).catch(() => undefined);
+    expect(left).toBe("");
     const roles = await kubectl("get", "clusterroles", "-l", "app.kubernetes.io/part-of=nats-operator", "-o", "name");
     expect(roles.trim()).toBe("");
     expect(await kubectl("get", "crd", "natsclusters.cluster.nats-operator.io", "-o", "name")).toContain(

@@ -126,3 +126,30 @@ export async function js<T = Record<string, unknown>>(nc: NatsConnection, subjec
     }
   }
 }
+
+/**
+ * Creates a stream the way someone other than the operator would, and makes sure it exists. A
+ * meta group just elected may not answer yet, or may not know every peer and answer
+ * "insufficient resources" to a replicated stream; a create with the same config is repeated until
+ * it succeeds, so a test never starts from a stream that silently was not made.
+ */
+export async function createStream(
+  nc: NatsConnection,
+  config: { name: string } & Record<string, unknown>,
+  timeoutMs = 60_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    let last: string;
+    try {
+      const reply = await js<{ error?: { description: string } }>(nc, `STREAM.CREATE.${config.name}`, config);
+      if (!reply.error) return;
+      last = reply.error.description;
+    } catch (error) {
+      last = error instanceof Error ? error.message : String(error);
+    }
+    if (Date.now() >= deadline)
+      throw new Error(`stream ${config.name} was not created within ${timeoutMs} ms: ${last}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
