@@ -13,6 +13,7 @@ import { connectWith, type NatsConnectionObject } from "../../shared/nats/connec
 import { connectWithInbox, createConnectionPool } from "../../shared/nats/pool.ts";
 import { gatherRawReplies, gatherReplies, systemRequest } from "../../shared/nats/request.ts";
 import { readJWT } from "./compare.ts";
+import { lateServers, type StatszAnswer } from "./roster.ts";
 import { parseCreds } from "./creds.ts";
 import type { DeletionsReading } from "./decide-deletions.ts";
 import type { ConnectionsReading, KickOutcome } from "./decide-user-deletion.ts";
@@ -100,15 +101,20 @@ export async function readRoster(nc: NatsConnection): Promise<string[]> {
 /** A STATSZ poll: the server IDs that answered, and when it was made (shared for a few seconds). */
 async function pollRoster(nc: NatsConnection): Promise<{ ids: string[]; at: number }> {
   if (lastRoster && lastRoster.nc === nc && Date.now() - lastRoster.at < ROSTER_REUSE_MS) return lastRoster;
-  const replies = await gatherReplies<{ server?: { id?: string } }>(
-    nc,
-    "$SYS.REQ.SERVER.PING.STATSZ",
-    {},
-    {
-      inboxPrefix: AUTH_CONTROLLER_INBOX,
-      complete: () => false,
-    },
-  );
+  // Unfiltered, every server of every NATS cluster answers, so the wait is never cut short.
+  const ask = () =>
+    gatherReplies<StatszAnswer>(
+      nc,
+      "$SYS.REQ.SERVER.PING.STATSZ",
+      {},
+      {
+        inboxPrefix: AUTH_CONTROLLER_INBOX,
+        complete: () => false,
+      },
+    );
+  const first = await ask();
+  // A server a route names that missed the wait is up and late: asked once more, both answers count.
+  const replies = lateServers(first).length > 0 ? [...first, ...(await ask())] : first;
   const ids = [...new Set(replies.flatMap((r) => (r.server?.id ? [r.server.id] : [])))].sort();
   lastRoster = { nc, at: Date.now(), ids };
   return lastRoster;

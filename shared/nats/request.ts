@@ -114,6 +114,30 @@ export function systemRequest<T = Record<string, unknown>>(
 export const pingWaitMs = 2_000;
 
 /**
+ * Ends a gather `waitMs` after it began; the returned function cancels that (the gather ended
+ * first). Replies the servers sent in time may still sit unread in the socket when the timer fires:
+ * a process busy past the deadline runs its expired timers before it reads its socket. So the gather
+ * ends only after a round trip to the server (its PONG comes behind every reply it had already
+ * forwarded), bounded by another `waitMs` so a stuck connection cannot hold it open.
+ */
+function endGatherAfter(nc: NatsConnection, sub: { unsubscribe(): void }, waitMs: number): () => void {
+  let bound: ReturnType<typeof setTimeout> | undefined;
+  const timer = setTimeout(() => {
+    const bounded = new Promise<void>((resolve) => (bound = setTimeout(resolve, waitMs)));
+    void Promise.race([(async () => nc.flush())(), bounded])
+      .catch(() => undefined)
+      .finally(() => {
+        clearTimeout(bound);
+        sub.unsubscribe();
+      });
+  }, waitMs);
+  return () => {
+    clearTimeout(timer);
+    clearTimeout(bound);
+  };
+}
+
+/**
  * A request every server answers (`$SYS.REQ.SERVER.PING.STATSZ`, `.JSZ`): the replies gathered
  * until `complete` says every expected server answered, or `timeoutMs` passes. Replies come to an
  * inbox under `inboxPrefix`, the only inbox the controller's permissions let it read. Replies that
@@ -128,7 +152,7 @@ export async function gatherReplies<T extends object>(
   const replies: T[] = [];
   const inbox = createInbox(options.inboxPrefix);
   const sub = nc.subscribe(inbox);
-  const timer = setTimeout(() => sub.unsubscribe(), options.timeoutMs ?? pingWaitMs);
+  const stopEnding = endGatherAfter(nc, sub, options.timeoutMs ?? pingWaitMs);
   try {
     nc.publish(subject, JSON.stringify(body ?? {}), { reply: inbox });
     for await (const msg of sub) {
@@ -141,7 +165,7 @@ export async function gatherReplies<T extends object>(
       if (options.complete(replies)) break;
     }
   } finally {
-    clearTimeout(timer);
+    stopEnding();
     sub.unsubscribe();
   }
   return replies;
@@ -167,7 +191,7 @@ export async function gatherRawReplies(
   const replies: RawReply[] = [];
   const inbox = createInbox(options.inboxPrefix);
   const sub = nc.subscribe(inbox);
-  const timer = setTimeout(() => sub.unsubscribe(), options.timeoutMs ?? pingWaitMs);
+  const stopEnding = endGatherAfter(nc, sub, options.timeoutMs ?? pingWaitMs);
   try {
     nc.publish(subject, payload, { reply: inbox });
     for await (const msg of sub) {
@@ -177,7 +201,7 @@ export async function gatherRawReplies(
       if (noResponders || options.complete(replies)) break;
     }
   } finally {
-    clearTimeout(timer);
+    stopEnding();
     sub.unsubscribe();
   }
   return replies;

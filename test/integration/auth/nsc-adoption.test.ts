@@ -251,9 +251,15 @@ beforeAll(async () => {
   const cluster = await waitAtRest(env.kube, namespace, 300_000, CLUSTER).catch(dumpLog);
   expect(condition(cluster, "Ready")?.status).toBe("True");
   admin = await asUser(made.creds.sys);
-  // nsc's account pushed as `nsc push` does, and held by every server.
-  const pushed = await gather(admin, "$SYS.REQ.CLAIMS.UPDATE", made.orders.jwt);
-  expect(pushed).toHaveLength(3);
+  // nsc's account pushed as `nsc push` does, and held by every server. A cluster just at rest may
+  // not yet route the system account's requests to every server: pushed again, as a user re-runs
+  // `nsc push`, until all three acknowledge.
+  await waitFor(
+    "nsc's push acknowledged by every server",
+    async () =>
+      (await gather(admin as NatsConnection, "$SYS.REQ.CLAIMS.UPDATE", made.orders.jwt)).length === 3 || undefined,
+    60_000,
+  );
   await waitFor(
     "nsc's orders JWT on every server",
     async () => (await lookups(made.orders.key)).filter((j) => j === made.orders.jwt).length === 3,
