@@ -4,6 +4,7 @@
 import type { NatsConnection } from "@nats-io/transport-node";
 import { JETSTREAM_CONTROLLER_INBOX } from "../../shared/nats/pool.ts";
 import { gatherReplies, NatsApiError, systemRequest } from "../../shared/nats/request.ts";
+import { lateServers } from "../../shared/nats/statsz.ts";
 import type { JszAccount, JszData, JszReply, ServerReport, StatszReply } from "./jsz.ts";
 import { mergeSnapshot, type Snapshot } from "./snapshot.ts";
 import { probeTimeoutMs, stepdownSubject } from "./stepdown.ts";
@@ -26,11 +27,7 @@ export async function readServers(nc: NatsConnection, cluster: string): Promise<
     { cluster, exact_match: true },
     {
       inboxPrefix: JETSTREAM_CONTROLLER_INBOX,
-      complete: (got) => {
-        const answered = new Set(got.flatMap((r) => r.server?.name ?? []));
-        const named = got.flatMap((r) => r.statsz?.routes?.flatMap((route) => route.name ?? []) ?? []);
-        return answered.size > 0 && named.every((n) => answered.has(n));
-      },
+      complete: (got) => got.some((r) => r.server?.name) && lateServers(got).length === 0,
     },
   );
   const servers = new Map<string, string[]>();

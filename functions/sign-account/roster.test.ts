@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
 import { decideDeletion, decideDistribution, type Distribution, type DistributionReading } from "./distribution.ts";
-import { lateServers, nextRoster } from "./roster.ts";
+import { nextRoster } from "./roster.ts";
 
 const JWT = `eyJ0eXAiOiJKV1QifQ.${Buffer.from(JSON.stringify({ iat: 2_000 })).toString("base64url")}.sig`;
 const ALL = ["NA", "NB", "NC"];
@@ -94,34 +94,5 @@ describe("the roster an account's distribution is counted against", () => {
     expect(verdict.confirmed).toBe(false);
     expect(verdict.condition?.message).toBe("deleting: 0 of 3 servers still hold this account's JWT, 1 did not answer");
     expect(verdict.distribution?.roster).toContainEqual({ id: "NC", missedPolls: 1 });
-  });
-});
-
-describe("servers late to a STATSZ poll", () => {
-  const answer = (name: string, routes: string[]) => ({
-    server: { id: `N${name}`, name },
-    statsz: { routes: routes.map((r) => ({ name: r })) },
-  });
-
-  it("are the servers a route names that did not answer", () => {
-    expect(lateServers([answer("dist-0", ["dist-1", "dist-2"])])).toEqual(["dist-1", "dist-2"]);
-  });
-
-  it("are none once every routed server answered", () => {
-    const all = ["dist-0", "dist-1", "dist-2"];
-    expect(
-      lateServers(
-        all.map((n) =>
-          answer(
-            n,
-            all.filter((m) => m !== n),
-          ),
-        ),
-      ),
-    ).toEqual([]);
-  });
-
-  it("are none for a lone server", () => {
-    expect(lateServers([answer("solo", [])])).toEqual([]);
   });
 });

@@ -55,20 +55,3 @@ export const rosterStatus = (roster: Roster): Pick<Distribution, "roster" | "pol
   roster: roster.servers,
   ...(roster.polledAt ? { polledAt: roster.polledAt } : {}),
 });
-
-/** The parts of a `$SYS.REQ.SERVER.PING.STATSZ` answer the roster reads. */
-export interface StatszAnswer {
-  server?: { id?: string; name?: string };
-  statsz?: { routes?: { name?: string }[] };
-}
-
-/**
- * Servers an answer's routes name that did not answer themselves. A route is a live connection, so
- * such a server is up and only late: a poll that ends without it would count a three-server cluster
- * as "1 of 1" for an account it has never counted.
- */
-export function lateServers(answers: readonly StatszAnswer[]): string[] {
-  const answered = new Set(answers.flatMap((a) => a.server?.name ?? []));
-  const routed = answers.flatMap((a) => a.statsz?.routes?.flatMap((route) => route.name ?? []) ?? []);
-  return [...new Set(routed.filter((name) => !answered.has(name)))].sort();
-}

@@ -47,19 +47,19 @@ function fakeConnection() {
 
 const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** A STATSZ gather over `nc`, with the given completion test and wait. */
+const gatherStatsz = (nc: NatsConnection, complete: (got: readonly { id: string }[]) => boolean, timeoutMs: number) =>
+  gatherReplies<{ id: string }>(
+    nc,
+    "$SYS.REQ.SERVER.PING.STATSZ",
+    {},
+    { inboxPrefix: "_INBOX.test", complete, timeoutMs },
+  );
+
 describe("gathering replies", () => {
   it("keeps a reply read after the wait but before the server's PONG (sent in time, read late)", async () => {
     const fake = fakeConnection();
-    const gathered = gatherReplies<{ id: string }>(
-      fake.nc,
-      "$SYS.REQ.SERVER.PING.STATSZ",
-      {},
-      {
-        inboxPrefix: "_INBOX.test",
-        complete: () => false,
-        timeoutMs: 200,
-      },
-    );
+    const gathered = gatherStatsz(fake.nc, () => false, 200);
     fake.reply({ id: "a" });
     while (fake.flushes() === 0) await tick(1);
     fake.reply({ id: "b" });
@@ -71,32 +71,14 @@ describe("gathering replies", () => {
   it("ends a second wait after the deadline when the server never answers the flush", async () => {
     const fake = fakeConnection();
     const started = Date.now();
-    const replies = await gatherReplies(
-      fake.nc,
-      "$SYS.REQ.SERVER.PING.STATSZ",
-      {},
-      {
-        inboxPrefix: "_INBOX.test",
-        complete: () => false,
-        timeoutMs: 20,
-      },
-    );
+    const replies = await gatherStatsz(fake.nc, () => false, 20);
     expect(replies).toEqual([]);
     expect(Date.now() - started).toBeGreaterThanOrEqual(35);
   });
 
   it("ends at once, with no flush, when every expected server answered", async () => {
     const fake = fakeConnection();
-    const gathered = gatherReplies<{ id: string }>(
-      fake.nc,
-      "$SYS.REQ.SERVER.PING.STATSZ",
-      {},
-      {
-        inboxPrefix: "_INBOX.test",
-        complete: (got) => got.length === 1,
-        timeoutMs: 10_000,
-      },
-    );
+    const gathered = gatherStatsz(fake.nc, (got) => got.length === 1, 10_000);
     fake.reply({ id: "a" });
     expect((await gathered).map((r) => r.id)).toEqual(["a"]);
     expect(fake.flushes()).toBe(0);
