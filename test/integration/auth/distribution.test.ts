@@ -135,11 +135,19 @@ beforeAll(async () => {
   const cluster = await waitAtRest(env.kube, namespace, 300_000, CLUSTER).catch(dumpLog);
   expect(condition(cluster, "Ready")?.status).toBe("True");
   admin = await asUser(await credsOf("admin-creds"));
-  // At rest means the meta group is current; every server's $SYS answers may still trail it, and a
-  // roster read before they do counts only the servers that answered.
+  // At rest means the meta group is current; the routes of a cluster that came to rest seconds
+  // after its servers started may still be forming, and a push or a roster read before they have
+  // reaches only the servers routed to the pusher's. Waited for: every server answers STATSZ and
+  // names both others among its routes.
   await waitFor(
-    "every server answering STATSZ",
-    async () => ((await serverIds(admin as NatsConnection)).length === 3 ? true : undefined),
+    "every server answering STATSZ, routed to both others",
+    async () => {
+      const answers = (await gather(admin as NatsConnection, "$SYS.REQ.SERVER.PING.STATSZ")).map(
+        (a) => JSON.parse(a) as { server: { name: string }; statsz?: { routes?: { name?: string }[] } },
+      );
+      const meshed = answers.filter((a) => new Set((a.statsz?.routes ?? []).map((r) => r.name)).size === 2);
+      return answers.length === 3 && meshed.length === 3 ? true : undefined;
+    },
     60_000,
   );
 }, 600_000);
