@@ -262,7 +262,9 @@ describe("operator mode (C41)", () => {
     const jsm = await jetstreamManager(nc);
     const stream = await jsm.streams.add({ name: "ORDERS", subjects: ["orders.>"], num_replicas: 3 });
     expect(stream.config.num_replicas).toBe(3);
-    const ack = await jetstream(nc).publish("orders.1", "first");
+    // The leader's interest in orders.> reaches this client's server over the route a moment after
+    // the stream is created; until then a publish has no responders. msgID keeps a retry single.
+    const ack = await jetstream(nc).publish("orders.1", "first", { msgID: "orders-1", retries: 8 });
     expect(ack.stream).toBe("ORDERS");
     const info = await jsm.streams.info("ORDERS");
     expect(info.state.messages).toBe(1);

@@ -239,7 +239,8 @@ describe("a supercluster over gateways (story 6)", () => {
         30_000,
       );
       expect(["west-0", "west-1"]).toContain(led.cluster?.leader);
-      await jetstream(listener).publish("orders.1", "one");
+      // The leader's interest crosses the gateway a moment after it is elected: retry no-responders.
+      await jetstream(listener).publish("orders.1", "one", { msgID: "orders-1", retries: 8 });
       const stored = await (await jetstreamManager(listener)).streams.getMessage("ORDERS", { seq: 1 });
       expect(stored?.string()).toBe("one");
     } finally {

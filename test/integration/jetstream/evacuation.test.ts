@@ -123,9 +123,12 @@ beforeAll(async () => {
   });
   const kv = await new Kvm(client).create("config", { replicas: 2 });
   for (let i = 0; i < 20; i++) await kv.put(`key.${i}`, `value ${i}`);
+  // A stream leader's interest reaches the client's server a moment after it is elected: the
+  // publish retries no-responders, and msgID keeps a retried message single.
   const jsc = jetstream(client);
-  for (let i = 0; i < 200; i++) await jsc.publish(`events.${i}`, `event ${i}`);
-  for (let i = 0; i < 50; i++) await jsc.publish(`legacy.${i}`, `legacy ${i}`);
+  const once = (id: string) => ({ msgID: id, retries: 8 });
+  for (let i = 0; i < 200; i++) await jsc.publish(`events.${i}`, `event ${i}`, once(`events-${i}`));
+  for (let i = 0; i < 50; i++) await jsc.publish(`legacy.${i}`, `legacy ${i}`, once(`legacy-${i}`));
   for (const stream of [...MOVABLE, "PINNED"]) expect((await info(stream)).cluster?.name).toBe("east");
 }, 240_000);
 

@@ -137,8 +137,10 @@ describe("story 11 on NatsClusters: retiring east", () => {
     // electing: createStream asks again until the stream is made.
     await createStream(client, { name: "ORDERS", subjects: ["orders.>"], num_replicas: 2 });
     await createStream(client, { name: "EVENTS", subjects: ["events.>"], num_replicas: 1 });
+    // The leader's interest reaches the client's server a moment after it is elected: retry
+    // no-responders, msgID keeping a retried message single.
     const jsc = jetstream(client);
-    for (let i = 0; i < 100; i++) await jsc.publish(`events.${i}`, `event ${i}`);
+    for (let i = 0; i < 100; i++) await jsc.publish(`events.${i}`, `event ${i}`, { msgID: `events-${i}`, retries: 8 });
     for (const stream of STREAMS) expect((await info(stream)).cluster?.name).toBe("east");
   }, 600_000);
 
