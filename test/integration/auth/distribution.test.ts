@@ -14,6 +14,7 @@ import {
   readConnections,
 } from "../../../functions/sign-account/system-connection.ts";
 import type { KubeObject } from "../../../shared/kube/object.ts";
+import { createStream } from "../jetstream/support/nats-cluster.ts";
 import { startEnvironment, type Environment } from "../support/environment.ts";
 import { condition, quickstart, waitAtRest, waitFor } from "../cluster/support/natscluster.ts";
 import { startOperator, type RunningOperator } from "../cluster/support/operator.ts";
@@ -197,7 +198,7 @@ describe("account JWTs pushed over $SYS to a 3-server operator-mode cluster", ()
       // A server enables JetStream for an account shortly after it stores the JWT, and the
       // connection may sit on a server that has not yet: wait for JetStream, as an app would.
       const jsm = await waitFor("JetStream enabled for team on the user's server", () => jetstreamManager(nc), 30_000);
-      await jsm.streams.add({ name: "ORDERS", subjects: ["orders.>"], num_replicas: 3 });
+      await createStream(nc, { name: "ORDERS", subjects: ["orders.>"], num_replicas: 3 });
       await nc.request("orders.1", "one", { timeout: 5_000 }).catch(() => undefined);
       const info = await jsm.streams.info("ORDERS");
       expect(info.config.name).toBe("ORDERS");
