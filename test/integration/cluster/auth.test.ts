@@ -5,11 +5,11 @@
 // so does a missing accountTrustRefs entry (AccountTrustNotFound, C44), whose account is then
 // preloaded on every server. Auth added to a running cluster waits for restart-all.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { jetstream, jetstreamManager } from "@nats-io/jetstream";
+import { jetstreamManager } from "@nats-io/jetstream";
 import { connect, createInbox, credsAuthenticator, type NatsConnection } from "@nats-io/transport-node";
 import type { KubeObject } from "../../../shared/kube/object.ts";
 import { createOperator, type TestOperator } from "../../support/nats-auth.ts";
-import { createStream } from "../jetstream/support/nats-cluster.ts";
+import { createStream, publishOnce } from "../jetstream/support/nats-cluster.ts";
 import { startEnvironment, type Environment } from "../support/environment.ts";
 import { clusterKey, condition, quickstart, readCluster, waitAtRest, waitFor } from "./support/natscluster.ts";
 import { startOperator, type RunningOperator } from "./support/operator.ts";
@@ -263,9 +263,7 @@ describe("operator mode (C41)", () => {
     // A meta group just at rest may refuse the first R3 stream: createStream asks until it is made.
     await createStream(nc, { name: "ORDERS", subjects: ["orders.>"], num_replicas: 3 });
     const jsm = await jetstreamManager(nc);
-    // The leader's interest in orders.> reaches this client's server over the route a moment after
-    // the stream is created; until then a publish has no responders. msgID keeps a retry single.
-    const ack = await jetstream(nc).publish("orders.1", "first", { msgID: "orders-1", retries: 8 });
+    const ack = await publishOnce(nc, "orders.1", "first", "orders-1");
     expect(ack.stream).toBe("ORDERS");
     const info = await jsm.streams.info("ORDERS");
     expect(info.config.num_replicas).toBe(3);

@@ -7,7 +7,8 @@
 // NatsCluster, and a running cluster whose servers run a meta group of their own is not given the
 // remotes (OwnMetaGroup).
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { jetstream, jetstreamManager } from "@nats-io/jetstream";
+import { jetstreamManager } from "@nats-io/jetstream";
+import { publishOnce } from "../jetstream/support/nats-cluster.ts";
 import { connect, credsAuthenticator, type NatsConnection } from "@nats-io/transport-node";
 import type { Condition } from "../../../shared/kube/conditions.ts";
 import type { KubeObject } from "../../../shared/kube/object.ts";
@@ -239,8 +240,7 @@ describe("a supercluster over gateways (story 6)", () => {
         30_000,
       );
       expect(["west-0", "west-1"]).toContain(led.cluster?.leader);
-      // The leader's interest crosses the gateway a moment after it is elected: retry no-responders.
-      await jetstream(listener).publish("orders.1", "one", { msgID: "orders-1", retries: 8 });
+      await publishOnce(listener, "orders.1", "one", "orders-1");
       const stored = await (await jetstreamManager(listener)).streams.getMessage("ORDERS", { seq: 1 });
       expect(stored?.string()).toBe("one");
     } finally {

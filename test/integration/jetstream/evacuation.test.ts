@@ -17,7 +17,7 @@ import type { KubeObject } from "../../../shared/kube/object.ts";
 import type { DispatchDeps } from "../../../shared/runtime/dispatch.ts";
 import { createLogger } from "../../../shared/telemetry/logger.ts";
 import { startEnvironment, type Environment } from "../support/environment.ts";
-import { js, type NatsCluster, type ServerControl, createStream } from "./support/nats-cluster.ts";
+import { js, type NatsCluster, type ServerControl, createStream, publishOnce } from "./support/nats-cluster.ts";
 import { evacuationPass } from "./support/evacuation-pass.ts";
 import { publishThroughout } from "./support/publish-throughout.ts";
 import { CORE, create, eventually, JS, resource } from "./support/objects.ts";
@@ -123,12 +123,8 @@ beforeAll(async () => {
   });
   const kv = await new Kvm(client).create("config", { replicas: 2 });
   for (let i = 0; i < 20; i++) await kv.put(`key.${i}`, `value ${i}`);
-  // A stream leader's interest reaches the client's server a moment after it is elected: the
-  // publish retries no-responders, and msgID keeps a retried message single.
-  const jsc = jetstream(client);
-  const once = (id: string) => ({ msgID: id, retries: 8 });
-  for (let i = 0; i < 200; i++) await jsc.publish(`events.${i}`, `event ${i}`, once(`events-${i}`));
-  for (let i = 0; i < 50; i++) await jsc.publish(`legacy.${i}`, `legacy ${i}`, once(`legacy-${i}`));
+  for (let i = 0; i < 200; i++) await publishOnce(client, `events.${i}`, `event ${i}`, `events-${i}`);
+  for (let i = 0; i < 50; i++) await publishOnce(client, `legacy.${i}`, `legacy ${i}`, `legacy-${i}`);
   for (const stream of [...MOVABLE, "PINNED"]) expect((await info(stream)).cluster?.name).toBe("east");
 }, 240_000);
 

@@ -5,7 +5,6 @@
 // then deleting the east NatsCluster passes its deletion guard, since no stream group remains there.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { Writable } from "node:stream";
-import { jetstream } from "@nats-io/jetstream";
 import { connect, credsAuthenticator, type NatsConnection } from "@nats-io/transport-node";
 import { balance } from "../../../functions/balance/index.ts";
 import type { NatsClusterEvacuation } from "../../../functions/balance/evacuation.ts";
@@ -19,7 +18,7 @@ import { startEnvironment, type Environment } from "../support/environment.ts";
 import { API_VERSION, clusterKey, condition, readCluster, waitFor } from "../cluster/support/natscluster.ts";
 import { startOperator, type RunningOperator } from "../cluster/support/operator.ts";
 import { installOperatorTrust, operatorModeAuth, SYSTEM_CREDENTIALS } from "../cluster/support/operator-mode.ts";
-import { createStream, js } from "./support/nats-cluster.ts";
+import { createStream, js, publishOnce } from "./support/nats-cluster.ts";
 import { evacuationPass } from "./support/evacuation-pass.ts";
 import { publishThroughout } from "./support/publish-throughout.ts";
 import { CORE, create, JS, resource } from "./support/objects.ts";
@@ -137,10 +136,7 @@ describe("story 11 on NatsClusters: retiring east", () => {
     // electing: createStream asks again until the stream is made.
     await createStream(client, { name: "ORDERS", subjects: ["orders.>"], num_replicas: 2 });
     await createStream(client, { name: "EVENTS", subjects: ["events.>"], num_replicas: 1 });
-    // The leader's interest reaches the client's server a moment after it is elected: retry
-    // no-responders, msgID keeping a retried message single.
-    const jsc = jetstream(client);
-    for (let i = 0; i < 100; i++) await jsc.publish(`events.${i}`, `event ${i}`, { msgID: `events-${i}`, retries: 8 });
+    for (let i = 0; i < 100; i++) await publishOnce(client, `events.${i}`, `event ${i}`, `events-${i}`);
     for (const stream of STREAMS) expect((await info(stream)).cluster?.name).toBe("east");
   }, 600_000);
 

@@ -3,6 +3,7 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { jetstream } from "@nats-io/jetstream";
 import { connect, type ConnectionOptions, type NatsConnection } from "@nats-io/transport-node";
 import { ensureBinaries } from "../../../harness/binaries.ts";
 import { freePorts } from "../../../harness/ports.ts";
@@ -153,3 +154,11 @@ export async function createStream(
     await new Promise((r) => setTimeout(r, 500));
   }
 }
+
+/**
+ * A JetStream publish soon after its stream was made: the leader's interest reaches the client's
+ * server (over a route or a gateway) a moment after it is elected, so no-responders is retried;
+ * the message ID keeps a retried message single.
+ */
+export const publishOnce = (nc: NatsConnection, subject: string, body: string, id: string) =>
+  jetstream(nc).publish(subject, body, { msgID: id, retries: 8 });
