@@ -1,6 +1,8 @@
 import { describe, expect, it } from "@jest/globals";
 import { decode, parseCreds, type ClaimsData } from "@nats-io/jwt";
+import type { Kube } from "../../shared/kube/client.ts";
 import type { KubeObject } from "../../shared/kube/object.ts";
+import { reconcile } from "./reconcile.ts";
 import {
   accountObject,
   operatorObject,
@@ -52,6 +54,29 @@ const seedsIn = async (world: ReturnType<typeof authWorld>) => {
     }
   return seeds;
 };
+
+const WRITES = new Set(["apply", "applyStatus", "replaceStatus", "replace", "patch", "create", "delete"]);
+
+/** `kube`, but its first write is followed by `between` (another delivery running to its end). */
+function interleaved(kube: Kube, between: () => Promise<unknown>): Kube {
+  let pending = true;
+  return new Proxy(kube, {
+    get(target, name, receiver) {
+      const member: unknown = Reflect.get(target, name, receiver);
+      if (typeof member !== "function") return member;
+      const method = (...args: unknown[]) => (member as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+      if (!WRITES.has(String(name))) return method;
+      return async (...args: unknown[]) => {
+        const result = await method(...args);
+        if (pending) {
+          pending = false;
+          await between();
+        }
+        return result;
+      };
+    },
+  });
+}
 
 describe("sign-account acting on its decisions", () => {
   it("generates keys into annotated Secrets without owner references and records them in status", async () => {
@@ -118,6 +143,26 @@ describe("sign-account acting on its decisions", () => {
     const before = world.kube.writes.length;
     for (const [kind, name] of CHAIN) await world.run(kind, name);
     expect(world.kube.writes.slice(before)).toEqual([]);
+  });
+
+  it("gives a new user one key when two deliveries sign it at once, and revokes none", async () => {
+    const world = await signedChain([userObject("bob")]);
+    const recorder = { record: async () => undefined };
+    const bob = { kind: "NatsUser" as const, namespace: "auth", name: "bob" };
+    // The second delivery runs whole between the first one's first write and the rest of it.
+    const second = () => reconcile(world.kube as Kube, recorder, bob, new Date());
+    await reconcile(interleaved(world.kube as Kube, second), recorder, bob, new Date());
+    await world.run("NatsUser", "bob");
+    await world.run("NatsAccount", "app");
+
+    const user = await world.get<WithStatus>(AUTH, "NatsUser", "bob");
+    const secret = await world.get<Secret>("v1", "Secret", "bob-creds");
+    const creds = await parseCreds(Buffer.from(secret?.data?.["user.creds"] ?? "", "base64"));
+    expect(user?.status?.["publicKey"]).toBe(creds.uc.sub);
+    expect(user?.status?.["replacedKeys"]).toBeUndefined();
+    const account = await world.get<WithStatus>(AUTH, "NatsAccount", "app");
+    expect(account?.status?.["revocations"]).toBeUndefined();
+    expect(decode<Record<string, unknown>>(String(account?.status?.["jwt"])).nats["revocations"]).toBeUndefined();
   });
 
   it("never shows a seed in a status or an Event", async () => {

@@ -1,7 +1,7 @@
 // Carrying out a decision: seed Secrets created (and then nothing else: the object is observed
 // again with its keys), JWTs signed, the whole status written guarded by the resourceVersion read
 // (the claim), then the creds Secret and the Events. Of concurrent deliveries one gets past the
-// claim; the others answer conflict.
+// claim; the others answer conflict. A creds Secret made for the first time is the claim itself.
 import { createAccount, createOperator, createUser, encodeGeneric, type KeyPair } from "@nats-io/jwt";
 import { GENERATED_FOR_ANNOTATION } from "../../shared/api/constants/annotations.ts";
 import { FIELD_MANAGERS } from "../../shared/api/constants/field-managers.ts";
@@ -230,7 +230,7 @@ async function sendDelete(
   const jwt = await encodeGeneric("delete accounts", keyring.pair(request.signer), "generic", {
     accounts: [...request.accounts].sort(),
   });
-  const servers = (await readRoster(system.nc)).length;
+  const servers = (await readRoster(system)).length;
   const outcome = await deleteClaims(system.nc, jwt, servers, now);
   if (outcome.acknowledged > 0)
     await recorder.record(
@@ -266,6 +266,13 @@ export async function act(
   }
   const pair = decision.creds ? userPair(keyring, decision.creds) : undefined;
   const { status, credsJwt } = await signAll(keyring, decision, pair);
+  // A new creds Secret is its own claim (one create succeeds) and is made before status names its
+  // key: a status naming a key no Secret holds reads to the next delivery as a key given up, to revoke.
+  const createsCreds = decision.creds !== undefined && decision.creds.resourceVersion === undefined;
+  if (createsCreds && decision.creds && credsJwt && pair) {
+    const created = await writeCreds(kube, decision, decision.creds, credsJwt, pair);
+    if (created.kind === "conflict") return { kind: "conflict" };
+  }
   const written = await writeStatus(kube, object, status, FIELD_MANAGER, { whole: true });
   if (written.kind === "conflict") return { kind: "conflict" };
   // Finalizer patches carry the resourceVersion just written: a write since is a conflict.
@@ -283,7 +290,7 @@ export async function act(
     const removed = await guarded(() => removeFinalizer(kube, latest, finalizer));
     if (removed.kind === "conflict") return { kind: "conflict" };
   }
-  if (decision.creds && credsJwt && pair) {
+  if (decision.creds && credsJwt && pair && !createsCreds) {
     const creds = await writeCreds(kube, decision, decision.creds, credsJwt, pair);
     if (creds.kind === "conflict") return { kind: "conflict" };
   }
