@@ -8,7 +8,7 @@ import type { ScheduleDecision } from "../../shared/runtime/schedule.ts";
 import { dependentsOf, type Dependent } from "./dependents.ts";
 import { describeSubject } from "./objects.ts";
 import { reconcile } from "./reconcile.ts";
-import { closeSystemConnections } from "./system-connection.ts";
+import { closeSystemConnections, newRosterPolls } from "./system-connection.ts";
 import { resolveTarget } from "./target.ts";
 
 /** A bound on one delivery's fan-out; the rest is reached by the objects' own events. */
@@ -49,6 +49,7 @@ export const signAccount: OperatorFunction = {
     const failed: string[] = [];
     let conflicted = false;
     let acted = false;
+    const rosters = newRosterPolls();
     while (queue.length > 0 && seen.size < MOST_OBJECTS) {
       const subject = queue.shift() as Dependent;
       // A second visit is asked for explicitly (a user after its account revoked its key), once.
@@ -56,7 +57,7 @@ export const signAccount: OperatorFunction = {
       if (seen.has(id)) continue;
       seen.add(id);
       try {
-        const result = await reconcile(kube, recorder, subject, now);
+        const result = await reconcile(kube, recorder, subject, now, rosters);
         summaries.push(result.summary);
         if (result.kind === "conflict") conflicted = true;
         if (result.kind !== "gone") acted = true;

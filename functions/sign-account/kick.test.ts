@@ -75,7 +75,7 @@ describe("closing a deleted user's connections", () => {
       summary: "",
     };
     const { nc } = servers({});
-    const acted = await act(kube, recorder, new Keyring(), decision, { kind: "up", nc });
+    const acted = await act(kube, recorder, new Keyring(), decision, { kind: "up", nc, rosters: {} });
     expect(acted).toEqual({ kind: "kicked", outcome: { kicked: 1, failed: [] } });
     expect(events).toEqual(["Normal UserKicked: closed 1 connection(s) of NatsUser alice on 1 server(s)"]);
     const after = await kube.get<NatsUser>({

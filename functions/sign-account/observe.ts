@@ -31,11 +31,13 @@ import { offersStepdown } from "./stepdown-imports.ts";
 import type { DeletionsReading } from "./decide-deletions.ts";
 import type { ConnectionsReading, KickOutcome } from "./decide-user-deletion.ts";
 import {
+  newRosterPolls,
   openSystemConnection,
   readConnections,
   readDeletions,
   readDistribution,
   systemConnectionUser,
+  type RosterPolls,
   type SystemLink,
 } from "./system-connection.ts";
 
@@ -404,7 +406,7 @@ export interface Read {
 /**
  * Reads the subject and what it refers to; undefined when the subject is gone. `lastPush` is a push
  * made earlier in the same delivery, so the decision after it knows it was acknowledged; `lastDelete`
- * a delete request likewise.
+ * a delete request likewise. `rosters` holds the STATSZ polls the delivery's reads share.
  */
 export async function observe(
   kube: Kube,
@@ -412,6 +414,7 @@ export async function observe(
   lastPush?: PushOutcome,
   lastDelete?: PushOutcome,
   lastKick?: KickOutcome,
+  rosters: RosterPolls = newRosterPolls(),
 ): Promise<Read | undefined> {
   const object = asRead<KubeObject>(await kube.get(keyOfSubject(subject)));
   if (!object) return undefined;
@@ -426,7 +429,7 @@ export async function observe(
       // The system connection is opened only for an operator with deleted accounts to watch, or
       // whose system account's revocations are to be recovered from the servers.
       if (deleted.length === 0 && !recovering) return { observed, keyring };
-      const system = await openSystemConnection(kube);
+      const system = await openSystemConnection(kube, rosters);
       const keys = deleted.map((d) => d.publicKey);
       return {
         observed: {
@@ -439,12 +442,12 @@ export async function observe(
       };
     }
     case "NatsSystemAccount": {
-      const system = await openSystemConnection(kube);
+      const system = await openSystemConnection(kube, rosters);
       const observed = await observeSystemAccount(kube, object as NatsSystemAccount, keyring, system, lastPush);
       return { observed, keyring, system };
     }
     case "NatsAccount": {
-      const system = await openSystemConnection(kube);
+      const system = await openSystemConnection(kube, rosters);
       const observed = await observeAccount(kube, object as NatsAccount, keyring, system, lastPush, lastDelete);
       return { observed, keyring, system };
     }
@@ -452,7 +455,7 @@ export async function observe(
       const user = object as NatsUser;
       // The system connection is opened only for a deleted user whose connections are to be closed.
       const draining = user.metadata.deletionTimestamp && hasFinalizer(user, FINALIZERS.userRevoke);
-      const system: SystemLink = draining ? await openSystemConnection(kube) : { kind: "off" };
+      const system: SystemLink = draining ? await openSystemConnection(kube, rosters) : { kind: "off" };
       const observed = await observeUser(kube, user, keyring, system, lastKick);
       return { observed, keyring, ...(draining ? { system } : {}) };
     }

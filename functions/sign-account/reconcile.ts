@@ -12,6 +12,7 @@ import { describeSubject, type Subject } from "./objects.ts";
 import type { KickOutcome } from "./decide-user-deletion.ts";
 import type { PushOutcome } from "./distribution.ts";
 import { observe } from "./observe.ts";
+import { newRosterPolls, type RosterPolls } from "./system-connection.ts";
 
 export type Reconciled =
   | { kind: "done"; summary: string; schedules: ScheduleDecision[] }
@@ -21,12 +22,18 @@ export type Reconciled =
 /** Generating takes one pass, signing and pushing the next, confirming the push a third: and a spare. */
 const PASSES = 4;
 
-export async function reconcile(kube: Kube, recorder: EventRecorder, subject: Subject, now: Date): Promise<Reconciled> {
+export async function reconcile(
+  kube: Kube,
+  recorder: EventRecorder,
+  subject: Subject,
+  now: Date,
+  rosters: RosterPolls = newRosterPolls(),
+): Promise<Reconciled> {
   let lastPush: PushOutcome | undefined;
   let lastDelete: PushOutcome | undefined;
   let lastKick: KickOutcome | undefined;
   for (let pass = 0; pass < PASSES; pass++) {
-    const read = await observe(kube, subject, lastPush, lastDelete, lastKick);
+    const read = await observe(kube, subject, lastPush, lastDelete, lastKick, rosters);
     if (!read) return { kind: "gone", summary: `${describeSubject(subject)} is gone` };
     const decision = decide(read.observed, now);
     const acted = await act(kube, recorder, read.keyring, decision, read.system, now);

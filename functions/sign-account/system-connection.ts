@@ -41,9 +41,20 @@ export function systemConnectionRef(
 }
 
 export type SystemLink =
-  { kind: "off" } | { kind: "unreachable"; message: string } | { kind: "up"; nc: NatsConnection };
+  { kind: "off" } | { kind: "unreachable"; message: string } | { kind: "up"; nc: NatsConnection; rosters: RosterPolls };
 
-export async function openSystemConnection(kube: Kube): Promise<SystemLink> {
+/**
+ * The STATSZ polls of one delivery: the objects it reconciles share one gather wait. Never shared
+ * across deliveries: a roster read while a cluster's routes were still forming would count a new
+ * account against too few servers (and call it distributed) for as long as it was reused.
+ */
+export interface RosterPolls {
+  last?: { nc: NatsConnection; at: number; ids: string[] };
+}
+
+export const newRosterPolls = (): RosterPolls => ({});
+
+export async function openSystemConnection(kube: Kube, rosters: RosterPolls = newRosterPolls()): Promise<SystemLink> {
   const raw = process.env[SYSTEM_CONNECTION_ENV];
   const ref = systemConnectionRef();
   if (!ref)
@@ -59,7 +70,7 @@ export async function openSystemConnection(kube: Kube): Promise<SystemLink> {
   if (!connection)
     return { kind: "unreachable", message: `system connection NatsConnection ${ref.namespace}/${ref.name} not found` };
   const connected = await connectWith(kube, pool, connection);
-  return connected.ok ? { kind: "up", nc: connected.nc } : { kind: "unreachable", message: connected.message };
+  return connected.ok ? { kind: "up", nc: connected.nc, rosters } : { kind: "unreachable", message: connected.message };
 }
 
 /**
@@ -89,18 +100,20 @@ export async function systemConnectionUser(kube: Kube): Promise<string | undefin
   return readJWT(parsed?.jwt)?.sub;
 }
 
-/** A roster read this recently is used again: the accounts of one delivery share one STATSZ wait. */
+/** Within one delivery, a roster read this recently is used again (a long fan-out polls afresh). */
 const ROSTER_REUSE_MS = 5_000;
-let lastRoster: { nc: NatsConnection; at: number; ids: string[] } | undefined;
+
+type UpLink = Extract<SystemLink, { kind: "up" }>;
 
 /** Server IDs answering `$SYS.REQ.SERVER.PING.STATSZ` within the gather wait. */
-export async function readRoster(nc: NatsConnection): Promise<string[]> {
-  return (await pollRoster(nc)).ids;
+export async function readRoster(link: UpLink): Promise<string[]> {
+  return (await pollRoster(link)).ids;
 }
 
-/** A STATSZ poll: the server IDs that answered, and when it was made (shared for a few seconds). */
-async function pollRoster(nc: NatsConnection): Promise<{ ids: string[]; at: number }> {
-  if (lastRoster && lastRoster.nc === nc && Date.now() - lastRoster.at < ROSTER_REUSE_MS) return lastRoster;
+/** A STATSZ poll: the server IDs that answered, and when it was made (shared within the delivery). */
+async function pollRoster({ nc, rosters }: UpLink): Promise<{ ids: string[]; at: number }> {
+  const last = rosters.last;
+  if (last && last.nc === nc && Date.now() - last.at < ROSTER_REUSE_MS) return last;
   // Unfiltered, every server of every NATS cluster answers, so the wait is never cut short.
   const ask = () =>
     gatherReplies<StatszAnswer>(
@@ -116,8 +129,8 @@ async function pollRoster(nc: NatsConnection): Promise<{ ids: string[]; at: numb
   // A server a route names that missed the wait is up and late: asked once more, both answers count.
   const replies = lateServers(first).length > 0 ? [...first, ...(await ask())] : first;
   const ids = [...new Set(replies.flatMap((r) => (r.server?.id ? [r.server.id] : [])))].sort();
-  lastRoster = { nc, at: Date.now(), ids };
-  return lastRoster;
+  rosters.last = { nc, at: Date.now(), ids };
+  return rosters.last;
 }
 
 /** Each answering server's JWT for the account ("" when it holds none). */
@@ -138,7 +151,7 @@ export async function readDistribution(
 ): Promise<DistributionReading> {
   if (link.kind !== "up") return link;
   try {
-    const poll = await pollRoster(link.nc);
+    const poll = await pollRoster(link);
     const roster = poll.ids;
     const holdings = accountKey && roster.length > 0 ? await lookup(link.nc, accountKey, roster.length) : [];
     return {
@@ -162,7 +175,7 @@ export async function readDeletions(
 ): Promise<DeletionsReading> {
   if (link.kind !== "up") return link;
   try {
-    const roster = await readRoster(link.nc);
+    const roster = await readRoster(link);
     const held: string[] = [];
     for (const key of roster.length > 0 ? keys : []) {
       const holdings = await lookup(link.nc, key, roster.length);
@@ -192,7 +205,7 @@ export async function readConnections(
 ): Promise<ConnectionsReading> {
   if (link.kind !== "up") return link;
   try {
-    const roster = await readRoster(link.nc);
+    const roster = await readRoster(link);
     const replies = await gatherReplies<ConnzReply>(
       link.nc,
       "$SYS.REQ.SERVER.PING.CONNZ",
