@@ -268,9 +268,9 @@ export async function act(
   const { status, credsJwt } = await signAll(keyring, decision, pair);
   // A new creds Secret is its own claim (one create succeeds) and is made before status names its
   // key: a status naming a key no Secret holds reads to the next delivery as a key given up, to revoke.
-  const createsCreds = decision.creds !== undefined && decision.creds.resourceVersion === undefined;
-  if (createsCreds && decision.creds && credsJwt && pair) {
-    const created = await writeCreds(kube, decision, decision.creds, credsJwt, pair);
+  const newCreds = decision.creds?.resourceVersion === undefined ? decision.creds : undefined;
+  if (newCreds && credsJwt && pair) {
+    const created = await writeCreds(kube, decision, newCreds, credsJwt, pair);
     if (created.kind === "conflict") return { kind: "conflict" };
   }
   const written = await writeStatus(kube, object, status, FIELD_MANAGER, { whole: true });
@@ -290,7 +290,7 @@ export async function act(
     const removed = await guarded(() => removeFinalizer(kube, latest, finalizer));
     if (removed.kind === "conflict") return { kind: "conflict" };
   }
-  if (decision.creds && credsJwt && pair && !createsCreds) {
+  if (decision.creds && !newCreds && credsJwt && pair) {
     const creds = await writeCreds(kube, decision, decision.creds, credsJwt, pair);
     if (creds.kind === "conflict") return { kind: "conflict" };
   }
