@@ -8,7 +8,7 @@ import { done, retry, skipped, withSchedules, type Outcome } from "../../shared/
 import type { SyncDeps } from "./context.ts";
 import { isResyncDelivery } from "../../shared/runtime/resync.ts";
 import { allObjects, referrersInto, usersOfConnection } from "./dependents.ts";
-import { inBatches } from "./in-batches.ts";
+import { inBatches } from "../../shared/runtime/in-batches.ts";
 import { isObjectKind } from "./kinds.ts";
 import type { JetStreamObject } from "./placement.ts";
 import { type ConnectionWithStatus, reconcileConnection } from "./reconcile-connection.ts";
