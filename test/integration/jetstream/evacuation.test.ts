@@ -10,7 +10,7 @@ import { jetstream } from "@nats-io/jetstream";
 import { Kvm } from "@nats-io/kv";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { balance } from "../../../functions/balance/index.ts";
-import type { NatsClusterEvacuation } from "../../../functions/balance/evacuation.ts";
+import type { NatsClusterEvacuation } from "../../../functions/balance/evacuation/resource.ts";
 import { JETSTREAM_METADATA } from "../../../shared/api/constants/jetstream-metadata.ts";
 import { createEventRecorder } from "../../../shared/kube/events.ts";
 import type { KubeObject } from "../../../shared/kube/object.ts";

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { Writable } from "node:stream";
 import { connect, credsAuthenticator, type NatsConnection } from "@nats-io/transport-node";
 import { balance } from "../../../functions/balance/index.ts";
-import type { NatsClusterEvacuation } from "../../../functions/balance/evacuation.ts";
+import type { NatsClusterEvacuation } from "../../../functions/balance/evacuation/resource.ts";
 import { ALLOW_GATEWAY_WITHOUT_TLS_ENV, type Cluster } from "../../../functions/cluster/index.ts";
 import { createEventRecorder } from "../../../shared/kube/events.ts";
 import type { KubeObject } from "../../../shared/kube/object.ts";

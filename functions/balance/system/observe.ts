@@ -1,0 +1,164 @@
+// Everything one pass decides on, read and nothing else: the balancer, the other system balancers
+// (which NATS cluster is whose), and the NATS cluster its connection reaches. What it means is
+// decide.ts's to say.
+import type { NatsConnection } from "@nats-io/transport-node";
+import { KINDS } from "../../../shared/api/kinds.ts";
+import type { NatsClusterStatus } from "../../../shared/api/cluster/nats-cluster-status.ts";
+import type { Kube } from "../../../shared/kube/client.ts";
+import { findCondition } from "../../../shared/kube/conditions.ts";
+import type { KubeObject } from "../../../shared/kube/object.ts";
+import {
+  connectWith,
+  type NatsConnectionObject,
+  type Resolved,
+  resolveConnection,
+} from "../../../shared/nats/connection.ts";
+import type { ConnectionPool } from "../../../shared/nats/pool.ts";
+import { leaderMovesOn, type NatsSystemBalancer, SYSTEM_BALANCER } from "./resource.ts";
+import type { Reach } from "./capabilities.ts";
+import { probeReach, readCluster } from "../leaders/read-cluster.ts";
+import { connectionKeyOf, isOlder } from "./duplicate.ts";
+import { reachesServerOf } from "../pass/same-system.ts";
+import { operatorNamespace } from "../../../shared/runtime/operator-namespace.ts";
+import { type MoveLease, readLease } from "../pass/lease.ts";
+import { type CoveredCluster, namespacesNamed } from "../pass/rollout.ts";
+import type { Snapshot } from "../leaders/snapshot.ts";
+import type { StreamRef } from "../evacuation/decide.ts";
+import { streamsUnderEvacuation } from "../pass/under-evacuation.ts";
+
+/** What the balancer's connection showed of its NATS cluster, or why it showed nothing. */
+export type NatsView =
+  | {
+      kind: "read";
+      snapshot: Snapshot;
+      /** The connection's own account (the system account). */
+      ownAccount?: string;
+      /** Which accounts holding groups in scope can be stepped down; absent when leader moves are off. */
+      reach?: Reach;
+      /** Streams an evacuation of this NATS cluster is moving: left alone (B11). */
+      evacuating?: StreamRef[];
+      /** The move lease of this NATS cluster (B9). */
+      lease?: MoveLease;
+    }
+  | { kind: "unavailable"; reason: string; message: string };
+
+export interface Observed {
+  balancer: NatsSystemBalancer;
+  /** Every other NatsSystemBalancer, in any namespace; once the NATS cluster is read, less those in another NATS system. */
+  others: NatsSystemBalancer[];
+  nats: NatsView;
+  /** The NatsClusters with servers in the namespaces the balancer names, for their Settled condition (B12). */
+  clusters?: CoveredCluster[];
+}
+
+/** A balancer's live connection and the NatsConnection behind it, or why there is none. */
+export type BalancerConnection =
+  { ok: true; nc: NatsConnection; connection: NatsConnectionObject } | { ok: false; reason: string; message: string };
+
+/** The pooled connection of a resolved reference, with the NatsConnection it came from. */
+export async function connectResolved(
+  kube: Kube,
+  pool: ConnectionPool,
+  resolved: Resolved,
+): Promise<BalancerConnection> {
+  if (!resolved.ok) return resolved;
+  const connected = await connectWith(kube, pool, resolved.connection);
+  return connected.ok ? { ...connected, connection: resolved.connection } : connected;
+}
+
+/** The balancer's connection, or why there is none (the connection reasons of the catalogue). */
+export async function connectionOf(
+  kube: Kube,
+  pool: ConnectionPool,
+  balancer: NatsSystemBalancer,
+): Promise<BalancerConnection> {
+  const referrer = {
+    group: SYSTEM_BALANCER.group,
+    kind: SYSTEM_BALANCER.kind,
+    namespace: balancer.metadata.namespace ?? "",
+  };
+  return connectResolved(kube, pool, await resolveConnection(kube, referrer, balancer.spec.connectionRef));
+}
+
+/** The NatsClusters reporting servers in the namespaces a balancer names (rollout.ts): the ones that may be its own. */
+export async function readClusters(
+  kube: Kube,
+  balancerNamespace: string,
+  connection: NatsConnectionObject,
+): Promise<CoveredCluster[]> {
+  const namespaces = namespacesNamed(balancerNamespace, connection);
+  const clusters = await kube.list<KubeObject & { status?: NatsClusterStatus }>({
+    apiVersion: KINDS.NatsCluster.apiVersion,
+    kind: KINDS.NatsCluster.kind,
+  });
+  return clusters.flatMap((c) => {
+    const namespace = c.metadata.namespace ?? "";
+    const servers = (c.status?.servers ?? []).map((s) => s.name);
+    if (servers.length === 0 || !namespaces.has(namespace)) return [];
+    const settled = findCondition(c.status?.conditions, "Settled");
+    return [{ namespace, name: c.metadata.name, servers, ...(settled ? { settled } : {}) }];
+  });
+}
+
+/**
+ * The other balancers less those shown to be in another NATS system: an older one whose reported
+ * servers share names with this roster, on another connection, is asked after through its own
+ * connection (same-system.ts). One that cannot be asked counts, as a duplicate is the safe guess.
+ */
+async function othersInMySystem(
+  kube: Kube,
+  pool: ConnectionPool,
+  self: NatsSystemBalancer,
+  nc: NatsConnection,
+  others: readonly NatsSystemBalancer[],
+  roster: readonly string[],
+): Promise<NatsSystemBalancer[]> {
+  const kept = await Promise.all(
+    others.map(async (other) => {
+      const namesake =
+        isOlder(other, self) &&
+        connectionKeyOf(other) !== connectionKeyOf(self) &&
+        (other.status?.servers ?? []).some((s) => roster.includes(s.name));
+      if (!namesake) return true;
+      const theirs = await connectionOf(kube, pool, other);
+      return !theirs.ok || (await reachesServerOf(nc, theirs.nc));
+    }),
+  );
+  return others.filter((_, i) => kept[i]);
+}
+
+export async function observe(kube: Kube, pool: ConnectionPool, balancer: NatsSystemBalancer): Promise<Observed> {
+  const [all, connected] = await Promise.all([
+    kube.list<NatsSystemBalancer>({ apiVersion: SYSTEM_BALANCER.apiVersion, kind: SYSTEM_BALANCER.kind }),
+    connectionOf(kube, pool, balancer),
+  ]);
+  const others = all.filter((b) => b.metadata.uid !== balancer.metadata.uid);
+  if (!connected.ok)
+    return { balancer, others, nats: { kind: "unavailable", reason: connected.reason, message: connected.message } };
+  const reading = await readCluster(connected.nc);
+  if (!reading.ok)
+    return { balancer, others, nats: { kind: "unavailable", reason: reading.reason, message: reading.message } };
+  const { snapshot, ownAccount } = reading;
+  const accounts = [...new Set(snapshot.groups.map((g) => g.account))];
+  const [reach, evacuating, lease, clusters, mine] = await Promise.all([
+    leaderMovesOn(balancer) ? probeReach(connected.nc, accounts, ownAccount) : undefined,
+    streamsUnderEvacuation(kube, pool, balancer, connected.nc, snapshot.cluster),
+    // The operator's namespace in a pod; the balancer's own when run outside one.
+    readLease(kube, operatorNamespace() ?? balancer.metadata.namespace, snapshot.cluster),
+    readClusters(kube, balancer.metadata.namespace ?? "", connected.connection),
+    othersInMySystem(kube, pool, balancer, connected.nc, others, snapshot.roster),
+  ]);
+  return {
+    balancer,
+    others: mine,
+    clusters,
+    nats: {
+      kind: "read",
+      snapshot,
+      ...(ownAccount ? { ownAccount } : {}),
+      ...(reach ? { reach } : {}),
+      ...(evacuating.length > 0 ? { evacuating } : {}),
+      lease,
+    },
+  };
+}
