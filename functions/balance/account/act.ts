@@ -5,7 +5,9 @@ import type { Kube } from "../../../shared/kube/client.ts";
 import type { EventRecorder } from "../../../shared/kube/events.ts";
 import type { NatsBalancer } from "./resource.ts";
 import type { AccountDecision } from "./decide.ts";
-import { type Acted, claimPass, type MoveSender } from "../system/act.ts";
+import { type Acted } from "../system/act.ts";
+import type { MoveSender } from "../pass/claim.ts";
+import { claimPass } from "../pass/claim.ts";
 
 export async function actAccount(
   kube: Kube,

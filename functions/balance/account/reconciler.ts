@@ -1,19 +1,38 @@
-// One delivery for a NatsBalancer (an account balancer): observe its account through its own
-// connection, decide (pure), act (lease, claim, Events, the stepdown), and keep its PingSource at
-// `interval` for as long as it exists.
+// The NatsBalancer reconciler (an account balancer): observes its account through its own
+// connection, decides (pure), acts (lease, claim, Events, the stepdown), and keeps its PingSource
+// at `interval` for as long as it exists.
 import type { Kube } from "../../../shared/kube/client.ts";
 import { NatsApiError } from "../../../shared/nats/request.ts";
 import type { ConnectionPool } from "../../../shared/nats/pool.ts";
-import type { FunctionContext } from "../../../shared/runtime/function.ts";
-import { conflict, done, skipped, withSchedules, type Outcome } from "../../../shared/runtime/outcome.ts";
+import type { Reconciler } from "../../../shared/runtime/reconciler.ts";
+import { keepPolling, type Poll, type ScheduleDecision, stopPolling } from "../../../shared/runtime/schedule.ts";
 import { actAccount } from "./act.ts";
 import { ACCOUNT_BALANCER, type NatsBalancer } from "./resource.ts";
-import { decideAccount } from "./decide.ts";
-import { accountConnection, observeAccount } from "./observe.ts";
-import type { MoveSender } from "../system/act.ts";
+import { type AccountDecision, decideAccount } from "./decide.ts";
+import { accountConnection, type AccountObserved, observeAccount } from "./observe.ts";
+import type { MoveSender } from "../pass/claim.ts";
 import { countHeldPass } from "../pass/held-passes.ts";
-import { accountBalancerPoll, noAccountPoll } from "../pass/schedule.ts";
 import { requestStepdown } from "../leaders/stepdown.ts";
+
+export const accountScheduleId = (namespace: string, name: string) => ({ namespace, name: `${name}-balance` });
+
+/** The account balancer's PingSource, owned by it, ticking at `poll`. */
+export function accountBalancerPoll(balancer: NatsBalancer, poll: Poll): ScheduleDecision {
+  const { namespace, name } = balancer.metadata;
+  return keepPolling(
+    {
+      ...accountScheduleId(namespace, name),
+      target: "balance",
+      work: { kind: "NatsBalancer", namespace, name },
+      scope: { kind: "object", owner: balancer },
+    },
+    poll,
+  );
+}
+
+/** No PingSource for an account balancer that is gone. */
+export const noAccountPoll = (namespace: string, name: string): ScheduleDecision =>
+  stopPolling(accountScheduleId(namespace, name));
 
 /** Requests the stepdown on the balancer's own connection; says why it failed, if it did. */
 const sendWith =
@@ -33,34 +52,24 @@ const sendWith =
     }
   };
 
-export async function handleAccountBalancer(
-  context: FunctionContext,
-  pool: ConnectionPool,
-  namespace: string,
-  name: string,
-): Promise<Outcome> {
-  const kube = await context.kube();
-  const stop = [noAccountPoll(namespace, name)];
-  const balancer = await kube.get<NatsBalancer>({
-    apiVersion: ACCOUNT_BALANCER.apiVersion,
-    kind: ACCOUNT_BALANCER.kind,
-    namespace,
-    name,
-  });
-  if (!balancer) return withSchedules(skipped(`NatsBalancer ${namespace}/${name} is gone`), stop);
-  if (balancer.metadata.deletionTimestamp) return withSchedules(skipped("NatsBalancer is being deleted"), stop);
-
-  const observed = await observeAccount(kube, pool, balancer);
-  const decision = decideAccount(observed, context.now());
-  const acted = await actAccount(kube, await context.recorder(), balancer, decision, sendWith(kube, pool, balancer));
-  const schedules = [accountBalancerPoll(balancer, decision.poll)];
-  if (acted.kind === "conflict")
-    return withSchedules(
-      conflict(
-        "the balancer or its move lease changed while deciding; the pass is left to the delivery that claimed it",
-      ),
-      schedules,
-    );
-  countHeldPass(balancer, decision.status);
-  return withSchedules(done(acted.refused ?? decision.summary), schedules);
+export function accountBalancer(pool: ConnectionPool): Reconciler<NatsBalancer, AccountObserved, AccountDecision> {
+  return {
+    kind: ACCOUNT_BALANCER,
+    schedulesOf: (key) => [noAccountPoll(key.namespace, key.name)],
+    observe: (balancer, { kube }) => observeAccount(kube, pool, balancer),
+    decide: decideAccount,
+    async act(balancer, decision, { kube, recorder }) {
+      const acted = await actAccount(kube, await recorder(), balancer, decision, sendWith(kube, pool, balancer));
+      const schedules = [accountBalancerPoll(balancer, decision.poll)];
+      if (acted.kind === "conflict")
+        return {
+          kind: "conflict",
+          message:
+            "the balancer or its move lease changed while deciding; the pass is left to the delivery that claimed it",
+          schedules,
+        };
+      countHeldPass(balancer, decision.status);
+      return { kind: "done", summary: acted.refused ?? decision.summary, schedules };
+    },
+  };
 }

@@ -1,6 +1,9 @@
 // The NatsBalancer (an account balancer) as the function reads it: the API schema's types.
 import { KINDS } from "../../../shared/api/kinds.ts";
-import type { NatsBalancer as BalancerResource, NatsBalancerStatus } from "../../../shared/api/jetstream/nats-balancer.ts";
+import type {
+  NatsBalancer as BalancerResource,
+  NatsBalancerStatus,
+} from "../../../shared/api/jetstream/nats-balancer.ts";
 import type { KubeObject, ObjectMeta } from "../../../shared/kube/object.ts";
 
 export type { NatsBalancerStatus };

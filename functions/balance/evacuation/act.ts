@@ -4,8 +4,9 @@
 import type { Kube } from "../../../shared/kube/client.ts";
 import type { EventRecorder } from "../../../shared/kube/events.ts";
 import { writeStatus } from "../../../shared/kube/status.ts";
-import { FIELD_MANAGER } from "../system/act.ts";
-import { type EvacuationDecision, type StreamRef, withRefusals } from "./decide.ts";
+import { FIELD_MANAGER } from "../pass/claim.ts";
+import { type EvacuationDecision, withRefusals } from "./decide.ts";
+import type { StreamRef } from "../pass/types.ts";
 import type { NatsClusterEvacuation } from "./resource.ts";
 
 /** Requests one move; resolves to why it failed, or undefined when the server took it. */

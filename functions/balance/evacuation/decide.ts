@@ -5,7 +5,7 @@
 import type { Condition, ConditionUpdate } from "../../../shared/kube/conditions.ts";
 import { findCondition, setConditions } from "../../../shared/kube/conditions.ts";
 import type { Poll } from "../../../shared/runtime/schedule.ts";
-import type { BalancerEvent } from "../system/decide.ts";
+import type { BalancerEvent, StreamRef } from "../pass/types.ts";
 import {
   carriesAll,
   MAX_IN_FLIGHT,
@@ -17,12 +17,6 @@ import {
 } from "./resource.ts";
 import type { EvacuationObserved, OwningResource } from "./observe.ts";
 import type { SourceStream, SourceView } from "./source.ts";
-
-/** A stream of an account: what a move or a cancellation names. */
-export interface StreamRef {
-  account: string;
-  stream: string;
-}
 
 export interface EvacuationDecision {
   /** The whole status the evacuation owns, written guarded by the resourceVersion read: the claim of the moves. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
 import type { KubeObject } from "../../../shared/kube/object.ts";
 import { memoryKube } from "../../../test/support/memory-kube.ts";
-import type { StreamRef } from "./decide.ts";
+import type { StreamRef } from "../pass/types.ts";
 import type { NatsClusterEvacuation, NatsClusterEvacuationStatus } from "./resource.ts";
 import { type MoveCanceller, releaseEvacuation } from "./release.ts";
 

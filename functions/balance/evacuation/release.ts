@@ -7,7 +7,8 @@ import type { Kube } from "../../../shared/kube/client.ts";
 import { isConditionTrue } from "../../../shared/kube/conditions.ts";
 import type { EventRecorder } from "../../../shared/kube/events.ts";
 import { hasFinalizer, removeFinalizer } from "../../../shared/kube/finalizers.ts";
-import { describeStream, type StreamRef } from "./decide.ts";
+import { describeStream } from "./decide.ts";
+import type { StreamRef } from "../pass/types.ts";
 import type { NatsClusterEvacuation } from "./resource.ts";
 
 /** Cancels one move: "cancelled", "none" when there was none under way, or why it could not. */

@@ -3,7 +3,7 @@
 // NATS cluster whose servers carry them, and consumers follow), and `CANCEL_MOVE` to roll one back.
 import type { NatsConnection } from "@nats-io/transport-node";
 import { ErrCodes, jsApiTimeoutMs, NatsApiError, systemRequest } from "../../../shared/nats/request.ts";
-import type { StreamRef } from "../evacuation/decide.ts";
+import type { StreamRef } from "../pass/types.ts";
 
 /** "stream reconfiguration not in progress": nothing to cancel. */
 const NO_MOVE_IN_PROGRESS = 10129;

@@ -7,7 +7,7 @@ import type { NatsConnection } from "@nats-io/transport-node";
 import type { Kube } from "../../../shared/kube/client.ts";
 import { isConditionTrue } from "../../../shared/kube/conditions.ts";
 import type { ConnectionPool } from "../../../shared/nats/pool.ts";
-import type { StreamRef } from "../evacuation/decide.ts";
+import type { StreamRef } from "./types.ts";
 import { EVACUATION, type NatsClusterEvacuation } from "../evacuation/resource.ts";
 import { evacuationConnection } from "../evacuation/observe.ts";
 import { reachesServerOf } from "./same-system.ts";

@@ -2,9 +2,11 @@ import { describe, expect, it } from "@jest/globals";
 import type { KubeObject } from "../../../shared/kube/object.ts";
 import { memoryKube } from "../../../test/support/memory-kube.ts";
 import { reportsOf, SERVERS, streamsLedBy } from "../../../test/fixtures/cluster/balance-jsz.ts";
-import { act, type MoveSender } from "./act.ts";
+import { act } from "./act.ts";
+import type { MoveSender } from "../pass/claim.ts";
 import type { NatsSystemBalancer } from "./resource.ts";
-import { decide, type MoveRequest } from "./decide.ts";
+import { decide } from "./decide.ts";
+import type { MoveRequest } from "../pass/types.ts";
 import type { Observed } from "./observe.ts";
 import { mergeSnapshot } from "../leaders/snapshot.ts";
 

@@ -3,8 +3,8 @@
 // before a leader move), and none while the cluster is unsettled or its NatsCluster mid-rollout, a
 // move is pending, another balancer covers the cluster or holds its move lease, or `interval` has
 // not passed since the last move.
-import type { Condition, ConditionUpdate } from "../../../shared/kube/conditions.ts";
-import { findCondition, setConditions } from "../../../shared/kube/conditions.ts";
+import type { ConditionUpdate } from "../../../shared/kube/conditions.ts";
+import { setConditions } from "../../../shared/kube/conditions.ts";
 import type { Poll } from "../../../shared/runtime/schedule.ts";
 import {
   type Capabilities,
@@ -17,7 +17,8 @@ import {
 } from "./resource.ts";
 import { capabilitiesOf } from "./capabilities.ts";
 import { coveringBalancer } from "./duplicate.ts";
-import { type LeaseWrite, withLease } from "../pass/lease-decision.ts";
+import type { LeaseWrite } from "../pass/lease-decision.ts";
+import { withLease } from "./lease.ts";
 import { loadOf, type Load } from "../leaders/load.ts";
 import type { Observed } from "./observe.ts";
 import { planLeaderMove, type LeaderMove } from "../leaders/plan-leader-move.ts";
@@ -26,24 +27,8 @@ import { PENDING_POLL, pollFor } from "../pass/schedule.ts";
 import { rolloutHold } from "../pass/rollout.ts";
 import { unsettledBecause } from "../leaders/settled.ts";
 import { describeGroup, type Group, type Snapshot } from "../leaders/snapshot.ts";
-import type { StepdownTarget } from "../leaders/stepdown.ts";
-
-export interface BalancerEvent {
-  type: "Normal" | "Warning";
-  reason: string;
-  note: string;
-}
-
-/** The leader move to request, once the status write has claimed it. */
-export interface MoveRequest {
-  target: StepdownTarget;
-  from: string;
-  to: string;
-  /** The connection's own account: its groups are stepped down without the `acc.` import. */
-  ownAccount?: string;
-  /** A placement move instead: the copy on `from` leaves, and the server picks where it lands (`to` is empty). */
-  placement?: { cluster: string };
-}
+import type { BalancerEvent, MoveRequest } from "../pass/types.ts";
+import { readyWarning } from "../pass/ready-warning.ts";
 
 export interface Decision {
   /** The whole status this balancer owns, written guarded by the resourceVersion read: the claim of the move. */
@@ -74,14 +59,6 @@ const describeMove = (move: Move) =>
   move.kind === "Placement"
     ? `copy of stream ${move.stream ?? ""} in account ${move.account ?? ""}`
     : `leader of ${describeGroup({ kind: move.consumer ? "consumer" : "stream", stream: move.stream ?? "", ...(move.consumer ? { consumer: move.consumer } : {}) })} in account ${move.account ?? ""}`;
-
-/** A Warning when Ready turns False for a reason it did not show before: once, not every pass. */
-export function readyWarning(previous: readonly Condition[] | undefined, update: ConditionUpdate): BalancerEvent[] {
-  if (update.status !== "False") return [];
-  const before = findCondition(previous, "Ready");
-  if (before?.status === "False" && before.reason === update.reason) return [];
-  return [{ type: "Warning", reason: update.reason, note: update.message }];
-}
 
 /** MoveDone for each pending move, saying where the leader went. */
 function doneEvents(pending: readonly Move[], snapshot: Snapshot): BalancerEvent[] {

@@ -2,17 +2,8 @@
 // (which NATS cluster is whose), and the NATS cluster its connection reaches. What it means is
 // decide.ts's to say.
 import type { NatsConnection } from "@nats-io/transport-node";
-import { KINDS } from "../../../shared/api/kinds.ts";
-import type { NatsClusterStatus } from "../../../shared/api/cluster/nats-cluster-status.ts";
 import type { Kube } from "../../../shared/kube/client.ts";
-import { findCondition } from "../../../shared/kube/conditions.ts";
-import type { KubeObject } from "../../../shared/kube/object.ts";
-import {
-  connectWith,
-  type NatsConnectionObject,
-  type Resolved,
-  resolveConnection,
-} from "../../../shared/nats/connection.ts";
+import { resolveConnection } from "../../../shared/nats/connection.ts";
 import type { ConnectionPool } from "../../../shared/nats/pool.ts";
 import { leaderMovesOn, type NatsSystemBalancer, SYSTEM_BALANCER } from "./resource.ts";
 import type { Reach } from "./capabilities.ts";
@@ -21,9 +12,11 @@ import { connectionKeyOf, isOlder } from "./duplicate.ts";
 import { reachesServerOf } from "../pass/same-system.ts";
 import { operatorNamespace } from "../../../shared/runtime/operator-namespace.ts";
 import { type MoveLease, readLease } from "../pass/lease.ts";
-import { type CoveredCluster, namespacesNamed } from "../pass/rollout.ts";
+import type { CoveredCluster } from "../pass/rollout.ts";
 import type { Snapshot } from "../leaders/snapshot.ts";
-import type { StreamRef } from "../evacuation/decide.ts";
+import type { StreamRef } from "../pass/types.ts";
+import { type BalancerConnection, connectResolved } from "../pass/connection.ts";
+import { readClusters } from "../pass/read-clusters.ts";
 import { streamsUnderEvacuation } from "../pass/under-evacuation.ts";
 
 /** What the balancer's connection showed of its NATS cluster, or why it showed nothing. */
@@ -51,21 +44,6 @@ export interface Observed {
   clusters?: CoveredCluster[];
 }
 
-/** A balancer's live connection and the NatsConnection behind it, or why there is none. */
-export type BalancerConnection =
-  { ok: true; nc: NatsConnection; connection: NatsConnectionObject } | { ok: false; reason: string; message: string };
-
-/** The pooled connection of a resolved reference, with the NatsConnection it came from. */
-export async function connectResolved(
-  kube: Kube,
-  pool: ConnectionPool,
-  resolved: Resolved,
-): Promise<BalancerConnection> {
-  if (!resolved.ok) return resolved;
-  const connected = await connectWith(kube, pool, resolved.connection);
-  return connected.ok ? { ...connected, connection: resolved.connection } : connected;
-}
-
 /** The balancer's connection, or why there is none (the connection reasons of the catalogue). */
 export async function connectionOf(
   kube: Kube,
@@ -78,26 +56,6 @@ export async function connectionOf(
     namespace: balancer.metadata.namespace ?? "",
   };
   return connectResolved(kube, pool, await resolveConnection(kube, referrer, balancer.spec.connectionRef));
-}
-
-/** The NatsClusters reporting servers in the namespaces a balancer names (rollout.ts): the ones that may be its own. */
-export async function readClusters(
-  kube: Kube,
-  balancerNamespace: string,
-  connection: NatsConnectionObject,
-): Promise<CoveredCluster[]> {
-  const namespaces = namespacesNamed(balancerNamespace, connection);
-  const clusters = await kube.list<KubeObject & { status?: NatsClusterStatus }>({
-    apiVersion: KINDS.NatsCluster.apiVersion,
-    kind: KINDS.NatsCluster.kind,
-  });
-  return clusters.flatMap((c) => {
-    const namespace = c.metadata.namespace ?? "";
-    const servers = (c.status?.servers ?? []).map((s) => s.name);
-    if (servers.length === 0 || !namespaces.has(namespace)) return [];
-    const settled = findCondition(c.status?.conditions, "Settled");
-    return [{ namespace, name: c.metadata.name, servers, ...(settled ? { settled } : {}) }];
-  });
 }
 
 /**

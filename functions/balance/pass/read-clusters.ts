@@ -1,0 +1,27 @@
+import { KINDS } from "../../../shared/api/kinds.ts";
+import type { NatsClusterStatus } from "../../../shared/api/cluster/nats-cluster-status.ts";
+import type { Kube } from "../../../shared/kube/client.ts";
+import { findCondition } from "../../../shared/kube/conditions.ts";
+import type { KubeObject } from "../../../shared/kube/object.ts";
+import type { NatsConnectionObject } from "../../../shared/nats/connection.ts";
+import { type CoveredCluster, namespacesNamed } from "./rollout.ts";
+
+/** The NatsClusters reporting servers in the namespaces a balancer names (rollout.ts): the ones that may be its own. */
+export async function readClusters(
+  kube: Kube,
+  balancerNamespace: string,
+  connection: NatsConnectionObject,
+): Promise<CoveredCluster[]> {
+  const namespaces = namespacesNamed(balancerNamespace, connection);
+  const clusters = await kube.list<KubeObject & { status?: NatsClusterStatus }>({
+    apiVersion: KINDS.NatsCluster.apiVersion,
+    kind: KINDS.NatsCluster.kind,
+  });
+  return clusters.flatMap((c) => {
+    const namespace = c.metadata.namespace ?? "";
+    const servers = (c.status?.servers ?? []).map((s) => s.name);
+    if (servers.length === 0 || !namespaces.has(namespace)) return [];
+    const settled = findCondition(c.status?.conditions, "Settled");
+    return [{ namespace, name: c.metadata.name, servers, ...(settled ? { settled } : {}) }];
+  });
+}
