@@ -1,0 +1,225 @@
+import { describe, expect, it } from "@jest/globals";
+import { CloudEvent } from "cloudevents";
+import type { EventRecorder } from "../kube/events.ts";
+import type { KubeObject, ObjectKey } from "../kube/object.ts";
+import { createLogger } from "../telemetry/logger.ts";
+import { memoryKube } from "../../test/support/memory-kube.ts";
+import { decodeEvent, EventTypes } from "./event.ts";
+import type { FunctionContext } from "./function.ts";
+import { defineFunction, type Acted, type Reconciler } from "./reconciler.ts";
+import { keepPolling, stopPolling, type ScheduleDecision } from "./schedule.ts";
+
+const WIDGET = { apiVersion: "example.nats-operator.io/v1beta1", kind: "Widget" };
+const GADGET = { apiVersion: "example.nats-operator.io/v1beta1", kind: "Gadget" };
+
+type Widget = KubeObject & { spec: { size: number }; status?: { size?: number } };
+const widget = (name: string, extra: Partial<Widget["metadata"]> = {}): Widget => ({
+  ...WIDGET,
+  metadata: { name, namespace: "team-a", ...extra },
+  spec: { size: 3 },
+});
+const keyOf = (name: string, kind = WIDGET): ObjectKey => ({ ...kind, namespace: "team-a", name });
+const poll = (name: string): ScheduleDecision =>
+  keepPolling(
+    { namespace: "team-a", name: `${name}-poll`, target: "widgets", work: {}, scope: { kind: "namespace" } },
+    { every: "1m" },
+  );
+const stop = (name: string): ScheduleDecision => stopPolling({ namespace: "team-a", name: `${name}-poll` });
+
+interface Decision {
+  summary: string;
+  size: number;
+  schedules: ScheduleDecision[];
+}
+
+/** A reconciler that copies spec.size into status, recording every step it was asked to take. */
+function widgets(steps: string[], overrides: Partial<Reconciler<Widget, number, Decision>> = {}) {
+  const reconciler: Reconciler<Widget, number, Decision> = {
+    kind: WIDGET,
+    schedulesOf: (key) => [stop(key.name)],
+    async observe(object) {
+      steps.push(`observe ${object.metadata.name}`);
+      return object.spec.size;
+    },
+    decide: (size) => ({ summary: `size ${size}`, size, schedules: [poll("w")] }),
+    async act(object, decision, { kube }): Promise<Acted> {
+      steps.push(`act ${object.metadata.name}`);
+      await kube.patch(keyOf(object.metadata.name), { status: { size: decision.size } }, "merge");
+      return { kind: "done" };
+    },
+    ...overrides,
+  };
+  return reconciler;
+}
+
+function harness(seed: KubeObject[]) {
+  const kube = memoryKube(seed);
+  const recorder: EventRecorder = { record: async () => {} };
+  const run = (fn: ReturnType<typeof defineFunction>, ce: CloudEvent<unknown>) => {
+    const decoded = decodeEvent(ce);
+    if (!decoded.ok) throw new Error(decoded.message);
+    const context: FunctionContext = {
+      log: createLogger({ level: "silent" }),
+      event: decoded.event,
+      kube: async () => kube,
+      recorder: async () => recorder,
+      now: () => new Date("2026-12-06T12:00:00Z"),
+    };
+    return fn.handle(context, ce);
+  };
+  return { kube, run };
+}
+
+const updateOf = (kind: { apiVersion: string; kind: string }, name: string) =>
+  new CloudEvent<unknown>({
+    type: EventTypes.refUpdate,
+    source: "test",
+    apiversion: kind.apiVersion,
+    kind: kind.kind,
+    namespace: "team-a",
+    name,
+  });
+const tick = (work: Record<string, unknown>) =>
+  new CloudEvent<unknown>({
+    type: EventTypes.ping,
+    source: "/apis/v1/namespaces/team-a/pingsources/w-poll",
+    data: work,
+  });
+
+describe("defineFunction", () => {
+  it("handles the kinds of its reconcilers and of what they relate to, and owns the reconcilers' kinds", () => {
+    const fn = defineFunction("widgets", [widgets([], { related: [{ kind: GADGET, map: async () => [] }] })]);
+    expect(fn.kinds).toEqual(["Widget.example.nats-operator.io", "Gadget.example.nats-operator.io"]);
+    expect(fn.owns).toEqual(["Widget.example.nats-operator.io"]);
+  });
+
+  it("observes, decides and acts on the object an event names, keeping the decision's schedules", async () => {
+    const steps: string[] = [];
+    const { kube, run } = harness([widget("w")]);
+    const outcome = await run(defineFunction("widgets", [widgets(steps)]), updateOf(WIDGET, "w"));
+    expect(outcome).toEqual({ kind: "done", summary: "size 3", schedules: [poll("w")] });
+    expect(steps).toEqual(["observe w", "act w"]);
+    expect((await kube.get<Widget>(keyOf("w")))?.status).toEqual({ size: 3 });
+  });
+
+  it("answers an object that is gone without observing it, and drops its schedules", async () => {
+    const steps: string[] = [];
+    const { run } = harness([]);
+    const outcome = await run(defineFunction("widgets", [widgets(steps)]), updateOf(WIDGET, "w"));
+    expect(outcome).toEqual({ kind: "skipped", reason: "Widget team-a/w is gone", schedules: [stop("w")] });
+    expect(steps).toEqual([]);
+  });
+
+  it("leaves an object being deleted alone unless the reconciler finalizes", async () => {
+    const steps: string[] = [];
+    const deleting = widget("w", { deletionTimestamp: "2026-12-06T11:00:00Z", finalizers: ["x"] });
+    const { run } = harness([deleting]);
+    expect(await run(defineFunction("widgets", [widgets(steps)]), updateOf(WIDGET, "w"))).toMatchObject({
+      kind: "skipped",
+      reason: "Widget team-a/w is being deleted",
+    });
+    const finalizing = widgets(steps, {
+      finalize: async () => ({ kind: "done", summary: "released" }),
+    });
+    expect(await run(defineFunction("widgets", [finalizing]), updateOf(WIDGET, "w"))).toEqual({
+      kind: "done",
+      summary: "released",
+      schedules: [stop("w")],
+    });
+    expect(steps).toEqual([]);
+  });
+
+  it("stops at a prepare step that lost its guarded write, answering 409", async () => {
+    const steps: string[] = [];
+    const { run } = harness([widget("w")]);
+    const preparing = widgets(steps, {
+      prepare: async () => ({ kind: "conflict", message: "the finalizer write lost" }),
+    });
+    expect(await run(defineFunction("widgets", [preparing]), updateOf(WIDGET, "w"))).toEqual({
+      kind: "conflict",
+      message: "the finalizer write lost",
+    });
+    expect(steps).toEqual([]);
+  });
+
+  it("keeps the decision's schedules when acting lost its claim", async () => {
+    const { run } = harness([widget("w")]);
+    const losing = widgets([], { act: async () => ({ kind: "conflict", message: "claimed elsewhere" }) });
+    expect(await run(defineFunction("widgets", [losing]), updateOf(WIDGET, "w"))).toEqual({
+      kind: "conflict",
+      message: "claimed elsewhere",
+      schedules: [poll("w")],
+    });
+  });
+
+  it("reconciles the object a tick names", async () => {
+    const steps: string[] = [];
+    const { run } = harness([widget("w")]);
+    const fn = defineFunction("widgets", [widgets(steps)]);
+    expect(await run(fn, tick({ kind: "Widget", namespace: "team-a", name: "w" }))).toMatchObject({ kind: "done" });
+    expect(steps).toEqual(["observe w", "act w"]);
+  });
+
+  it("skips a tick that names nothing of its kinds", async () => {
+    const { run } = harness([widget("w")]);
+    expect(await run(defineFunction("widgets", [widgets([])]), tick({ kind: "Gadget" }))).toMatchObject({
+      kind: "skipped",
+    });
+  });
+
+  it("reconciles every object a related change leads to", async () => {
+    const steps: string[] = [];
+    const { run } = harness([widget("a"), widget("b")]);
+    const related = widgets(steps, { related: [{ kind: GADGET, map: async () => [keyOf("a"), keyOf("b")] }] });
+    const outcome = await run(defineFunction("widgets", [related]), updateOf(GADGET, "g"));
+    expect(outcome.kind).toBe("done");
+    expect(steps.sort()).toEqual(["act a", "act b", "observe a", "observe b"]);
+  });
+
+  it("retries a related change when one object it leads to needs another try, after reconciling the rest", async () => {
+    const steps: string[] = [];
+    const { run } = harness([widget("a"), widget("b")]);
+    const flaky = widgets(steps, {
+      related: [{ kind: GADGET, map: async () => [keyOf("a"), keyOf("b")] }],
+      act: async (object) => {
+        steps.push(`act ${object.metadata.name}`);
+        if (object.metadata.name === "a") throw new Error("NATS timed out");
+        return { kind: "done" };
+      },
+    });
+    const outcome = await run(defineFunction("widgets", [flaky]), updateOf(GADGET, "g"));
+    expect(outcome.kind).toBe("retry");
+    expect(steps).toContain("act b");
+  });
+
+  it("reconciles the objects a tick mapping leads to", async () => {
+    const steps: string[] = [];
+    const { run } = harness([widget("a")]);
+    const ticking = widgets(steps, {
+      related: [
+        {
+          tick: true,
+          map: async (work: Readonly<Record<string, unknown>>) =>
+            work["settle"] === "team-a" ? [keyOf("a")] : undefined,
+        },
+      ],
+    });
+    expect(await run(defineFunction("widgets", [ticking]), tick({ settle: "team-a" }))).toMatchObject({
+      kind: "done",
+    });
+    expect(steps).toEqual(["observe a", "act a"]);
+  });
+
+  it("reconciles the objects an object's result wakes", async () => {
+    const steps: string[] = [];
+    const { run } = harness([widget("a"), widget("b")]);
+    const waking = widgets(steps, {
+      act: async (object) => {
+        steps.push(`act ${object.metadata.name}`);
+        return object.metadata.name === "a" ? { kind: "done", wake: [keyOf("b")] } : { kind: "done" };
+      },
+    });
+    await run(defineFunction("widgets", [waking]), updateOf(WIDGET, "a"));
+    expect(steps).toEqual(["observe a", "act a", "observe b", "act b"]);
+  });
+});
