@@ -222,4 +222,31 @@ describe("defineFunction", () => {
     await run(defineFunction("widgets", [waking]), updateOf(WIDGET, "a"));
     expect(steps).toEqual(["observe a", "act a", "observe b", "act b"]);
   });
+
+  it("reconciles an object once per delivery, however many objects wake it", async () => {
+    const steps: string[] = [];
+    const { run } = harness([widget("a"), widget("b")]);
+    const circular = widgets(steps, {
+      act: async (object) => {
+        steps.push(`act ${object.metadata.name}`);
+        return { kind: "done", wake: [keyOf(object.metadata.name === "a" ? "b" : "a")] };
+      },
+    });
+    await run(defineFunction("widgets", [circular]), updateOf(WIDGET, "a"));
+    expect(steps).toEqual(["observe a", "act a", "observe b", "act b"]);
+  });
+
+  it("shares what one delivery reads once between the objects it reconciles, and not with the next", async () => {
+    let reads = 0;
+    const { run } = harness([widget("a"), widget("b")]);
+    const sharing = widgets([], {
+      related: [{ kind: GADGET, map: async () => [keyOf("a"), keyOf("b")] }],
+      observe: async (object, { delivery }) => delivery.once("roster", () => ++reads) + object.spec.size,
+    });
+    const fn = defineFunction("widgets", [sharing]);
+    await run(fn, updateOf(GADGET, "g"));
+    expect(reads).toBe(1);
+    await run(fn, updateOf(GADGET, "g"));
+    expect(reads).toBe(2);
+  });
 });

@@ -38,6 +38,38 @@ export interface ReconcileContext {
   recorder(): Promise<EventRecorder>;
   now(): Date;
   readonly cause: Cause;
+  readonly delivery: Delivery;
+}
+
+/** What lives for one delivery, however many objects it reconciles. */
+export interface Delivery {
+  /**
+   * The value `make` gives, made once per delivery under `name`: a reading several objects share
+   * within the delivery and that must not outlive it (a roster read once, counted by every account).
+   */
+  once<T>(name: string, make: () => T): T;
+  /** Whether `key` may still be reconciled in this delivery: each object once, and a bounded number in all. */
+  visit(key: ObjectKey): boolean;
+}
+
+/** A bound on one delivery's fan-out; the rest is reached by the objects' own events. */
+const MOST_OBJECTS = 500;
+
+function newDelivery(): Delivery {
+  const made = new Map<string, unknown>();
+  const visited = new Set<string>();
+  return {
+    once<T>(name: string, make: () => T): T {
+      if (!made.has(name)) made.set(name, make());
+      return made.get(name) as T;
+    },
+    visit(key) {
+      const id = `${key.apiVersion}/${key.kind}/${key.namespace}/${key.name}`;
+      if (visited.has(id) || visited.size >= MOST_OBJECTS) return false;
+      visited.add(id);
+      return true;
+    },
+  };
 }
 
 /** What `decide` comes to: a summary for the outcome, and the schedules the decision keeps or drops. */
@@ -153,7 +185,13 @@ async function route(
 ): Promise<Outcome> {
   const event = context.event;
   const kube = await context.kube();
-  const base = { log: context.log, kube, recorder: () => context.recorder(), now: () => context.now() };
+  const base = {
+    log: context.log,
+    kube,
+    recorder: () => context.recorder(),
+    now: () => context.now(),
+    delivery: newDelivery(),
+  };
   if (event.source === "ping") return routeTick(name, reconcilers, event.work, base);
 
   const ref = event.ref;
@@ -215,6 +253,7 @@ async function reconcile(
   key: ObjectKey,
   context: ReconcileContext,
 ): Promise<Outcome> {
+  if (!context.delivery.visit(key)) return skipped(`${describeKey(key)} is reconciled once per delivery`);
   const acted = await reconcileObject(reconciler, key, context);
   const own = outcomeOf(acted);
   if (acted.kind !== "done" || !acted.wake || acted.wake.length === 0) return own;
