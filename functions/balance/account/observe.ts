@@ -17,7 +17,7 @@ import type { BalancerConnection } from "../pass/connection.ts";
 import type { PoolResource } from "./pools.ts";
 import { type AccountReading, readAccount } from "./read-account.ts";
 import type { CoveredCluster } from "../pass/rollout.ts";
-import { streamsUnderEvacuation } from "../pass/under-evacuation.ts";
+import { streamsUnderEvacuation } from "../evacuation/under-evacuation.ts";
 
 export type AccountView =
   | ({ kind: "read"; lease: MoveLease; evacuating: StreamRef[] } & AccountReading)

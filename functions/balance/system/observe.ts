@@ -17,7 +17,7 @@ import type { Snapshot } from "../leaders/snapshot.ts";
 import type { StreamRef } from "../pass/types.ts";
 import { type BalancerConnection, connectResolved } from "../pass/connection.ts";
 import { readClusters } from "../pass/read-clusters.ts";
-import { streamsUnderEvacuation } from "../pass/under-evacuation.ts";
+import { streamsUnderEvacuation } from "../evacuation/under-evacuation.ts";
 
 /** What the balancer's connection showed of its NATS cluster, or why it showed nothing. */
 export type NatsView =

@@ -7,10 +7,10 @@ import type { NatsConnection } from "@nats-io/transport-node";
 import type { Kube } from "../../../shared/kube/client.ts";
 import { isConditionTrue } from "../../../shared/kube/conditions.ts";
 import type { ConnectionPool } from "../../../shared/nats/pool.ts";
-import type { StreamRef } from "./types.ts";
-import { EVACUATION, type NatsClusterEvacuation } from "../evacuation/resource.ts";
-import { evacuationConnection } from "../evacuation/observe.ts";
-import { reachesServerOf } from "./same-system.ts";
+import type { StreamRef } from "../pass/types.ts";
+import { EVACUATION, type NatsClusterEvacuation } from "./resource.ts";
+import { evacuationConnection } from "./observe.ts";
+import { reachesServerOf } from "../pass/same-system.ts";
 
 /** The balancer as far as this check reads it: its connection and namespace. */
 type BalancerRef = { spec: { connectionRef: { name: string; namespace?: string } }; metadata: { namespace: string } };

@@ -4,7 +4,7 @@ import type { KubeObject } from "../../../shared/kube/object.ts";
 import { createConnectionPool } from "../../../shared/nats/pool.ts";
 import { memoryKube } from "../../../test/support/memory-kube.ts";
 import type { NatsSystemBalancer } from "../system/resource.ts";
-import type { NatsClusterEvacuationStatus } from "../evacuation/resource.ts";
+import type { NatsClusterEvacuationStatus } from "./resource.ts";
 import { streamsUnderEvacuation } from "./under-evacuation.ts";
 
 const AT = "2026-12-03T10:00:00.000Z";
