@@ -6,7 +6,7 @@ import type { EventRecorder } from "../../../shared/kube/events.ts";
 import { writeStatus } from "../../../shared/kube/status.ts";
 import type { NatsSystemBalancer } from "./resource.ts";
 import { claimPass, FIELD_MANAGER, type MoveSender } from "../pass/claim.ts";
-import type { Decision } from "./decide.ts";
+import type { Decision } from "./types.ts";
 
 export type Acted = { kind: "done"; refused?: string } | { kind: "conflict" };
 

@@ -7,7 +7,8 @@ import {
   streamsLedBy,
 } from "../../../test/fixtures/cluster/balance-jsz.ts";
 import type { Move, NatsSystemBalancer, NatsSystemBalancerStatus } from "./resource.ts";
-import { decide, type Decision } from "./decide.ts";
+import { decide } from "./decide.ts";
+import type { Decision } from "./types.ts";
 import type { Observed } from "./observe.ts";
 import { mergeSnapshot } from "../leaders/snapshot.ts";
 

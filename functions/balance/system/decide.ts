@@ -17,7 +17,7 @@ import {
 } from "./resource.ts";
 import { capabilitiesOf } from "./capabilities.ts";
 import { coveringBalancer } from "./duplicate.ts";
-import type { LeaseWrite } from "../pass/lease-decision.ts";
+import type { Decision } from "./types.ts";
 import { withLease } from "./lease.ts";
 import { loadOf, type Load } from "../leaders/load.ts";
 import type { Observed } from "./observe.ts";
@@ -29,17 +29,6 @@ import { unsettledBecause } from "../leaders/settled.ts";
 import { describeGroup, type Group, type Snapshot } from "../leaders/snapshot.ts";
 import type { BalancerEvent, MoveRequest } from "../pass/types.ts";
 import { readyWarning } from "../pass/ready-warning.ts";
-
-export interface Decision {
-  /** The whole status this balancer owns, written guarded by the resourceVersion read: the claim of the move. */
-  status: NatsSystemBalancerStatus;
-  move?: MoveRequest;
-  events: BalancerEvent[];
-  poll: Poll;
-  summary: string;
-  /** The move lease to take or renew before the claim, or let go after it. */
-  lease?: LeaseWrite;
-}
 
 const ready = (status: "True" | "False", reason: string, message: string): ConditionUpdate => ({
   type: "Ready",

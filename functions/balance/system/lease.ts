@@ -3,7 +3,7 @@
 // it, a pending move renews it, and a pass that finds nothing pending lets it go. Pure.
 import { setConditions } from "../../../shared/kube/conditions.ts";
 import { leaseHeldBy, leaseWriteFor } from "../pass/lease-decision.ts";
-import type { Decision } from "./decide.ts";
+import type { Decision } from "./types.ts";
 import type { Observed } from "./observe.ts";
 import { describeBalancer } from "./resource.ts";
 

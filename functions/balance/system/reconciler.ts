@@ -10,7 +10,8 @@ import { requestStepdown } from "../leaders/stepdown.ts";
 import type { MoveSender } from "../pass/claim.ts";
 import { countHeldPass } from "../pass/held-passes.ts";
 import { act } from "./act.ts";
-import { decide, type Decision } from "./decide.ts";
+import { decide } from "./decide.ts";
+import type { Decision } from "./types.ts";
 import { connectionOf, observe, type Observed } from "./observe.ts";
 import { type NatsSystemBalancer, SYSTEM_BALANCER } from "./resource.ts";
 
