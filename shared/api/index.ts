@@ -1,26 +1,53 @@
-// The API in one import: registry, types, constants and validators. Kind
-// modules can also be imported one by one (shared/api/<group>/<kind>.ts).
+// The API as functions use it: the kind registry, the constants (annotations, labels, finalizers,
+// field managers, condition types and reasons) and the static type of every kind and field.
+// Types only from the kind modules, so importing this loads no schema: the validators
+// (validate.ts) and the schemas themselves are imported one by one where they are needed.
 export * from "./groups.ts";
 export * from "./kinds.ts";
 export * from "./constants.ts";
-export * from "./validate.ts";
+export * from "./constants/secret-keys.ts";
 export type * from "./types.ts";
-export type { Condition } from "./common/conditions.ts";
-export type { ObjectReference, SecretReference, Credentials, CertificateAuthority } from "./common/references.ts";
-export type { NatsOperatorTrustSpec, NatsOperatorTrustStatus } from "./core/nats-operator-trust.ts";
-export type { NatsAccountTrustSpec, NatsAccountTrustStatus } from "./core/nats-account-trust.ts";
-export type { NatsConnectionSpec, NatsConnectionStatus } from "./core/nats-connection.ts";
-export type { NatsReferenceGrantSpec } from "./core/nats-reference-grant.ts";
-export type { NatsClusterSpec } from "./cluster/nats-cluster-spec.ts";
-export type { NatsClusterStatus } from "./cluster/nats-cluster-status.ts";
-export type { NatsOperatorSpec, NatsOperatorStatus } from "./auth/nats-operator.ts";
-export type { NatsSystemAccountSpec, NatsSystemAccountStatus } from "./auth/nats-system-account.ts";
-export type { NatsAccountSpec, NatsAccountStatus } from "./auth/nats-account.ts";
-export type { NatsUserSpec, NatsUserStatus } from "./auth/nats-user.ts";
-export type { NatsStreamSpec, NatsStreamStatus } from "./jetstream/nats-stream.ts";
-export type { NatsConsumerSpec, NatsConsumerStatus } from "./jetstream/nats-consumer.ts";
-export type { NatsKeyValueSpec, NatsKeyValueStatus } from "./jetstream/nats-key-value.ts";
-export type { NatsObjectStoreSpec, NatsObjectStoreStatus } from "./jetstream/nats-object-store.ts";
-export type { NatsBalancerSpec, NatsBalancerStatus } from "./jetstream/nats-balancer.ts";
-export type { NatsSystemBalancerSpec, NatsSystemBalancerStatus } from "./jetstream/nats-system-balancer.ts";
-export type { NatsClusterEvacuationSpec, NatsClusterEvacuationStatus } from "./jetstream/nats-cluster-evacuation.ts";
+export type * from "./common/conditions.ts";
+export type * from "./common/fields.ts";
+export type * from "./common/formats.ts";
+export type * from "./common/kind-definition.ts";
+export type * from "./common/kubernetes.ts";
+export type * from "./common/object-meta.ts";
+export type * from "./common/references.ts";
+export type * from "./core/nats-account-trust.ts";
+export type * from "./core/nats-connection.ts";
+export type * from "./core/nats-operator-trust.ts";
+export type * from "./core/nats-reference-grant.ts";
+export type * from "./cluster/cluster-auth.ts";
+export type * from "./cluster/exporter.ts";
+export type * from "./cluster/image.ts";
+export type * from "./cluster/nats-cluster-spec.ts";
+export type * from "./cluster/nats-cluster-status.ts";
+export type * from "./cluster/nats-cluster.ts";
+export type * from "./cluster/service-template.ts";
+export type * from "./cluster/tls.ts";
+export type * from "./cluster/topology.ts";
+export type * from "./cluster/version.ts";
+export type * from "./auth/account-limits.ts";
+export type * from "./auth/account-reference.ts";
+export type * from "./auth/auth-status.ts";
+export type * from "./auth/exports-imports.ts";
+export type * from "./auth/keys.ts";
+export type * from "./auth/nats-account.ts";
+export type * from "./auth/nats-operator.ts";
+export type * from "./auth/nats-system-account.ts";
+export type * from "./auth/nats-user.ts";
+export type * from "./auth/permissions.ts";
+export type * from "./jetstream/balancer-types.ts";
+export type * from "./jetstream/bucket.ts";
+export type * from "./jetstream/nats-balancer.ts";
+export type * from "./jetstream/nats-cluster-evacuation.ts";
+export type * from "./jetstream/nats-consumer.ts";
+export type * from "./jetstream/nats-key-value.ts";
+export type * from "./jetstream/nats-object-store.ts";
+export type * from "./jetstream/nats-stream.ts";
+export type * from "./jetstream/nats-system-balancer.ts";
+export type * from "./jetstream/policies.ts";
+export type * from "./jetstream/rules.ts";
+export type * from "./jetstream/stream-types.ts";
+export type * from "./jetstream/sync-status.ts";

@@ -1,8 +1,7 @@
 // Carrying out an account-balancer pass: the move lease, then the status write that claims the
 // pass (guarded by the resourceVersion read), then the Events, then the one leader move. A refused
 // move keeps `lastMove`, so the retry waits `interval`.
-import type { Kube } from "../../../shared/kube/client.ts";
-import type { EventRecorder } from "../../../shared/kube/events.ts";
+import type { EventRecorder, Kube } from "../../../shared/kube/index.ts";
 import type { NatsBalancer } from "./resource.ts";
 import type { AccountDecision } from "./decide.ts";
 import { type Acted } from "../system/act.ts";

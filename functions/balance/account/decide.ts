@@ -5,8 +5,8 @@
 // are unsettled or their NatsCluster mid-rollout, or `interval` has not passed since the last move.
 // The lease stands for the pending move: the balancer holds it from its move until a pass of its
 // own finds the account settled again.
-import { type ConditionUpdate, findCondition, setConditions } from "../../../shared/kube/conditions.ts";
-import type { Poll } from "../../../shared/runtime/schedule.ts";
+import { type ConditionUpdate, findCondition, setConditions } from "../../../shared/kube/index.ts";
+import type { Poll } from "../../../shared/runtime/index.ts";
 import { describeAccountBalancer, type NatsBalancerStatus, type PoolStatus } from "./resource.ts";
 import type { AccountObserved } from "./observe.ts";
 import { describeBalancer, intervalMs, leaderMovesOn, type Move } from "../system/resource.ts";

@@ -1,12 +1,10 @@
 // Everything one account-balancer pass decides on, read and nothing else: the balancer, the
 // resources its pools select from, the NatsSystemBalancers (whose pending moves it yields to), the
 // NatsClusters (rollout, B12), the move lease, and its account as its own connection shows it.
-import { KINDS } from "../../../shared/api/kinds.ts";
-import type { Kube } from "../../../shared/kube/client.ts";
-import type { KubeObject } from "../../../shared/kube/object.ts";
-import { resolveConnection } from "../../../shared/nats/connection.ts";
-import type { ConnectionPool } from "../../../shared/nats/pool.ts";
-import { operatorNamespace } from "../../../shared/runtime/operator-namespace.ts";
+import { KINDS } from "../../../shared/api/index.ts";
+import type { Kube, KubeObject } from "../../../shared/kube/index.ts";
+import { type ConnectionPool, resolveConnection } from "../../../shared/nats/index.ts";
+import { operatorNamespace } from "../../../shared/runtime/index.ts";
 import { ACCOUNT_BALANCER, type NatsBalancer } from "./resource.ts";
 import type { NatsSystemBalancer } from "../system/resource.ts";
 import type { StreamRef } from "../pass/types.ts";

@@ -2,7 +2,7 @@
 // NatsKeyValue and NatsObjectStore resources by label; a stream selected by several pools is
 // reported as an overlap; a stream no pool selects, or without a resource, falls in `(default)`.
 // Consumers follow their stream. Pure.
-import type { LabelSelector } from "../../../shared/api/common/kubernetes.ts";
+import type { LabelSelector } from "../../../shared/api/index.ts";
 import { matchesSelector } from "./selector.ts";
 
 export const DEFAULT_POOL = "(default)";

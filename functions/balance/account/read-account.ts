@@ -3,7 +3,7 @@
 // every group with its leader and members (current, offline, lag), and `nc.info.cluster` for the
 // NATS cluster in scope (B10). Streams placed in another NATS cluster are left out.
 import type { NatsConnection } from "@nats-io/transport-node";
-import { jsRequest, NatsApiError, systemRequest } from "../../../shared/nats/request.ts";
+import { jsRequest, NatsApiError, systemRequest } from "../../../shared/nats/index.ts";
 import type { JszCluster, JszPeer } from "../leaders/jsz.ts";
 import type { Group, Member } from "../leaders/snapshot.ts";
 

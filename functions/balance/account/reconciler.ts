@@ -1,11 +1,15 @@
 // The NatsBalancer reconciler (an account balancer): observes its account through its own
 // connection, decides (pure), acts (lease, claim, Events, the stepdown), and keeps its PingSource
 // at `interval` for as long as it exists.
-import type { Kube } from "../../../shared/kube/client.ts";
-import { NatsApiError } from "../../../shared/nats/request.ts";
-import type { ConnectionPool } from "../../../shared/nats/pool.ts";
-import type { Reconciler } from "../../../shared/runtime/reconciler.ts";
-import { keepPolling, type Poll, type ScheduleDecision, stopPolling } from "../../../shared/runtime/schedule.ts";
+import type { Kube } from "../../../shared/kube/index.ts";
+import { type ConnectionPool, NatsApiError } from "../../../shared/nats/index.ts";
+import {
+  keepPolling,
+  type Poll,
+  type Reconciler,
+  type ScheduleDecision,
+  stopPolling,
+} from "../../../shared/runtime/index.ts";
 import { actAccount } from "./act.ts";
 import { ACCOUNT_BALANCER, type NatsBalancer } from "./resource.ts";
 import { type AccountDecision, decideAccount } from "./decide.ts";

@@ -1,10 +1,6 @@
 // The NatsBalancer (an account balancer) as the function reads it: the API schema's types.
-import { KINDS } from "../../../shared/api/kinds.ts";
-import type {
-  NatsBalancer as BalancerResource,
-  NatsBalancerStatus,
-} from "../../../shared/api/jetstream/nats-balancer.ts";
-import type { KubeObject, ObjectMeta } from "../../../shared/kube/object.ts";
+import { KINDS, type NatsBalancer as BalancerResource, type NatsBalancerStatus } from "../../../shared/api/index.ts";
+import type { KubeObject, ObjectMeta } from "../../../shared/kube/index.ts";
 
 export type { NatsBalancerStatus };
 /** The schema's type, as the API server returns it: named and namespaced. */

@@ -1,6 +1,6 @@
 // Kubernetes label-selector matching, as the API server does it: every matchLabels pair and every
 // matchExpressions requirement must hold; an empty selector matches everything.
-import type { LabelSelector } from "../../../shared/api/common/kubernetes.ts";
+import type { LabelSelector } from "../../../shared/api/index.ts";
 
 export function matchesSelector(selector: LabelSelector, labels: Readonly<Record<string, string>>): boolean {
   const has = (key: string) => Object.hasOwn(labels, key);

@@ -1,9 +1,7 @@
 // Carrying out an evacuation pass: the status write that claims it, the Events, then the moves.
 // The write is guarded by the resourceVersion the decision was made from, so of concurrent
 // deliveries only one gets past it and each move is requested once.
-import type { Kube } from "../../../shared/kube/client.ts";
-import type { EventRecorder } from "../../../shared/kube/events.ts";
-import { writeStatus } from "../../../shared/kube/status.ts";
+import { type EventRecorder, type Kube, writeStatus } from "../../../shared/kube/index.ts";
 import { FIELD_MANAGER } from "../pass/claim.ts";
 import { type EvacuationDecision, withRefusals } from "./decide.ts";
 import type { StreamRef } from "../pass/types.ts";

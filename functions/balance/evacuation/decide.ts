@@ -2,9 +2,8 @@
 // A pass counts the moves seen complete, lists what it may not move, and requests moves for as
 // many waiting streams as there are free slots. It moves nothing while the source carries the
 // target tags, no server carries them, or any server of the NATS system is down.
-import type { Condition, ConditionUpdate } from "../../../shared/kube/conditions.ts";
-import { findCondition, setConditions } from "../../../shared/kube/conditions.ts";
-import type { Poll } from "../../../shared/runtime/schedule.ts";
+import { type Condition, type ConditionUpdate, findCondition, setConditions } from "../../../shared/kube/index.ts";
+import type { Poll } from "../../../shared/runtime/index.ts";
 import type { BalancerEvent, StreamRef } from "../pass/types.ts";
 import {
   carriesAll,

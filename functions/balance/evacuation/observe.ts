@@ -1,12 +1,9 @@
 // Everything one evacuation pass decides on, read and nothing else: the evacuation, what its
 // connection shows of the source NATS cluster, and the JetStream resources that may own the
 // streams there (their UIDs and declared placement).
-import { KINDS } from "../../../shared/api/kinds.ts";
-import type { Kube } from "../../../shared/kube/client.ts";
-import type { KubeObject } from "../../../shared/kube/object.ts";
-import { connectWith, resolveConnection } from "../../../shared/nats/connection.ts";
-import type { ConnectionPool } from "../../../shared/nats/pool.ts";
-import type { Connected } from "../../../shared/nats/connection.ts";
+import { KINDS } from "../../../shared/api/index.ts";
+import type { Kube, KubeObject } from "../../../shared/kube/index.ts";
+import { type Connected, type ConnectionPool, connectWith, resolveConnection } from "../../../shared/nats/index.ts";
 import { EVACUATION, type NatsClusterEvacuation, type PinnedResource } from "./resource.ts";
 import { readSource } from "./read-source.ts";
 import type { SourceView } from "./source.ts";

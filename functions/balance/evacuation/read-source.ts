@@ -3,8 +3,7 @@
 // servers of the whole NATS system it counts offline (the leader may sit in another cluster).
 // Reads only.
 import type { NatsConnection } from "@nats-io/transport-node";
-import { JETSTREAM_CONTROLLER_INBOX } from "../../../shared/nats/pool.ts";
-import { gatherReplies } from "../../../shared/nats/request.ts";
+import { gatherReplies, JETSTREAM_CONTROLLER_INBOX } from "../../../shared/nats/index.ts";
 import type { JszReply, StatszReply } from "../leaders/jsz.ts";
 import { readJsz, readServers } from "../leaders/read-cluster.ts";
 import { metaOf, type MetaView, sourceOf, type SourceView } from "./source.ts";

@@ -1,13 +1,15 @@
 // The NatsClusterEvacuation reconciler: the finalizer first (so a deletion can cancel what was
 // requested), then observe, decide and act; a deletion cancels and releases instead.
-import { FINALIZERS } from "../../../shared/api/constants/finalizers.ts";
-import { addFinalizer } from "../../../shared/kube/finalizers.ts";
-import { guarded } from "../../../shared/kube/guarded.ts";
-import { NatsApiError } from "../../../shared/nats/request.ts";
-import type { ConnectionPool } from "../../../shared/nats/pool.ts";
-import type { Kube } from "../../../shared/kube/client.ts";
-import type { Reconciler } from "../../../shared/runtime/reconciler.ts";
-import { keepPolling, type Poll, type ScheduleDecision, stopPolling } from "../../../shared/runtime/schedule.ts";
+import { FINALIZERS } from "../../../shared/api/index.ts";
+import { addFinalizer, guarded, type Kube } from "../../../shared/kube/index.ts";
+import { type ConnectionPool, NatsApiError } from "../../../shared/nats/index.ts";
+import {
+  keepPolling,
+  type Poll,
+  type Reconciler,
+  type ScheduleDecision,
+  stopPolling,
+} from "../../../shared/runtime/index.ts";
 import { actEvacuation, type MoveRequester } from "./act.ts";
 import { decideEvacuation, describeStream, type EvacuationDecision } from "./decide.ts";
 import { EVACUATION, type NatsClusterEvacuation } from "./resource.ts";

@@ -2,11 +2,14 @@
 // a MoveCancelled Event for each one that was still under way, then the finalizer goes. One that
 // finished (Ready) has nothing to cancel; one whose moves cannot be cancelled (the connection is
 // gone or not admitted, the server does not answer) is not held: those moves finish on their own.
-import { FINALIZERS } from "../../../shared/api/constants/finalizers.ts";
-import type { Kube } from "../../../shared/kube/client.ts";
-import { isConditionTrue } from "../../../shared/kube/conditions.ts";
-import type { EventRecorder } from "../../../shared/kube/events.ts";
-import { hasFinalizer, removeFinalizer } from "../../../shared/kube/finalizers.ts";
+import { FINALIZERS } from "../../../shared/api/index.ts";
+import {
+  type EventRecorder,
+  hasFinalizer,
+  isConditionTrue,
+  type Kube,
+  removeFinalizer,
+} from "../../../shared/kube/index.ts";
 import { describeStream } from "./decide.ts";
 import type { StreamRef } from "../pass/types.ts";
 import type { NatsClusterEvacuation } from "./resource.ts";

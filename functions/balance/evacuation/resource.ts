@@ -1,11 +1,11 @@
 // The NatsClusterEvacuation as the function reads it: the API schema's types and the constants
 // of its pacing.
-import { KINDS } from "../../../shared/api/kinds.ts";
-import type {
-  NatsClusterEvacuation as EvacuationResource,
-  NatsClusterEvacuationStatus,
-} from "../../../shared/api/jetstream/nats-cluster-evacuation.ts";
-import type { KubeObject, ObjectMeta } from "../../../shared/kube/object.ts";
+import {
+  KINDS,
+  type NatsClusterEvacuation as EvacuationResource,
+  type NatsClusterEvacuationStatus,
+} from "../../../shared/api/index.ts";
+import type { KubeObject, ObjectMeta } from "../../../shared/kube/index.ts";
 
 export type { NatsClusterEvacuationStatus };
 /** The schema's type, as the API server returns it: named and namespaced. */

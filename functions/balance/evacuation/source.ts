@@ -1,7 +1,7 @@
 // What an evacuation sees of its source NATS cluster: its servers and their tags, who missed a JSZ
 // page, the meta leader and whom it counts offline, and every stream the source servers hold.
 // Plain data, built from the JSZ pages by `sourceOf` (pure, so fixtures can drive it).
-import { JETSTREAM_METADATA } from "../../../shared/api/constants/jetstream-metadata.ts";
+import { JETSTREAM_METADATA } from "../../../shared/api/index.ts";
 import type { JszCluster, ServerReport } from "../leaders/jsz.ts";
 
 export interface SourceStream {

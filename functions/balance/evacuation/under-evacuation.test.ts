@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
 import type { NatsConnection } from "@nats-io/transport-node";
-import type { KubeObject } from "../../../shared/kube/object.ts";
-import { createConnectionPool } from "../../../shared/nats/pool.ts";
+import type { KubeObject } from "../../../shared/kube/index.ts";
+import { createConnectionPool } from "../../../shared/nats/index.ts";
 import { memoryKube } from "../../../test/support/memory-kube.ts";
 import type { NatsSystemBalancer } from "../system/resource.ts";
 import type { NatsClusterEvacuationStatus } from "./resource.ts";

@@ -4,9 +4,8 @@
 // is no concern of this balancer. The same NatsConnection settles that at once; otherwise the
 // balancer's connection asks after the server the evacuation's connection reaches (same-system.ts).
 import type { NatsConnection } from "@nats-io/transport-node";
-import type { Kube } from "../../../shared/kube/client.ts";
-import { isConditionTrue } from "../../../shared/kube/conditions.ts";
-import type { ConnectionPool } from "../../../shared/nats/pool.ts";
+import { isConditionTrue, type Kube } from "../../../shared/kube/index.ts";
+import type { ConnectionPool } from "../../../shared/nats/index.ts";
 import type { StreamRef } from "../pass/types.ts";
 import { EVACUATION, type NatsClusterEvacuation } from "./resource.ts";
 import { evacuationConnection } from "./observe.ts";

@@ -2,7 +2,7 @@
 // target tags as ephemeral placement (the stream's config is not rewritten; the server picks any
 // NATS cluster whose servers carry them, and consumers follow), and `CANCEL_MOVE` to roll one back.
 import type { NatsConnection } from "@nats-io/transport-node";
-import { ErrCodes, jsApiTimeoutMs, NatsApiError, systemRequest } from "../../../shared/nats/request.ts";
+import { ErrCodes, jsApiTimeoutMs, NatsApiError, systemRequest } from "../../../shared/nats/index.ts";
 import type { StreamRef } from "../pass/types.ts";
 
 /** "stream reconfiguration not in progress": nothing to cancel. */

@@ -2,9 +2,13 @@
 // every server's JSZ pages, the connection's own account, and which accounts' stepdown services
 // the system account reaches. Reads only: the probe names a stream that cannot exist.
 import type { NatsConnection } from "@nats-io/transport-node";
-import { JETSTREAM_CONTROLLER_INBOX } from "../../../shared/nats/pool.ts";
-import { gatherReplies, NatsApiError, systemRequest } from "../../../shared/nats/request.ts";
-import { lateServers } from "../../../shared/nats/statsz.ts";
+import {
+  gatherReplies,
+  JETSTREAM_CONTROLLER_INBOX,
+  lateServers,
+  NatsApiError,
+  systemRequest,
+} from "../../../shared/nats/index.ts";
 import type { JszAccount, JszData, JszReply, ServerReport, StatszReply } from "./jsz.ts";
 import { mergeSnapshot, type Snapshot } from "./snapshot.ts";
 import { probeTimeoutMs, stepdownSubject } from "./stepdown.ts";

@@ -2,7 +2,7 @@
 // account's import of that account's jetstream-stepdown export, `acc.<key>.$JS.API.…`; a group of
 // the connection's own account is asked directly.
 import type { NatsConnection } from "@nats-io/transport-node";
-import { systemRequest } from "../../../shared/nats/request.ts";
+import { systemRequest } from "../../../shared/nats/index.ts";
 
 export interface StepdownTarget {
   account: string;

@@ -1,9 +1,7 @@
 // The claim of a pass, for either kind of balancer: the move lease, then the status write guarded by
 // the resourceVersion the decision was made from, so of concurrent deliveries only one moves.
-import { FIELD_MANAGERS } from "../../../shared/api/constants/field-managers.ts";
-import type { Kube } from "../../../shared/kube/client.ts";
-import type { EventRecorder } from "../../../shared/kube/events.ts";
-import { writeStatus } from "../../../shared/kube/status.ts";
+import { FIELD_MANAGERS } from "../../../shared/api/index.ts";
+import { type EventRecorder, type Kube, writeStatus } from "../../../shared/kube/index.ts";
 import type { NatsBalancer } from "../account/resource.ts";
 import type { NatsSystemBalancer } from "../system/resource.ts";
 import { writeLease } from "./lease.ts";

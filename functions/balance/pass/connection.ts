@@ -1,8 +1,12 @@
 // A balancer's pooled connection, followed from its NatsConnection reference.
 import type { NatsConnection } from "@nats-io/transport-node";
-import type { Kube } from "../../../shared/kube/client.ts";
-import { connectWith, type NatsConnectionObject, type Resolved } from "../../../shared/nats/connection.ts";
-import type { ConnectionPool } from "../../../shared/nats/pool.ts";
+import type { Kube } from "../../../shared/kube/index.ts";
+import {
+  type ConnectionPool,
+  connectWith,
+  type NatsConnectionObject,
+  type Resolved,
+} from "../../../shared/nats/index.ts";
 
 /** A balancer's live connection and the NatsConnection behind it, or why there is none. */
 export type BalancerConnection =

@@ -1,8 +1,7 @@
 // `nats_operator.balancer.held_passes`: each claimed pass that ends with Holding=True counts once,
 // by the reason it held, so an operator sees how often and why balancing waits.
 import { type Counter, type Meter, metrics } from "@opentelemetry/api";
-import { findCondition } from "../../../shared/kube/conditions.ts";
-import type { Condition } from "../../../shared/kube/conditions.ts";
+import { type Condition, findCondition } from "../../../shared/kube/index.ts";
 
 export const HELD_PASSES = "nats_operator.balancer.held_passes";
 

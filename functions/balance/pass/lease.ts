@@ -5,9 +5,7 @@
 // lets it go once a pass finds the move done. It lapses a minute after the holder's last pass, so
 // a balancer that is deleted or stops mid-move blocks the others for a minute at most.
 import { createHash } from "node:crypto";
-import type { Kube } from "../../../shared/kube/client.ts";
-import { guarded } from "../../../shared/kube/guarded.ts";
-import type { KubeObject } from "../../../shared/kube/object.ts";
+import { guarded, type Kube, type KubeObject } from "../../../shared/kube/index.ts";
 
 /** How long a lease outlives its holder's last pass. */
 export const LEASE_TTL_MS = 60_000;

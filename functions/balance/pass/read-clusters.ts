@@ -1,9 +1,6 @@
-import { KINDS } from "../../../shared/api/kinds.ts";
-import type { NatsClusterStatus } from "../../../shared/api/cluster/nats-cluster-status.ts";
-import type { Kube } from "../../../shared/kube/client.ts";
-import { findCondition } from "../../../shared/kube/conditions.ts";
-import type { KubeObject } from "../../../shared/kube/object.ts";
-import type { NatsConnectionObject } from "../../../shared/nats/connection.ts";
+import { KINDS, type NatsClusterStatus } from "../../../shared/api/index.ts";
+import { findCondition, type Kube, type KubeObject } from "../../../shared/kube/index.ts";
+import type { NatsConnectionObject } from "../../../shared/nats/index.ts";
 import { type CoveredCluster, namespacesNamed } from "./rollout.ts";
 
 /** The NatsClusters reporting servers in the namespaces a balancer names (rollout.ts): the ones that may be its own. */

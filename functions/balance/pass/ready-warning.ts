@@ -1,4 +1,4 @@
-import { findCondition, type Condition, type ConditionUpdate } from "../../../shared/kube/conditions.ts";
+import { type Condition, type ConditionUpdate, findCondition } from "../../../shared/kube/index.ts";
 import type { BalancerEvent } from "./types.ts";
 
 /** A Warning when Ready turns False for a reason it did not show before: once, not every pass. */

@@ -5,7 +5,7 @@
 // Server names repeat across namespaces (every team's `nats` has a `nats-0`), so only NatsClusters
 // in a namespace the balancer names count: its own, its NatsConnection's, and those its server URLs
 // carry. A NatsCluster in any other namespace cannot pause it.
-import type { Condition } from "../../../shared/kube/conditions.ts";
+import type { Condition } from "../../../shared/kube/index.ts";
 
 /** A NatsCluster as the balancer reads it: its servers and its Settled condition. */
 export interface CoveredCluster {

@@ -3,7 +3,7 @@
 // `$SYS.REQ.SERVER.<id>.JSZ` only to a system user of its own system. So the system user on one
 // connection asks for the server the other is connected to.
 import type { NatsConnection } from "@nats-io/transport-node";
-import { serverRequest } from "../../../shared/nats/request.ts";
+import { serverRequest } from "../../../shared/nats/index.ts";
 
 /** Whether the server `theirs` is connected to answers the system user on `mine`. */
 export async function reachesServerOf(mine: NatsConnection, theirs: NatsConnection): Promise<boolean> {

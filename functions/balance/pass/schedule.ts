@@ -1,6 +1,6 @@
 // How often a balancer's pass comes: a balancer is periodic by nature, so its PingSource follows
 // `interval` for as long as it exists (5 s while a move is pending), and goes with it.
-import type { Poll } from "../../../shared/runtime/schedule.ts";
+import type { Poll } from "../../../shared/runtime/index.ts";
 
 /** How often a pass looks while a requested move is not yet seen complete. */
 export const PENDING_POLL: Poll = { every: "5s" };

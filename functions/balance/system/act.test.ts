@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import type { KubeObject } from "../../../shared/kube/object.ts";
+import type { KubeObject } from "../../../shared/kube/index.ts";
 import { memoryKube } from "../../../test/support/memory-kube.ts";
 import { reportsOf, SERVERS, streamsLedBy } from "../../../test/fixtures/cluster/balance-jsz.ts";
 import { act } from "./act.ts";

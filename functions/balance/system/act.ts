@@ -1,9 +1,7 @@
 // Carrying out a pass's decision: the status write that claims it, then the one leader move and
 // the Events. The write is guarded by the resourceVersion the decision was made from, so of
 // concurrent deliveries only one gets past it and a move is requested once.
-import type { Kube } from "../../../shared/kube/client.ts";
-import type { EventRecorder } from "../../../shared/kube/events.ts";
-import { writeStatus } from "../../../shared/kube/status.ts";
+import { type EventRecorder, type Kube, writeStatus } from "../../../shared/kube/index.ts";
 import type { NatsSystemBalancer } from "./resource.ts";
 import { claimPass, FIELD_MANAGER, type MoveSender } from "../pass/claim.ts";
 import type { Decision } from "./types.ts";

@@ -3,9 +3,8 @@
 // before a leader move), and none while the cluster is unsettled or its NatsCluster mid-rollout, a
 // move is pending, another balancer covers the cluster or holds its move lease, or `interval` has
 // not passed since the last move.
-import type { ConditionUpdate } from "../../../shared/kube/conditions.ts";
-import { setConditions } from "../../../shared/kube/conditions.ts";
-import type { Poll } from "../../../shared/runtime/schedule.ts";
+import { type ConditionUpdate, setConditions } from "../../../shared/kube/index.ts";
+import type { Poll } from "../../../shared/runtime/index.ts";
 import {
   type Capabilities,
   describeBalancer,

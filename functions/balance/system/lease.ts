@@ -1,7 +1,7 @@
 // What a pass does with the move lease (B9), on top of the decision made without it: while another
 // balancer holds the lease no move is made (Holding=True, MoveLeaseHeld); otherwise a move takes
 // it, a pending move renews it, and a pass that finds nothing pending lets it go. Pure.
-import { setConditions } from "../../../shared/kube/conditions.ts";
+import { setConditions } from "../../../shared/kube/index.ts";
 import { leaseHeldBy, leaseWriteFor } from "../pass/lease-decision.ts";
 import type { Decision } from "./types.ts";
 import type { Observed } from "./observe.ts";

@@ -2,15 +2,14 @@
 // (which NATS cluster is whose), and the NATS cluster its connection reaches. What it means is
 // decide.ts's to say.
 import type { NatsConnection } from "@nats-io/transport-node";
-import type { Kube } from "../../../shared/kube/client.ts";
-import { resolveConnection } from "../../../shared/nats/connection.ts";
-import type { ConnectionPool } from "../../../shared/nats/pool.ts";
+import type { Kube } from "../../../shared/kube/index.ts";
+import { type ConnectionPool, resolveConnection } from "../../../shared/nats/index.ts";
 import { leaderMovesOn, type NatsSystemBalancer, SYSTEM_BALANCER } from "./resource.ts";
 import type { Reach } from "./capabilities.ts";
 import { probeReach, readCluster } from "../leaders/read-cluster.ts";
 import { connectionKeyOf, isOlder } from "./duplicate.ts";
 import { reachesServerOf } from "../pass/same-system.ts";
-import { operatorNamespace } from "../../../shared/runtime/operator-namespace.ts";
+import { operatorNamespace } from "../../../shared/runtime/index.ts";
 import { type MoveLease, readLease } from "../pass/lease.ts";
 import type { CoveredCluster } from "../pass/rollout.ts";
 import type { Snapshot } from "../leaders/snapshot.ts";

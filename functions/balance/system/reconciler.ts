@@ -1,10 +1,14 @@
 // The NatsSystemBalancer reconciler: evens JetStream leaders across the servers of one NATS
 // cluster, on the balancer's own connection; its PingSource ticks at `interval` while it exists.
-import { NatsApiError } from "../../../shared/nats/request.ts";
-import type { ConnectionPool } from "../../../shared/nats/pool.ts";
-import type { Reconciler } from "../../../shared/runtime/reconciler.ts";
-import { keepPolling, type Poll, type ScheduleDecision, stopPolling } from "../../../shared/runtime/schedule.ts";
-import type { Kube } from "../../../shared/kube/client.ts";
+import { type ConnectionPool, NatsApiError } from "../../../shared/nats/index.ts";
+import {
+  keepPolling,
+  type Poll,
+  type Reconciler,
+  type ScheduleDecision,
+  stopPolling,
+} from "../../../shared/runtime/index.ts";
+import type { Kube } from "../../../shared/kube/index.ts";
 import { requestCopyMove } from "../leaders/move.ts";
 import { requestStepdown } from "../leaders/stepdown.ts";
 import type { MoveSender } from "../pass/claim.ts";

@@ -1,11 +1,11 @@
 // The NatsSystemBalancer as the function reads it: the API schema's types, and its defaults.
-import { KINDS } from "../../../shared/api/kinds.ts";
-import type {
-  NatsSystemBalancer as BalancerResource,
-  NatsSystemBalancerStatus,
-} from "../../../shared/api/jetstream/nats-system-balancer.ts";
-import type { KubeObject, ObjectMeta } from "../../../shared/kube/object.ts";
-import { durationToNanos } from "../../../shared/units/duration.ts";
+import {
+  KINDS,
+  type NatsSystemBalancer as BalancerResource,
+  type NatsSystemBalancerStatus,
+} from "../../../shared/api/index.ts";
+import type { KubeObject, ObjectMeta } from "../../../shared/kube/index.ts";
+import { durationToNanos } from "../../../shared/units/index.ts";
 
 export type { NatsSystemBalancerStatus };
 /** The schema's type, as the API server returns it: named and namespaced. */

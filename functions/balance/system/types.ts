@@ -1,5 +1,5 @@
 // What a system balancer's pass comes to: the vocabulary of its decide, act and lease steps.
-import type { Poll } from "../../../shared/runtime/schedule.ts";
+import type { Poll } from "../../../shared/runtime/index.ts";
 import type { LeaseWrite } from "../pass/lease-decision.ts";
 import type { BalancerEvent, MoveRequest } from "../pass/types.ts";
 import type { NatsSystemBalancerStatus } from "./resource.ts";

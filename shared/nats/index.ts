@@ -1,0 +1,7 @@
+// NATS access, as functions use it: connections followed from a NatsConnection, the pool they are
+// kept in, and the requests of the JetStream, server and system APIs.
+export * from "./connection-settings.ts";
+export * from "./connection.ts";
+export * from "./pool.ts";
+export * from "./request.ts";
+export * from "./statsz.ts";

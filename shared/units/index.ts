@@ -1,0 +1,2 @@
+// Units of the API's fields: durations.
+export * from "./duration.ts";
