@@ -99,4 +99,59 @@ export default tseslint.config(
       ],
     },
   },
+  // Decide is pure: plain data in and out. A decide file reads no clock, no network and no file,
+  // and waits on nothing, so it is tested from fixtures and answers `preview` without servers.
+  {
+    files: ["functions/**/decide*.ts", "functions/**/decide/**/*.ts"],
+    ignores: ["**/*.test.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "^(node:|@nats-io/(transport-node|jetstream|kv|obj)$)",
+              allowTypeImports: true,
+              message: "decide is pure: observe reads, act writes; a decide file takes their data, not their clients.",
+            },
+            {
+              regex:
+                "(^|/)shared/(kube|nats)/(index|client|transport|connection|pool|request|status|events|finalizers|guarded)\\.ts$",
+              importNames: [
+                "createKube",
+                "createTransport",
+                "createEventRecorder",
+                "writeStatus",
+                "addFinalizer",
+                "removeFinalizer",
+                "guarded",
+                "connectWith",
+                "connectTo",
+                "connectWithInbox",
+                "createConnectionPool",
+                "resolveConnection",
+                "jsRequest",
+                "serverRequest",
+                "systemRequest",
+                "gatherReplies",
+                "gatherRawReplies",
+              ],
+              allowTypeImports: true,
+              message: "decide is pure: observe reads, act writes; a decide file takes their data, not their clients.",
+            },
+          ],
+        },
+      ],
+      "no-restricted-syntax": [
+        "error",
+        { selector: "AwaitExpression", message: "decide is pure: it waits on nothing." },
+        { selector: ":function[async=true]", message: "decide is pure: it waits on nothing." },
+        {
+          selector:
+            "NewExpression[callee.name='Date'][arguments.length=0], CallExpression[callee.object.name='Date'][callee.property.name='now']",
+          message: "decide is pure: the time is the `now` it is given.",
+        },
+      ],
+    },
+  },
 );
