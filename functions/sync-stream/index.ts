@@ -7,15 +7,15 @@ import type { FunctionContext, OperatorFunction } from "../../shared/runtime/fun
 import { done, retry, skipped, withSchedules, type Outcome } from "../../shared/runtime/outcome.ts";
 import type { SyncDeps } from "./context.ts";
 import { isResyncDelivery } from "../../shared/runtime/resync.ts";
-import { allObjects, referrersInto, usersOfConnection } from "./dependents.ts";
+import { allObjects, referrersInto, usersOfConnection } from "./objects/dependents.ts";
 import { inBatches } from "../../shared/runtime/in-batches.ts";
-import { isObjectKind } from "./kinds.ts";
-import type { JetStreamObject } from "./placement.ts";
-import { type ConnectionWithStatus, reconcileConnection } from "./reconcile-connection.ts";
-import { waitsForServers } from "./connect-wait.ts";
+import { isObjectKind } from "./targets/kinds.ts";
+import type { JetStreamObject } from "./targets/placement.ts";
+import { type ConnectionWithStatus, reconcileConnection } from "./connection/reconcile-connection.ts";
+import { waitsForServers } from "./connection/connect-wait.ts";
 import { KINDS } from "../../shared/api/kinds.ts";
-import { payloadOf } from "./first-sight.ts";
-import { reconcileObject, type Trigger } from "./reconcile-object.ts";
+import { payloadOf } from "./objects/first-sight.ts";
+import { reconcileObject, type Trigger } from "./objects/reconcile-object.ts";
 import { settleTickOf, stopSettleCheck } from "./settle.ts";
 
 /** Objects checked at once by a settle tick or a wake-up. */

@@ -1,16 +1,16 @@
 // Where a resource's server object lives: its connection, and for consumers the stream.
-import type { KubeObject } from "../../shared/kube/object.ts";
-import { findCondition } from "../../shared/kube/conditions.ts";
-import { resolveConnection, type NatsConnectionObject, type Reference } from "../../shared/nats/connection.ts";
-import type { SyncDeps } from "./context.ts";
-import type { Spec } from "./fields.ts";
-import { isAdmitted } from "../../shared/kube/reference-grants.ts";
+import type { KubeObject } from "../../../shared/kube/object.ts";
+import { findCondition } from "../../../shared/kube/conditions.ts";
+import { resolveConnection, type NatsConnectionObject, type Reference } from "../../../shared/nats/connection.ts";
+import type { SyncDeps } from "../context.ts";
+import type { Spec } from "../config/fields.ts";
+import { isAdmitted } from "../../../shared/kube/reference-grants.ts";
 import { jetstreamApiVersion, type ObjectKind, type TargetResult } from "./kinds.ts";
 import { keyValueTarget, objectStoreTarget } from "./bucket-target.ts";
 import { consumerTarget } from "./consumer-target.ts";
 import { streamNameOf, streamTarget } from "./stream-target.ts";
-import type { AdoptionPolicy } from "./plan.ts";
-import type { ObjectStatus, SyncResult } from "./status.ts";
+import type { AdoptionPolicy } from "../plan/plan.ts";
+import type { ObjectStatus, SyncResult } from "../plan/status.ts";
 
 export type JetStreamObject = KubeObject & {
   spec: Spec & {

@@ -1,9 +1,9 @@
 // The decision for one JetStream object, from what spec asks and what the
 // server holds: create, wait, claim, update, recreate, leave alone, or stop
 // (Terminal). Pure: every input is data, so each rule is a fixture test.
-import { driftKeys, holds, isDefaultValue, overlay } from "./compare.ts";
-import { isZero, type Spec, type Wire } from "./fields.ts";
-import { readMarker, userMetadata, withMarker, type Origin } from "./marker.ts";
+import { driftKeys, holds, isDefaultValue, overlay } from "../config/compare.ts";
+import { isZero, type Spec, type Wire } from "../config/fields.ts";
+import { readMarker, userMetadata, withMarker, type Origin } from "../config/marker.ts";
 
 export type AdoptionPolicy = "Never" | "Adopt" | "AdoptOrCreate";
 export type TerminalReason = "ExistsUnowned" | "OwnedByOther" | "Rejected" | "NotABucket" | "ImmutableField";

@@ -1,5 +1,5 @@
 // Kubernetes durations and quantities to and from the numbers nats-server speaks.
-import { durationToNanos } from "../../shared/units/duration.ts";
+import { durationToNanos } from "../../../shared/units/duration.ts";
 
 export { durationToNanos };
 

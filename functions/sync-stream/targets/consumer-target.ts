@@ -1,6 +1,6 @@
 // NatsConsumer → the durable consumer it asks for.
-import { consumerDefaults, consumerFields, consumerImmutableKeys } from "./consumer-fields.ts";
-import { InvalidSpecValue, isZero, specToWire, wireToSpec, type Spec, type Wire } from "./fields.ts";
+import { consumerDefaults, consumerFields, consumerImmutableKeys } from "../config/consumer-fields.ts";
+import { InvalidSpecValue, isZero, specToWire, wireToSpec, type Spec, type Wire } from "../config/fields.ts";
 import { specFieldNames, type TargetResult } from "./kinds.ts";
 
 export interface ConsumerResourceLike {

@@ -1,9 +1,9 @@
 // Objects to look at again when something they depend on changes: a
 // connection turning Ready, a stream turning Ready, a grant changing.
-import type { Kube } from "../../shared/kube/client.ts";
-import type { KubeObject, ObjectKey } from "../../shared/kube/object.ts";
-import { jetstreamApiVersion, objectKinds } from "./kinds.ts";
-import type { JetStreamObject } from "./placement.ts";
+import type { Kube } from "../../../shared/kube/client.ts";
+import type { KubeObject, ObjectKey } from "../../../shared/kube/object.ts";
+import { jetstreamApiVersion, objectKinds } from "../targets/kinds.ts";
+import type { JetStreamObject } from "../targets/placement.ts";
 
 const keyOfItem = (o: KubeObject): ObjectKey => ({
   apiVersion: jetstreamApiVersion,

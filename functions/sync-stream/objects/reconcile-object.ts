@@ -1,27 +1,27 @@
 // One reconcile of a NatsStream, NatsConsumer, NatsKeyValue or NatsObjectStore.
-import type { EventType } from "../../shared/kube/events.ts";
+import type { EventType } from "../../../shared/kube/events.ts";
 import type { NatsConnection } from "@nats-io/transport-node";
-import { findCondition } from "../../shared/kube/conditions.ts";
-import { KubeRequestError } from "../../shared/kube/errors.ts";
-import { addFinalizer, hasFinalizer } from "../../shared/kube/finalizers.ts";
-import { keyOf, type KubeObject, type ObjectKey } from "../../shared/kube/object.ts";
-import { writeStatus } from "../../shared/kube/status.ts";
-import { NatsApiError, NatsRequestError } from "../../shared/nats/request.ts";
-import { conflict, done, retry, skipped, withSchedules, type Outcome } from "../../shared/runtime/outcome.ts";
-import { createObject, deleteObject, isRefusal, updateObject } from "./act.ts";
-import { connectWith } from "../../shared/nats/connection.ts";
-import { finalizer, fieldManager, freshForMs, note, resyncPeriodMs, type SyncDeps } from "./context.ts";
-import { keepSettleCheck } from "./settle.ts";
+import { findCondition } from "../../../shared/kube/conditions.ts";
+import { KubeRequestError } from "../../../shared/kube/errors.ts";
+import { addFinalizer, hasFinalizer } from "../../../shared/kube/finalizers.ts";
+import { keyOf, type KubeObject, type ObjectKey } from "../../../shared/kube/object.ts";
+import { writeStatus } from "../../../shared/kube/status.ts";
+import { NatsApiError, NatsRequestError } from "../../../shared/nats/request.ts";
+import { conflict, done, retry, skipped, withSchedules, type Outcome } from "../../../shared/runtime/outcome.ts";
+import { createObject, deleteObject, isRefusal, updateObject } from "../jetstream/act.ts";
+import { connectWith } from "../../../shared/nats/connection.ts";
+import { finalizer, fieldManager, freshForMs, note, resyncPeriodMs, type SyncDeps } from "../context.ts";
+import { keepSettleCheck } from "../settle.ts";
 import { finalizeObject } from "./finalize.ts";
 import { isFirstSight, isOwnFinalizerWrite, takeUpFirstSight } from "./first-sight.ts";
-import { isSpecProblem, jetstreamApiVersion, type Target } from "./kinds.ts";
-import { withLeader } from "./leader.ts";
-import { readMarker } from "./marker.ts";
-import { observe, type Observed } from "./observe.ts";
-import { placementOf, type JetStreamObject } from "./placement.ts";
-import { planObject, specWriteBack, type Plan } from "./plan.ts";
-import { isUnsettled, nextStatus, serverStatusOf, type SyncResult } from "./status.ts";
-import { consumersMoved, listConsumers, transferOf } from "./transfer.ts";
+import { isSpecProblem, jetstreamApiVersion, type Target } from "../targets/kinds.ts";
+import { withLeader } from "../jetstream/leader.ts";
+import { readMarker } from "../config/marker.ts";
+import { observe, type Observed } from "../jetstream/observe.ts";
+import { placementOf, type JetStreamObject } from "../targets/placement.ts";
+import { planObject, specWriteBack, type Plan } from "../plan/plan.ts";
+import { isUnsettled, nextStatus, serverStatusOf, type SyncResult } from "../plan/status.ts";
+import { consumersMoved, listConsumers, transferOf } from "../jetstream/transfer.ts";
 
 export type { JetStreamObject };
 

@@ -1,8 +1,8 @@
 // Reads the server object a resource stands for.
 import type { NatsConnection } from "@nats-io/transport-node";
-import { ErrCodes, NatsApiError, jsRequest } from "../../shared/nats/request.ts";
-import type { Wire } from "./fields.ts";
-import type { Target } from "./kinds.ts";
+import { ErrCodes, NatsApiError, jsRequest } from "../../../shared/nats/request.ts";
+import type { Wire } from "../config/fields.ts";
+import type { Target } from "../targets/kinds.ts";
 
 export interface Observed {
   config: Wire;

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "@jest/globals";
 import { readFileSync } from "node:fs";
-import type { Wire } from "./fields.ts";
+import type { Wire } from "../config/fields.ts";
 import { isSpecProblem, type Target } from "./kinds.ts";
 import { keyValueTarget, objectStoreTarget } from "./bucket-target.ts";
-import { planObject, type AdoptionPolicy } from "./plan.ts";
+import { planObject, type AdoptionPolicy } from "../plan/plan.ts";
 
 const fixture = (name: string): Wire =>
-  JSON.parse(readFileSync(new URL(`../../test/fixtures/jetstream/${name}`, import.meta.url), "utf8")) as Wire;
+  JSON.parse(readFileSync(new URL(`../../../test/fixtures/jetstream/${name}`, import.meta.url), "utf8")) as Wire;
 
 const kv = (spec: Record<string, unknown>): Target => {
   const t = keyValueTarget({ metadata: { name: "sessions" }, spec });

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "@jest/globals";
 import { readFileSync } from "node:fs";
-import type { Wire } from "./fields.ts";
+import type { Wire } from "../config/fields.ts";
 import { isSpecProblem, type Target } from "./kinds.ts";
-import { markerOriginKey, markerOwnerKey } from "./marker.ts";
+import { markerOriginKey, markerOwnerKey } from "../config/marker.ts";
 import { streamTarget } from "./stream-target.ts";
-import { planObject, type AdoptionPolicy, type PlanInput } from "./plan.ts";
+import { planObject, type AdoptionPolicy, type PlanInput } from "../plan/plan.ts";
 
 const fixture = (name: string): Wire =>
-  JSON.parse(readFileSync(new URL(`../../test/fixtures/jetstream/${name}`, import.meta.url), "utf8")) as Wire;
+  JSON.parse(readFileSync(new URL(`../../../test/fixtures/jetstream/${name}`, import.meta.url), "utf8")) as Wire;
 
 function target(spec: Record<string, unknown>, name = "orders"): Target {
   const t = streamTarget({ metadata: { name }, spec: { connectionRef: { name: "demo" }, ...spec } });

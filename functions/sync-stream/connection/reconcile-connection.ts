@@ -1,15 +1,15 @@
 // NatsConnection: Ready when its servers can be reached with its credentials.
 import type { NatsConnection } from "@nats-io/transport-node";
-import { setConditions, type Condition } from "../../shared/kube/conditions.ts";
-import { KubeRequestError } from "../../shared/kube/errors.ts";
-import type { ObjectKey } from "../../shared/kube/object.ts";
-import { writeStatus } from "../../shared/kube/status.ts";
-import { redactUrl } from "../../shared/nats/connection-settings.ts";
-import { done, retry, skipped, withSchedules, type Outcome } from "../../shared/runtime/outcome.ts";
-import { connectWith, forgetConnection, poolKey, type NatsConnectionObject } from "../../shared/nats/connection.ts";
+import { setConditions, type Condition } from "../../../shared/kube/conditions.ts";
+import { KubeRequestError } from "../../../shared/kube/errors.ts";
+import type { ObjectKey } from "../../../shared/kube/object.ts";
+import { writeStatus } from "../../../shared/kube/status.ts";
+import { redactUrl } from "../../../shared/nats/connection-settings.ts";
+import { done, retry, skipped, withSchedules, type Outcome } from "../../../shared/runtime/outcome.ts";
+import { connectWith, forgetConnection, poolKey, type NatsConnectionObject } from "../../../shared/nats/connection.ts";
 import { waitsForServers } from "./connect-wait.ts";
-import { fieldManager, type SyncDeps } from "./context.ts";
-import { keepSettleCheck } from "./settle.ts";
+import { fieldManager, type SyncDeps } from "../context.ts";
+import { keepSettleCheck } from "../settle.ts";
 
 export type ConnectionWithStatus = NatsConnectionObject & {
   status?: { observedGeneration?: number; conditions?: Condition[] };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
 import { awaitsLeader, withLeader } from "./leader.ts";
 import type { Observed } from "./observe.ts";
-import { isUnsettled, serverStatusOf } from "./status.ts";
+import { isUnsettled, serverStatusOf } from "../plan/status.ts";
 
 const leaderless: Observed = {
   config: { name: "ORDERS" },

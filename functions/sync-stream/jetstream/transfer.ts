@@ -1,8 +1,8 @@
 // A stream moving to another NATS cluster (placement.cluster changed), as
 // stream info reports it in cluster.desired while nats-server moves it.
 import type { NatsConnection } from "@nats-io/transport-node";
-import { jsRequest } from "../../shared/nats/request.ts";
-import type { ReplicaStatus } from "./status.ts";
+import { jsRequest } from "../../../shared/nats/request.ts";
+import type { ReplicaStatus } from "../plan/status.ts";
 
 export interface TransferStatus {
   from?: string;

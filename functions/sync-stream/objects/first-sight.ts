@@ -1,11 +1,11 @@
 // A new object, reconciled from its event's payload without reading it first.
-import type { Kube } from "../../shared/kube/client.ts";
-import { KubeRequestError } from "../../shared/kube/errors.ts";
-import { addFinalizer } from "../../shared/kube/finalizers.ts";
-import { guarded } from "../../shared/kube/guarded.ts";
-import type { OperatorEvent } from "../../shared/runtime/event.ts";
-import { finalizer } from "./context.ts";
-import type { JetStreamObject } from "./placement.ts";
+import type { Kube } from "../../../shared/kube/client.ts";
+import { KubeRequestError } from "../../../shared/kube/errors.ts";
+import { addFinalizer } from "../../../shared/kube/finalizers.ts";
+import { guarded } from "../../../shared/kube/guarded.ts";
+import type { OperatorEvent } from "../../../shared/runtime/event.ts";
+import { finalizer } from "../context.ts";
+import type { JetStreamObject } from "../targets/placement.ts";
 
 /**
  * The finalizer writes this process made on first sight: uid to the resourceVersion the write

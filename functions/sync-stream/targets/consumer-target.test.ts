@@ -1,12 +1,12 @@
 import { describe, expect, it } from "@jest/globals";
 import { readFileSync } from "node:fs";
-import type { Wire } from "./fields.ts";
+import type { Wire } from "../config/fields.ts";
 import { isSpecProblem, type Target } from "./kinds.ts";
 import { consumerTarget } from "./consumer-target.ts";
-import { planObject } from "./plan.ts";
+import { planObject } from "../plan/plan.ts";
 
 const fixture = (name: string): Wire =>
-  JSON.parse(readFileSync(new URL(`../../test/fixtures/jetstream/${name}`, import.meta.url), "utf8")) as Wire;
+  JSON.parse(readFileSync(new URL(`../../../test/fixtures/jetstream/${name}`, import.meta.url), "utf8")) as Wire;
 
 function target(spec: Record<string, unknown>): Target {
   const t = consumerTarget(

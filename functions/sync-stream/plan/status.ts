@@ -1,9 +1,9 @@
 // The status a JetStream object shows after one reconcile, from what happened.
-import { setConditions, type Condition, type ConditionUpdate } from "../../shared/kube/conditions.ts";
-import type { Origin } from "./marker.ts";
+import { setConditions, type Condition, type ConditionUpdate } from "../../../shared/kube/conditions.ts";
+import type { Origin } from "../config/marker.ts";
 import type { TerminalReason } from "./plan.ts";
-import { movingMessage, type TransferStatus } from "./transfer.ts";
-import { bytesToQuantity } from "./units.ts";
+import { movingMessage, type TransferStatus } from "../jetstream/transfer.ts";
+import { bytesToQuantity } from "../config/units.ts";
 
 export interface ReplicaStatus {
   name: string;

@@ -1,6 +1,6 @@
 // The four JetStream kinds sync-stream keeps, as the planners see them.
-import type { Field, Spec, Wire } from "./fields.ts";
-import type { ObjectModel } from "./plan.ts";
+import type { Field, Spec, Wire } from "../config/fields.ts";
+import type { ObjectModel } from "../plan/plan.ts";
 
 export const jetstreamApiVersion = "jetstream.nats-operator.io/v1beta1";
 export const coreApiVersion = "nats-operator.io/v1beta1";

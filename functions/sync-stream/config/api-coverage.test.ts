@@ -1,10 +1,10 @@
 // Every config field the API schemas declare has a wire mapping here, and
 // nothing here maps a field the API does not have.
 import { describe, expect, it } from "@jest/globals";
-import { NatsConsumerSpec } from "../../shared/api/jetstream/nats-consumer.ts";
-import { NatsKeyValueSpec } from "../../shared/api/jetstream/nats-key-value.ts";
-import { NatsObjectStoreSpec } from "../../shared/api/jetstream/nats-object-store.ts";
-import { NatsStreamSpec } from "../../shared/api/jetstream/nats-stream.ts";
+import { NatsConsumerSpec } from "../../../shared/api/jetstream/nats-consumer.ts";
+import { NatsKeyValueSpec } from "../../../shared/api/jetstream/nats-key-value.ts";
+import { NatsObjectStoreSpec } from "../../../shared/api/jetstream/nats-object-store.ts";
+import { NatsStreamSpec } from "../../../shared/api/jetstream/nats-stream.ts";
 import { keyValueFields, objectStoreFields } from "./bucket-fields.ts";
 import { consumerFields } from "./consumer-fields.ts";
 import type { Field } from "./fields.ts";

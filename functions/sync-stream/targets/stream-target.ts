@@ -1,7 +1,7 @@
 // NatsStream → the stream it asks for.
-import { InvalidSpecValue, specToWire, wireToSpec, type Spec } from "./fields.ts";
+import { InvalidSpecValue, specToWire, wireToSpec, type Spec } from "../config/fields.ts";
 import { specFieldNames, type TargetResult } from "./kinds.ts";
-import { streamDefaults, streamFields } from "./stream-fields.ts";
+import { streamDefaults, streamFields } from "../config/stream-fields.ts";
 
 export interface StreamResourceLike {
   metadata: { name: string };

@@ -1,15 +1,15 @@
 // Deleting a resource: its deletionPolicy decides what happens on the server.
-import { KubeRequestError } from "../../shared/kube/errors.ts";
-import { hasFinalizer, removeFinalizer } from "../../shared/kube/finalizers.ts";
-import { NatsApiError, NatsRequestError } from "../../shared/nats/request.ts";
-import { done, retry, skipped, type Outcome } from "../../shared/runtime/outcome.ts";
-import { deleteObject } from "./act.ts";
-import { connectWith } from "../../shared/nats/connection.ts";
-import { finalizer, note, type SyncDeps } from "./context.ts";
-import { isSpecProblem } from "./kinds.ts";
-import { readMarker } from "./marker.ts";
-import { observe } from "./observe.ts";
-import { placementOf, type JetStreamObject } from "./placement.ts";
+import { KubeRequestError } from "../../../shared/kube/errors.ts";
+import { hasFinalizer, removeFinalizer } from "../../../shared/kube/finalizers.ts";
+import { NatsApiError, NatsRequestError } from "../../../shared/nats/request.ts";
+import { done, retry, skipped, type Outcome } from "../../../shared/runtime/outcome.ts";
+import { deleteObject } from "../jetstream/act.ts";
+import { connectWith } from "../../../shared/nats/connection.ts";
+import { finalizer, note, type SyncDeps } from "../context.ts";
+import { isSpecProblem } from "../targets/kinds.ts";
+import { readMarker } from "../config/marker.ts";
+import { observe } from "../jetstream/observe.ts";
+import { placementOf, type JetStreamObject } from "../targets/placement.ts";
 
 export async function finalizeObject(deps: SyncDeps, object: JetStreamObject): Promise<Outcome> {
   if (!hasFinalizer(object, finalizer)) return skipped("being deleted; nothing of ours holds it");

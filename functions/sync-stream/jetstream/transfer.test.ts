@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { consumersMoved, movingMessage, transferOf } from "./transfer.ts";
 
 const fixture = <T>(name: string): T =>
-  JSON.parse(readFileSync(new URL(`../../test/fixtures/jetstream/${name}`, import.meta.url), "utf8")) as T;
+  JSON.parse(readFileSync(new URL(`../../../test/fixtures/jetstream/${name}`, import.meta.url), "utf8")) as T;
 
 describe("stream transfer between NATS clusters", () => {
   const moving = fixture<Record<string, unknown>>("stream-moving.json");

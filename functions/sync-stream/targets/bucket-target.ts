@@ -13,10 +13,10 @@ import {
   objectStoreSpec,
   objectStoreWire,
   objectStreamPrefix,
-} from "./bucket-fields.ts";
-import { InvalidSpecValue, type Spec } from "./fields.ts";
+} from "../config/bucket-fields.ts";
+import { InvalidSpecValue, type Spec } from "../config/fields.ts";
 import { specFieldNames, type TargetResult } from "./kinds.ts";
-import { streamDefaults } from "./stream-fields.ts";
+import { streamDefaults } from "../config/stream-fields.ts";
 
 export interface BucketResourceLike {
   metadata: { name: string };

@@ -1,8 +1,8 @@
 // Writes to JetStream: create, update, delete.
 import type { NatsConnection } from "@nats-io/transport-node";
-import { ErrCodes, NatsApiError, isNotFound, isPlacementError, jsRequest } from "../../shared/nats/request.ts";
-import type { Wire } from "./fields.ts";
-import type { Target } from "./kinds.ts";
+import { ErrCodes, NatsApiError, isNotFound, isPlacementError, jsRequest } from "../../../shared/nats/request.ts";
+import type { Wire } from "../config/fields.ts";
+import type { Target } from "../targets/kinds.ts";
 import type { Observed } from "./observe.ts";
 
 async function write(nc: NatsConnection, target: Target, config: Wire, action: "create" | "update"): Promise<Observed> {
