@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import { waitsForServers } from "./connection/connect-wait.ts";
+import { waitsForServers } from "./connect-wait.ts";
 import { inBatches } from "../../shared/runtime/in-batches.ts";
 import { settleSchedule, settleTickOf } from "./settle.ts";
 

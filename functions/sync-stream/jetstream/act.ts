@@ -3,9 +3,14 @@ import type { NatsConnection } from "@nats-io/transport-node";
 import { ErrCodes, NatsApiError, isNotFound, isPlacementError, jsRequest } from "../../../shared/nats/request.ts";
 import type { Wire } from "../config/fields.ts";
 import type { Target } from "../targets/kinds.ts";
-import type { Observed } from "./observe.ts";
+import type { ServerObject } from "../types.ts";
 
-async function write(nc: NatsConnection, target: Target, config: Wire, action: "create" | "update"): Promise<Observed> {
+async function write(
+  nc: NatsConnection,
+  target: Target,
+  config: Wire,
+  action: "create" | "update",
+): Promise<ServerObject> {
   const info =
     target.consumer === undefined
       ? await jsRequest(nc, `STREAM.${action === "create" ? "CREATE" : "UPDATE"}.${target.stream}`, config)

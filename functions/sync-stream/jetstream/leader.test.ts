@@ -1,13 +1,13 @@
 import { describe, expect, it } from "@jest/globals";
 import { awaitsLeader, withLeader } from "./leader.ts";
-import type { Observed } from "./observe.ts";
+import type { ServerObject } from "../types.ts";
 import { isUnsettled, serverStatusOf } from "../plan/status.ts";
 
-const leaderless: Observed = {
+const leaderless: ServerObject = {
   config: { name: "ORDERS" },
   info: { cluster: { name: "c1", replicas: [{ name: "n2", current: false }] } },
 };
-const led: Observed = {
+const led: ServerObject = {
   config: { name: "ORDERS" },
   info: {
     cluster: {

@@ -1,5 +1,5 @@
 // A new replicated group answers before its leader is elected; a Synced status should name the leader.
-import type { Observed } from "./observe.ts";
+import type { ServerObject } from "../types.ts";
 
 /** How often, and how long apart, the server object is re-read while its group has no leader (about 1.5 s in all). */
 export const leaderWait = { reads: 6, pauseMs: 250 };
@@ -19,10 +19,10 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * ends the wait with what was last read.
  */
 export async function withLeader(
-  observed: Observed,
-  reread: () => Promise<Observed | undefined>,
+  observed: ServerObject,
+  reread: () => Promise<ServerObject | undefined>,
   options: { reads?: number; pauseMs?: number; pause?: (ms: number) => Promise<void> } = {},
-): Promise<Observed> {
+): Promise<ServerObject> {
   const { reads = leaderWait.reads, pauseMs = leaderWait.pauseMs, pause = sleep } = options;
   let current = observed;
   for (let read = 0; read < reads && awaitsLeader(current.info); read++) {

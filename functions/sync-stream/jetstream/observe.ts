@@ -3,13 +3,7 @@ import type { NatsConnection } from "@nats-io/transport-node";
 import { ErrCodes, NatsApiError, jsRequest } from "../../../shared/nats/request.ts";
 import type { Wire } from "../config/fields.ts";
 import type { Target } from "../targets/kinds.ts";
-
-export interface Observed {
-  config: Wire;
-  info: Record<string, unknown>;
-}
-
-export type Observation = { found: true; observed: Observed } | { found: false; streamMissing: boolean };
+import type { Observation } from "../types.ts";
 
 export function infoSubject(target: Target): string {
   return target.consumer === undefined

@@ -12,7 +12,7 @@ export interface TransferStatus {
   consumers?: { moved: number; total: number };
 }
 
-interface ClusterInfo {
+export interface ClusterInfo {
   name?: string;
   leader?: string;
   replicas?: { name: string; current?: boolean; lag?: number }[];
@@ -57,9 +57,14 @@ export function consumersMoved(
 /** Consumer listing timeout (pages can be large). */
 const listTimeoutMs = 10_000;
 
+/** What a consumer listing says of each consumer that a move is judged by. */
+export interface ConsumerInfo {
+  cluster?: ClusterInfo;
+}
+
 /** Every consumer of a stream, page by page. */
-export async function listConsumers(nc: NatsConnection, stream: string): Promise<{ cluster?: ClusterInfo }[]> {
-  const all: { cluster?: ClusterInfo }[] = [];
+export async function listConsumers(nc: NatsConnection, stream: string): Promise<ConsumerInfo[]> {
+  const all: ConsumerInfo[] = [];
   let offset = 0;
   for (;;) {
     const page = await jsRequest<{ total?: number; consumers?: { cluster?: ClusterInfo }[]; missing?: string[] }>(

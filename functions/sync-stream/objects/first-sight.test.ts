@@ -2,7 +2,7 @@ import { describe, expect, it } from "@jest/globals";
 import { memoryKube } from "../../../test/support/memory-kube.ts";
 import { finalizer } from "../context.ts";
 import { isFirstSight, isOwnFinalizerWrite, takeUpFirstSight } from "./first-sight.ts";
-import type { JetStreamObject } from "../targets/placement.ts";
+import type { JetStreamObject } from "../types.ts";
 
 const stream = (name: string): JetStreamObject =>
   ({

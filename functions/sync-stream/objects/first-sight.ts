@@ -5,7 +5,7 @@ import { addFinalizer } from "../../../shared/kube/finalizers.ts";
 import { guarded } from "../../../shared/kube/guarded.ts";
 import type { OperatorEvent } from "../../../shared/runtime/event.ts";
 import { finalizer } from "../context.ts";
-import type { JetStreamObject } from "../targets/placement.ts";
+import type { JetStreamObject } from "../types.ts";
 
 /**
  * The finalizer writes this process made on first sight: uid to the resourceVersion the write

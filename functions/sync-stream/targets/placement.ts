@@ -1,36 +1,23 @@
 // Where a resource's server object lives: its connection, and for consumers the stream.
-import type { KubeObject } from "../../../shared/kube/object.ts";
 import { findCondition } from "../../../shared/kube/conditions.ts";
-import { resolveConnection, type NatsConnectionObject, type Reference } from "../../../shared/nats/connection.ts";
-import type { SyncDeps } from "../context.ts";
-import type { Spec } from "../config/fields.ts";
+import { resolveConnection, type NatsConnectionObject } from "../../../shared/nats/connection.ts";
+import type { Kube } from "../../../shared/kube/client.ts";
 import { isAdmitted } from "../../../shared/kube/reference-grants.ts";
 import { jetstreamApiVersion, type ObjectKind, type TargetResult } from "./kinds.ts";
 import { keyValueTarget, objectStoreTarget } from "./bucket-target.ts";
 import { consumerTarget } from "./consumer-target.ts";
 import { streamNameOf, streamTarget } from "./stream-target.ts";
-import type { AdoptionPolicy } from "../plan/plan.ts";
-import type { ObjectStatus, SyncResult } from "../plan/status.ts";
-
-export type JetStreamObject = KubeObject & {
-  spec: Spec & {
-    connectionRef?: Reference;
-    streamRef?: Reference;
-    stream?: string;
-    adoptionPolicy?: AdoptionPolicy;
-    terminalPolicy?: "Hold" | "Retry";
-    deletionPolicy?: "Retain" | "Delete";
-  };
-  status?: ObjectStatus;
-};
+import type { SyncResult } from "../plan/status.ts";
+import type { JetStreamObject } from "../types.ts";
 
 /** Where a resource's server object lives: its connection and the target it names. */
 export type Placement =
-  { ok: true; connection: NatsConnectionObject; target: TargetResult } | { ok: false; result: SyncResult };
+  | { ok: true; connection: NatsConnectionObject; target: TargetResult }
+  | { ok: false; result: Extract<SyncResult, { kind: "connection" | "streamWaiting" }> };
 
 /** Resolves connection (and for consumers with streamRef, the NatsStream) and builds the target. */
 /** `fresh`: read the NatsConnection now, never from the short-lived cache (deletion decides on it). */
-export async function placementOf(deps: SyncDeps, object: JetStreamObject, fresh = false): Promise<Placement> {
+export async function placementOf(kube: Kube, object: JetStreamObject, fresh = false): Promise<Placement> {
   const namespace = object.metadata.namespace ?? "";
   const kind = object.kind as ObjectKind;
   let referrer = { group: "jetstream.nats-operator.io", kind, namespace };
@@ -40,7 +27,7 @@ export async function placementOf(deps: SyncDeps, object: JetStreamObject, fresh
   if (kind === "NatsConsumer" && object.spec.streamRef) {
     const ref = object.spec.streamRef;
     const streamNamespace = ref.namespace ?? namespace;
-    const admitted = await isAdmitted(deps.kube, referrer, {
+    const admitted = await isAdmitted(kube, referrer, {
       group: "jetstream.nats-operator.io",
       kind: "NatsStream",
       namespace: streamNamespace,
@@ -50,7 +37,7 @@ export async function placementOf(deps: SyncDeps, object: JetStreamObject, fresh
       const message = `no NatsReferenceGrant in namespace ${streamNamespace} admits NatsConsumer from ${namespace} to NatsStream ${ref.name}`;
       return { ok: false, result: { kind: "connection", reason: "ReferenceNotPermitted", message, noGrant: true } };
     }
-    const stream = await deps.kube.get<JetStreamObject>({
+    const stream = await kube.get<JetStreamObject>({
       apiVersion: jetstreamApiVersion,
       kind: "NatsStream",
       namespace: streamNamespace,
@@ -97,7 +84,7 @@ export async function placementOf(deps: SyncDeps, object: JetStreamObject, fresh
       },
     };
   }
-  const resolved = await resolveConnection(deps.kube, referrer, connectionRef, fresh);
+  const resolved = await resolveConnection(kube, referrer, connectionRef, fresh);
   if (!resolved.ok)
     return {
       ok: false,
