@@ -2,7 +2,13 @@
 // stream info reports it in cluster.desired while nats-server moves it.
 import type { NatsConnection } from "@nats-io/transport-node";
 import { jsRequest } from "../../../shared/nats/request.ts";
-import type { ReplicaStatus } from "../plan/status.ts";
+
+/** One member of a Raft group, as the status shows it. */
+export interface ReplicaStatus {
+  name: string;
+  current?: boolean;
+  lag?: number;
+}
 
 export interface TransferStatus {
   from?: string;

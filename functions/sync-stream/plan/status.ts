@@ -2,14 +2,8 @@
 import { setConditions, type Condition, type ConditionUpdate } from "../../../shared/kube/conditions.ts";
 import type { Origin } from "../config/marker.ts";
 import type { TerminalReason } from "./plan.ts";
-import { movingMessage, type TransferStatus } from "../jetstream/transfer.ts";
+import { movingMessage, type ReplicaStatus, type TransferStatus } from "../jetstream/transfer.ts";
 import { bytesToQuantity } from "../config/units.ts";
-
-export interface ReplicaStatus {
-  name: string;
-  current?: boolean;
-  lag?: number;
-}
 
 export interface ServerStatus {
   created?: string;
