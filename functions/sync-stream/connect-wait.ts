@@ -4,6 +4,7 @@
 // rather than after the Broker's doubling backoff. Past that the resync tick re-checks it, so a
 // connection left pointing at nothing costs no schedule.
 import { type Condition, findCondition } from "../../shared/kube/conditions.ts";
+import type { NatsConnectionObject } from "../../shared/nats/connection.ts";
 import { resyncPeriodMs } from "./context.ts";
 
 /** How long after turning not Ready a connection is re-checked on the settle tick. */
@@ -15,3 +16,8 @@ export function waitsForServers(conditions: readonly Condition[] | undefined, no
   if (ready?.status !== "False") return false;
   return now.getTime() - Date.parse(ready.lastTransitionTime) < connectPollMs;
 }
+
+/** A NatsConnection with the status sync-stream writes. */
+export type ConnectionWithStatus = NatsConnectionObject & {
+  status?: { observedGeneration?: number; conditions?: Condition[] };
+};

@@ -1,10 +1,8 @@
 // What the reconcilers share within one process.
 import { FIELD_MANAGERS } from "../../shared/api/constants/field-managers.ts";
 import { FINALIZERS } from "../../shared/api/constants/finalizers.ts";
-import type { Kube } from "../../shared/kube/client.ts";
 import type { EventRecorder, EventType } from "../../shared/kube/events.ts";
 import type { KubeObject } from "../../shared/kube/object.ts";
-import type { ConnectionPool } from "../../shared/nats/pool.ts";
 import type { Logger } from "../../shared/telemetry/logger.ts";
 
 export const fieldManager: string = FIELD_MANAGERS.syncStream;
@@ -20,17 +18,15 @@ export const settleCron = process.env.SYNC_STREAM_SETTLE_CRON ?? "*/15 * * * * *
 /** An apiserver event for an object checked this recently, at its current generation, is not rechecked. */
 export const freshForMs = 30_000;
 
-export interface SyncDeps {
-  kube: Kube;
-  pool: ConnectionPool;
-  log: Logger;
-  now(): Date;
+/** What recording an Event needs (a reconcile's context has it). */
+export interface Notes {
+  readonly log: Logger;
   recorder(): Promise<EventRecorder>;
 }
 
 /** Records an Event; a failure to record never fails the reconcile. */
 export async function note(
-  deps: SyncDeps,
+  deps: Notes,
   object: KubeObject,
   type: EventType,
   reason: string,

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "@jest/globals";
+import { afterEach, describe, expect, it, jest } from "@jest/globals";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import http2 from "node:http2";
 import https from "node:https";
@@ -107,6 +107,11 @@ async function transportTo(protocol: "h2" | "http/1.1", env: Record<string, stri
 }
 
 describe("the API server transport", () => {
+  // Real TLS servers on loopback: a handshake and a burst of 200 requests take well over Jest's
+  // default 5 s when every core is busy (a full unit run beside integration tests). Nothing here
+  // measures time, so the budget is generous.
+  jest.setTimeout(30_000);
+
   it("multiplexes a burst of requests over one HTTP/2 connection, with the client certificate", async () => {
     const { server, transport } = await transportTo("h2");
     const answers = (await Promise.all(

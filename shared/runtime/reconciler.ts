@@ -28,8 +28,11 @@ export type Cause =
   | { readonly kind: "event"; readonly event: ApiServerEvent; readonly data: unknown }
   /** A PingSource naming it, or the resync sweep re-delivering it: compare with the world even if fresh. */
   | { readonly kind: "tick" }
-  /** Another object's change (or a tick naming no object) led here. */
-  | { readonly kind: "related"; readonly from: ObjectRef | "tick" };
+  /**
+   * Another object's change (or a tick naming no object) led here. `gone`: the object whose
+   * reconcile woke this one found itself gone or being deleted (what relied on it must look again).
+   */
+  | { readonly kind: "related"; readonly from: ObjectRef | "tick"; readonly gone?: boolean };
 
 /** What a reconciler's steps get: the clients of this delivery. */
 export interface ReconcileContext {
@@ -55,7 +58,7 @@ export interface Delivery {
 /** A bound on one delivery's fan-out; the rest is reached by the objects' own events. */
 const MOST_OBJECTS = 500;
 
-function newDelivery(): Delivery {
+export function newDelivery(): Delivery {
   const made = new Map<string, unknown>();
   const visited = new Set<string>();
   return {
@@ -87,29 +90,52 @@ export type Acted =
       readonly schedules?: readonly ScheduleDecision[];
       readonly wake?: readonly ObjectKey[];
     }
-  /** Nothing to do (an echo, a refusal held until an edit). */
-  | { readonly kind: "skipped"; readonly reason: string; readonly schedules?: readonly ScheduleDecision[] }
+  /** Nothing to do (an echo, a refusal held until an edit, an object gone); it may still `wake` others. */
+  | {
+      readonly kind: "skipped";
+      readonly reason: string;
+      readonly schedules?: readonly ScheduleDecision[];
+      readonly wake?: readonly ObjectKey[];
+    }
   /** A guarded write lost to another delivery: its decision stands; answer 409 so this one is retried. */
   | { readonly kind: "conflict"; readonly message: string; readonly schedules?: readonly ScheduleDecision[] }
   /** Transient: try again with the Broker's backoff. */
   | { readonly kind: "again"; readonly message: string; readonly schedules?: readonly ScheduleDecision[] };
 
 /** Objects of a reconciler's kind that a change of another kind (or a tick naming no object) leads to. */
-export type Related =
-  | {
-      readonly kind: KindRef;
-      /** The objects to reconcile for this event of `kind` (the object may be gone already). */
-      map(ref: ObjectRef, context: RelatedContext): Promise<readonly ObjectKey[]>;
-    }
-  | {
-      readonly tick: true;
-      /** The objects a PingSource's work leads to, or undefined when the tick is not about them. */
-      map(work: Readonly<Record<string, unknown>>, context: RelatedContext): Promise<readonly ObjectKey[] | undefined>;
-    };
+export type Related = KindRelated | TickRelated;
+
+/** Objects a change of another kind leads to. */
+export interface KindRelated {
+  readonly kind: KindRef;
+  /**
+   * The objects to reconcile for this event of `kind` (the object may be gone already). Each
+   * goes to the function's reconciler of its kind (this one's, when none is).
+   */
+  map(ref: ObjectRef, context: RelatedContext): Promise<readonly ObjectKey[]>;
+}
+
+/** Objects a tick naming no object leads to. */
+export interface TickRelated {
+  readonly tick: true;
+  /** The objects a PingSource's work leads to (each to its kind's reconciler), or undefined when the tick is not about them. */
+  map(work: Readonly<Record<string, unknown>>, context: RelatedContext): Promise<readonly ObjectKey[] | undefined>;
+  /**
+   * After those objects were reconciled: the schedules the tick itself decides from what is
+   * left (a poll that ends once nothing needs it). They come last, so a drop wins.
+   */
+  afterwards?(
+    work: Readonly<Record<string, unknown>>,
+    keys: readonly ObjectKey[],
+    context: RelatedContext,
+  ): Promise<readonly ScheduleDecision[]>;
+}
 
 export interface RelatedContext {
   readonly kube: Kube;
   now(): Date;
+  /** The PingSource a tick came from (`namespace/name`), when it says. */
+  readonly pingSource?: string;
 }
 
 export interface Reconciler<T extends KubeObject, Observed, Decision extends Decided> {
@@ -121,6 +147,11 @@ export interface Reconciler<T extends KubeObject, Observed, Decision extends Dec
   load?(key: ObjectKey, context: ReconcileContext): Promise<T | undefined>;
   /** The schedules that go when the object does (gone, or being deleted). */
   schedulesOf?(key: ObjectKey): readonly ScheduleDecision[];
+  /**
+   * The object is gone (or being deleted, without `finalize`): release what this process holds
+   * for it, `wake` what relied on it. Without it, a skip.
+   */
+  gone?(key: ObjectKey, context: ReconcileContext): Promise<Acted>;
   /** An object being deleted: release what it holds. Without it, deletion is left to the API server. */
   finalize?(object: T, context: ReconcileContext): Promise<Acted>;
   /**
@@ -192,7 +223,11 @@ async function route(
     now: () => context.now(),
     delivery: newDelivery(),
   };
-  if (event.source === "ping") return routeTick(name, reconcilers, event.work, base);
+  if (event.source === "ping")
+    return routeTick(name, reconcilers, event.work, {
+      ...base,
+      ...(event.pingSource === undefined ? {} : { pingSource: event.pingSource }),
+    });
 
   const ref = event.ref;
   const owner = reconcilers.find((r) => r.kind.apiVersion === ref.apiVersion && r.kind.kind === ref.kind);
@@ -211,18 +246,22 @@ async function route(
   );
   if (leads.length === 0) return skipped(`${name} does not handle ${ref.kind}`);
   const keys = (await Promise.all(leads.map(async (l) => ({ ...l, keys: await l.map(ref, base) })))).flatMap((l) =>
-    l.keys.map((key) => ({ reconciler: l.reconciler, key })),
+    l.keys.map((key) => ({ reconciler: reconcilerOf(reconcilers, key) ?? l.reconciler, key })),
   );
   const cause: Cause = { kind: "related", from: ref };
   return fannedOut(done(`${describeKey(ref)} changed`), await fanOut(reconcilers, keys, { ...base, cause }));
 }
 
-/** A ping: the object its work names, or the objects a reconciler's tick mapping leads to. */
+/**
+ * A ping: the object its work names, or the objects the tick mappings lead to. Every mapping that
+ * answers runs, in the order the reconcilers are given, each after the objects of the one before
+ * were reconciled (a later mapping reads what the earlier objects left).
+ */
 async function routeTick(
   name: string,
   reconcilers: readonly AnyReconciler[],
   work: Readonly<Record<string, unknown>>,
-  base: Omit<ReconcileContext, "cause">,
+  base: Omit<ReconcileContext, "cause"> & { readonly pingSource?: string },
 ): Promise<Outcome> {
   const { kind, namespace, name: object } = work;
   const named = reconcilers.find((r) => r.kind.kind === kind);
@@ -230,21 +269,33 @@ async function routeTick(
     const key = { apiVersion: named.kind.apiVersion, kind: named.kind.kind, namespace, name: object };
     return reconcile(named, reconcilers, key, { ...base, cause: { kind: "tick" } });
   }
+  const outcomes: Outcome[] = [];
+  const checked: string[] = [];
+  const last: ScheduleDecision[] = [];
   for (const reconciler of reconcilers) {
     for (const rel of reconciler.related ?? []) {
       if ("kind" in rel) continue;
       const keys = await rel.map(work, base);
       if (keys === undefined) continue;
-      const outcomes = await fanOut(
-        reconcilers,
-        keys.map((key) => ({ reconciler, key })),
-        { ...base, cause: { kind: "related", from: "tick" } },
+      outcomes.push(
+        ...(await fanOut(
+          reconcilers,
+          keys.map((key) => ({ reconciler: reconcilerOf(reconcilers, key) ?? reconciler, key })),
+          { ...base, cause: { kind: "related", from: "tick" } },
+        )),
       );
-      return fannedOut(done(`tick: ${keys.length} ${reconciler.kind.kind} checked; ${tally(outcomes)}`), outcomes);
+      checked.push(`${keys.length} ${reconciler.kind.kind}`);
+      if (rel.afterwards) last.push(...(await rel.afterwards(work, keys, base)));
     }
   }
-  return skipped(`the tick is not for ${name}: ${kind === undefined ? "it names no kind" : `${String(kind)}`}`);
+  if (checked.length === 0)
+    return skipped(`the tick is not for ${name}: ${kind === undefined ? "it names no kind" : `${String(kind)}`}`);
+  return withSchedules(fannedOut(done(`tick: ${checked.join(", ")} checked; ${tally(outcomes)}`), outcomes), last);
 }
+
+/** The reconciler of a key's kind: a mapping may lead to objects of several of the function's kinds. */
+const reconcilerOf = (reconcilers: readonly AnyReconciler[], key: ObjectKey) =>
+  reconcilers.find((r) => r.kind.apiVersion === key.apiVersion && r.kind.kind === key.kind);
 
 /** One object through its reconciler, then the objects its result wakes. */
 async function reconcile(
@@ -254,14 +305,16 @@ async function reconcile(
   context: ReconcileContext,
 ): Promise<Outcome> {
   if (!context.delivery.visit(key)) return skipped(`${describeKey(key)} is reconciled once per delivery`);
-  const acted = await reconcileObject(reconciler, key, context);
+  const { acted, gone } = await pass(reconciler, key, context);
   const own = outcomeOf(acted);
-  if (acted.kind !== "done" || !acted.wake || acted.wake.length === 0) return own;
-  const woken = acted.wake.flatMap((k) => {
-    const r = reconcilers.find((c) => c.kind.apiVersion === k.apiVersion && c.kind.kind === k.kind);
+  const wake = acted.kind === "done" || acted.kind === "skipped" ? (acted.wake ?? []) : [];
+  if (wake.length === 0) return own;
+  const woken = wake.flatMap((k) => {
+    const r = reconcilerOf(reconcilers, k);
     return r ? [{ reconciler: r, key: k }] : [];
   });
-  return fannedOut(own, await fanOut(reconcilers, woken, { ...context, cause: { kind: "related", from: key } }));
+  const cause: Cause = { kind: "related", from: key, ...(gone ? { gone: true } : {}) };
+  return fannedOut(own, await fanOut(reconcilers, woken, { ...context, cause }));
 }
 
 /**
@@ -274,14 +327,36 @@ export async function reconcileObject<T extends KubeObject, O, D extends Decided
   key: ObjectKey,
   context: ReconcileContext,
 ): Promise<Acted> {
-  const gone = reconciler.schedulesOf?.(key) ?? [];
+  return (await pass(reconciler, key, context)).acted;
+}
+
+/** One pass, and whether it found the object gone or being deleted (what it wakes is told so). */
+async function pass<T extends KubeObject, O, D extends Decided>(
+  reconciler: Reconciler<T, O, D>,
+  key: ObjectKey,
+  context: ReconcileContext,
+): Promise<{ acted: Acted; gone: boolean }> {
+  const goneSchedules = reconciler.schedulesOf?.(key) ?? [];
+  const ended = async (reason: string) => ({
+    acted: reconciler.gone
+      ? withActedSchedules(await reconciler.gone(key, context), goneSchedules)
+      : { kind: "skipped" as const, reason, schedules: goneSchedules },
+    gone: true,
+  });
   const found = reconciler.load ? await reconciler.load(key, context) : await context.kube.get<T>(key);
-  if (!found) return { kind: "skipped", reason: `${describeKey(key)} is gone`, schedules: gone };
+  if (!found) return ended(`${describeKey(key)} is gone`);
   if (found.metadata.deletionTimestamp) {
-    if (!reconciler.finalize)
-      return { kind: "skipped", reason: `${describeKey(key)} is being deleted`, schedules: gone };
-    return withActedSchedules(await reconciler.finalize(found, context), gone);
+    if (!reconciler.finalize) return ended(`${describeKey(key)} is being deleted`);
+    return { acted: withActedSchedules(await reconciler.finalize(found, context), goneSchedules), gone: true };
   }
+  return { acted: await passOver(reconciler, found, context), gone: false };
+}
+
+async function passOver<T extends KubeObject, O, D extends Decided>(
+  reconciler: Reconciler<T, O, D>,
+  found: T,
+  context: ReconcileContext,
+): Promise<Acted> {
   let object = found;
   if (reconciler.prepare) {
     const prepared = await reconciler.prepare(found, context);
