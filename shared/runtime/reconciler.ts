@@ -49,8 +49,15 @@ export interface Delivery {
    */
   once<T>(name: string, make: () => T): T;
   /** Whether `key` may still be reconciled in this delivery: each object once, and a bounded number in all. */
-  visit(key: ObjectKey): boolean;
+  visit(key: Next): boolean;
 }
+
+/**
+ * An object to reconcile next in the same delivery. `again`: a second visit of an object this
+ * delivery may have reconciled already, because what it waits for is written after its visit (a
+ * user waiting for its account to revoke its old key); made once, as an object of its own.
+ */
+export type Next = ObjectKey & { readonly again?: boolean };
 
 /** A bound on one delivery's fan-out; the rest is reached by the objects' own events. */
 const MOST_OBJECTS = 500;
@@ -64,7 +71,7 @@ function newDelivery(): Delivery {
       return made.get(name) as T;
     },
     visit(key) {
-      const id = `${key.apiVersion}/${key.kind}/${key.namespace}/${key.name}`;
+      const id = `${key.apiVersion}/${key.kind}/${key.namespace}/${key.name}${key.again ? " (again)" : ""}`;
       if (visited.has(id) || visited.size >= MOST_OBJECTS) return false;
       visited.add(id);
       return true;
@@ -85,7 +92,7 @@ export type Acted =
       readonly kind: "done";
       readonly summary?: string;
       readonly schedules?: readonly ScheduleDecision[];
-      readonly wake?: readonly ObjectKey[];
+      readonly wake?: readonly Next[];
     }
   /** Nothing to do (an echo, a refusal held until an edit). */
   | { readonly kind: "skipped"; readonly reason: string; readonly schedules?: readonly ScheduleDecision[] }
@@ -93,6 +100,16 @@ export type Acted =
   | { readonly kind: "conflict"; readonly message: string; readonly schedules?: readonly ScheduleDecision[] }
   /** Transient: try again with the Broker's backoff. */
   | { readonly kind: "again"; readonly message: string; readonly schedules?: readonly ScheduleDecision[] };
+
+/**
+ * Act's ask to look at the object again within this reconcile, while its reconciler's `passes`
+ * last: it is read, observed (told what act did in the passes before) and decided again. `carry`
+ * is what act did (a push and what the servers answered), for the next observe.
+ */
+export interface LookAgain<Carry> {
+  readonly kind: "look-again";
+  readonly carry: Carry;
+}
 
 /** Objects of a reconciler's kind that a change of another kind (or a tick naming no object) leads to. */
 export type Related =
@@ -110,13 +127,32 @@ export type Related =
 export interface RelatedContext {
   readonly kube: Kube;
   now(): Date;
+  /** The delivery the mapping is for: a reading several mappings share (a listing) is made once. */
+  readonly delivery: Delivery;
 }
 
-export interface Reconciler<T extends KubeObject, Observed, Decision extends Decided> {
+export interface Reconciler<T extends KubeObject, Observed, Decision extends Decided, Carry = never> {
   readonly kind: KindRef;
   /** Whether this function writes the kind's status (the resync sweep re-delivers those not at rest). Default true. */
   readonly ownsStatus?: boolean;
   readonly related?: readonly Related[];
+  /**
+   * Passes one reconcile may take (default 1): while act answers `look-again` and passes are
+   * left, the object is read, observed, decided and acted on again; after the last, its decision
+   * stands as done (the decision's polls look again later).
+   */
+  readonly passes?: number;
+  /**
+   * Whether an object being deleted is reconciled like any other, its decision releasing what it
+   * holds (its finalizer among it), rather than by `finalize`. Default false.
+   */
+  readonly reconcilesDeletion?: boolean;
+  /**
+   * Objects that read this one, reconciled after it in the same delivery whatever its reconcile
+   * came to (it may be gone): the echo of its status write is dropped, so they learn of it only
+   * this way. Read after the reconcile, so they name what it wrote.
+   */
+  dependents?(key: ObjectKey, context: ReconcileContext): Promise<readonly Next[]>;
   /** Reads the object an event names; default a GET. May take up the event's payload where a guarded write proves it current. */
   load?(key: ObjectKey, context: ReconcileContext): Promise<T | undefined>;
   /** The schedules that go when the object does (gone, or being deleted). */
@@ -128,18 +164,18 @@ export interface Reconciler<T extends KubeObject, Observed, Decision extends Dec
    * written, or a result to stop at (a conflict, or an answer the write's own event will carry on).
    */
   prepare?(object: T, context: ReconcileContext): Promise<{ readonly kind: "ready"; readonly object: T } | Acted>;
-  /** Reads only. */
-  observe(object: T, context: ReconcileContext): Promise<Observed>;
+  /** Reads only. `carried`: what act did in this reconcile's earlier passes, oldest first. */
+  observe(object: T, context: ReconcileContext, carried: readonly Carry[]): Promise<Observed>;
   /** Pure: plain data in and out. */
   decide(observed: Observed, now: Date): Decision;
   /** Claims first (a guarded status write), then acts on the decision. */
-  act(object: T, decision: Decision, context: ReconcileContext): Promise<Acted>;
+  act(object: T, decision: Decision, context: ReconcileContext): Promise<Acted | LookAgain<Carry>>;
 }
 
 // The runtime holds reconcilers of different types side by side; each is only ever called with
 // what its own steps produced, so the element types do not need to be known here.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyReconciler = Reconciler<any, any, any>;
+export type AnyReconciler = Reconciler<any, any, any, any>;
 
 /** Objects reconciled at once when one change leads to many. */
 const fanOutWidth = 8;
@@ -150,6 +186,12 @@ export interface FunctionOptions {
   readonly checksDrift?: boolean;
   readonly actionAnnotations?: readonly string[];
   readonly caresAbout?: OperatorFunction["caresAbout"];
+  /**
+   * Reconcile what a delivery leads to one object at a time, breadth first, in the order found
+   * (default: up to 8 at once, each object's wakes right after it): objects that read what the
+   * ones before them wrote see it within the delivery (an account's users after the account).
+   */
+  readonly inOrder?: boolean;
   /** Releases what the function keeps across events (NATS connections). */
   shutdown?(): Promise<void>;
 }
@@ -172,7 +214,7 @@ export function defineFunction(
     ...(options.checksDrift ? { checksDrift: true } : {}),
     ...(options.actionAnnotations ? { actionAnnotations: options.actionAnnotations } : {}),
     ...(options.caresAbout ? { caresAbout: options.caresAbout } : {}),
-    handle: (context, cloudEvent) => route(name, reconcilers, context, cloudEvent),
+    handle: (context, cloudEvent) => route(name, reconcilers, context, cloudEvent, options.inOrder === true),
     ...(options.shutdown ? { shutdown: options.shutdown } : {}),
   };
 }
@@ -182,6 +224,7 @@ async function route(
   reconcilers: readonly AnyReconciler[],
   context: FunctionContext,
   cloudEvent: CloudEvent<unknown>,
+  inOrder: boolean,
 ): Promise<Outcome> {
   const event = context.event;
   const kube = await context.kube();
@@ -192,7 +235,7 @@ async function route(
     now: () => context.now(),
     delivery: newDelivery(),
   };
-  if (event.source === "ping") return routeTick(name, reconcilers, event.work, base);
+  if (event.source === "ping") return routeTick(name, reconcilers, event.work, base, inOrder);
 
   const ref = event.ref;
   const owner = reconcilers.find((r) => r.kind.apiVersion === ref.apiVersion && r.kind.kind === ref.kind);
@@ -200,6 +243,7 @@ async function route(
     const cause: Cause = isResyncDelivery(cloudEvent)
       ? { kind: "tick" }
       : { kind: "event", event, data: cloudEvent.data };
+    if (inOrder) return firstAndRest(await inTurn(reconcilers, [{ reconciler: owner, key: ref }], { ...base, cause }));
     return reconcile(owner, reconcilers, ref, { ...base, cause });
   }
   const leads = reconcilers.flatMap((r) =>
@@ -214,7 +258,8 @@ async function route(
     l.keys.map((key) => ({ reconciler: l.reconciler, key })),
   );
   const cause: Cause = { kind: "related", from: ref };
-  return fannedOut(done(`${describeKey(ref)} changed`), await fanOut(reconcilers, keys, { ...base, cause }));
+  const reconciled = await (inOrder ? inTurn : fanOut)(reconcilers, keys, { ...base, cause });
+  return fannedOut(done(`${describeKey(ref)} changed`), reconciled);
 }
 
 /** A ping: the object its work names, or the objects a reconciler's tick mapping leads to. */
@@ -223,19 +268,22 @@ async function routeTick(
   reconcilers: readonly AnyReconciler[],
   work: Readonly<Record<string, unknown>>,
   base: Omit<ReconcileContext, "cause">,
+  inOrder: boolean,
 ): Promise<Outcome> {
   const { kind, namespace, name: object } = work;
   const named = reconcilers.find((r) => r.kind.kind === kind);
   if (named && typeof namespace === "string" && typeof object === "string" && namespace && object) {
     const key = { apiVersion: named.kind.apiVersion, kind: named.kind.kind, namespace, name: object };
-    return reconcile(named, reconcilers, key, { ...base, cause: { kind: "tick" } });
+    const context: ReconcileContext = { ...base, cause: { kind: "tick" } };
+    if (inOrder) return firstAndRest(await inTurn(reconcilers, [{ reconciler: named, key }], context));
+    return reconcile(named, reconcilers, key, context);
   }
   for (const reconciler of reconcilers) {
     for (const rel of reconciler.related ?? []) {
       if ("kind" in rel) continue;
       const keys = await rel.map(work, base);
       if (keys === undefined) continue;
-      const outcomes = await fanOut(
+      const outcomes = await (inOrder ? inTurn : fanOut)(
         reconcilers,
         keys.map((key) => ({ reconciler, key })),
         { ...base, cause: { kind: "related", from: "tick" } },
@@ -256,12 +304,58 @@ async function reconcile(
   if (!context.delivery.visit(key)) return skipped(`${describeKey(key)} is reconciled once per delivery`);
   const acted = await reconcileObject(reconciler, key, context);
   const own = outcomeOf(acted);
-  if (acted.kind !== "done" || !acted.wake || acted.wake.length === 0) return own;
-  const woken = acted.wake.flatMap((k) => {
+  const next = await nextOf(reconciler, reconcilers, key, acted, context);
+  if (next.length === 0) return own;
+  return fannedOut(own, await fanOut(reconcilers, next, { ...context, cause: { kind: "related", from: key } }));
+}
+
+/** What an object's reconcile leads to: the objects its result wakes, then its dependents. */
+async function nextOf(
+  reconciler: AnyReconciler,
+  reconcilers: readonly AnyReconciler[],
+  key: ObjectKey,
+  acted: Acted | undefined,
+  context: ReconcileContext,
+): Promise<{ reconciler: AnyReconciler; key: Next }[]> {
+  const woken = acted?.kind === "done" ? (acted.wake ?? []) : [];
+  const dependents = reconciler.dependents ? await reconciler.dependents(key, context) : [];
+  return [...woken, ...dependents].flatMap((k) => {
     const r = reconcilers.find((c) => c.kind.apiVersion === k.apiVersion && c.kind.kind === k.kind);
     return r ? [{ reconciler: r, key: k }] : [];
   });
-  return fannedOut(own, await fanOut(reconcilers, woken, { ...context, cause: { kind: "related", from: key } }));
+}
+
+/**
+ * The delivery in order: a queue, each object reconciled after the one before it, and what it
+ * leads to put at the end. One object's failure stays its own: what it leads to still follows.
+ */
+async function inTurn(
+  reconcilers: readonly AnyReconciler[],
+  items: readonly { reconciler: AnyReconciler; key: Next }[],
+  context: ReconcileContext,
+): Promise<Outcome[]> {
+  const queue = items.map((item) => ({ ...item, cause: context.cause }));
+  const outcomes: Outcome[] = [];
+  for (let item = queue.shift(); item; item = queue.shift()) {
+    if (!context.delivery.visit(item.key)) continue;
+    const here: ReconcileContext = { ...context, cause: item.cause };
+    let acted: Acted | undefined;
+    try {
+      acted = await reconcileObject(item.reconciler, item.key, here);
+      outcomes.push(outcomeOf(acted));
+    } catch (error) {
+      outcomes.push(failed(item.key, error, context));
+    }
+    const cause: Cause = { kind: "related", from: item.key };
+    const next = await nextOf(item.reconciler, reconcilers, item.key, acted, here);
+    queue.push(...next.map((n) => ({ ...n, cause })));
+  }
+  return outcomes;
+}
+
+/** The answer of the object reconciled first, with the rest's. */
+function firstAndRest([own, ...rest]: readonly Outcome[]): Outcome {
+  return own ? fannedOut(own, rest) : skipped("nothing was reconciled");
 }
 
 /**
@@ -269,31 +363,39 @@ async function reconcile(
  * act. The decision's schedules are kept whatever acting came to (a conflict that knows its poll
  * says it too); acting's own come after them.
  */
-export async function reconcileObject<T extends KubeObject, O, D extends Decided>(
-  reconciler: Reconciler<T, O, D>,
+export async function reconcileObject<T extends KubeObject, O, D extends Decided, C>(
+  reconciler: Reconciler<T, O, D, C>,
   key: ObjectKey,
   context: ReconcileContext,
 ): Promise<Acted> {
-  const gone = reconciler.schedulesOf?.(key) ?? [];
-  const found = reconciler.load ? await reconciler.load(key, context) : await context.kube.get<T>(key);
-  if (!found) return { kind: "skipped", reason: `${describeKey(key)} is gone`, schedules: gone };
-  if (found.metadata.deletionTimestamp) {
-    if (!reconciler.finalize)
-      return { kind: "skipped", reason: `${describeKey(key)} is being deleted`, schedules: gone };
-    return withActedSchedules(await reconciler.finalize(found, context), gone);
+  const carried: C[] = [];
+  for (let pass = 1; ; pass++) {
+    const gone = reconciler.schedulesOf?.(key) ?? [];
+    const found = reconciler.load ? await reconciler.load(key, context) : await context.kube.get<T>(key);
+    if (!found) return { kind: "skipped", reason: `${describeKey(key)} is gone`, schedules: gone };
+    if (found.metadata.deletionTimestamp && !reconciler.reconcilesDeletion) {
+      if (!reconciler.finalize)
+        return { kind: "skipped", reason: `${describeKey(key)} is being deleted`, schedules: gone };
+      return withActedSchedules(await reconciler.finalize(found, context), gone);
+    }
+    let object = found;
+    if (reconciler.prepare) {
+      const prepared = await reconciler.prepare(found, context);
+      if (prepared.kind !== "ready") return prepared;
+      object = prepared.object;
+    }
+    const observed = await reconciler.observe(object, context, carried);
+    const decision = reconciler.decide(observed, context.now());
+    const result = await reconciler.act(object, decision, context);
+    if (result.kind === "look-again" && pass < (reconciler.passes ?? 1)) {
+      carried.push(result.carry);
+      continue;
+    }
+    const acted: Acted = result.kind === "look-again" ? { kind: "done" } : result;
+    const schedules = [...(decision.schedules ?? []), ...(acted.schedules ?? [])];
+    if (acted.kind === "done") return { ...acted, summary: acted.summary ?? decision.summary, schedules };
+    return { ...acted, schedules };
   }
-  let object = found;
-  if (reconciler.prepare) {
-    const prepared = await reconciler.prepare(found, context);
-    if (prepared.kind !== "ready") return prepared;
-    object = prepared.object;
-  }
-  const observed = await reconciler.observe(object, context);
-  const decision = reconciler.decide(observed, context.now());
-  const acted = await reconciler.act(object, decision, context);
-  const schedules = [...(decision.schedules ?? []), ...(acted.schedules ?? [])];
-  if (acted.kind === "done") return { ...acted, summary: acted.summary ?? decision.summary, schedules };
-  return { ...acted, schedules };
 }
 
 function withActedSchedules(acted: Acted, later: readonly ScheduleDecision[]): Acted {
@@ -323,11 +425,15 @@ async function fanOut(
     try {
       return await reconcile(reconciler, reconcilers, key, context);
     } catch (error) {
-      // One object's failure stays its own: the rest are still reconciled, and this event is retried.
-      context.log.warn({ err: error, object: describeKey(key) }, "reconcile of a related object failed");
-      return retry(`${describeKey(key)}: ${error instanceof Error ? error.message : String(error)}`);
+      return failed(key, error, context);
     }
   });
+}
+
+/** One object's failure stays its own: the rest are still reconciled, and this event is retried. */
+function failed(key: ObjectKey, error: unknown, context: ReconcileContext): Outcome {
+  context.log.warn({ err: error, object: describeKey(key) }, "reconcile of a related object failed");
+  return retry(`${describeKey(key)}: ${error instanceof Error ? error.message : String(error)}`);
 }
 
 /**
