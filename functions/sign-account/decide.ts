@@ -1,12 +1,12 @@
 // The decision of one reconcile, from what observe.ts read and the time: pure, so the same
 // observation always gives the same decision.
-import { decideAccount } from "./decide-account.ts";
-import { decideAccountTrust } from "./decide-account-trust.ts";
-import { withDeletions } from "./decide-deletions.ts";
-import { decideOperator } from "./decide-operator.ts";
-import { decideSystemAccount } from "./decide-system-account.ts";
-import { decideTrust } from "./decide-trust.ts";
-import { decideUser } from "./decide-user.ts";
+import { decideAccount } from "./account/decide.ts";
+import { decideAccountTrust } from "./trust/decide-account-trust.ts";
+import { withDeletions } from "./operator/deleted-accounts.ts";
+import { decideOperator } from "./operator/decide.ts";
+import { decideSystemAccount } from "./system-account/decide.ts";
+import { decideTrust } from "./trust/decide-operator-trust.ts";
+import { decideUser } from "./user/decide.ts";
 import type { Decision } from "./decision.ts";
 import type { Observed } from "./observe.ts";
 

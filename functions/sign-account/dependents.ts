@@ -7,7 +7,7 @@ import { FINALIZERS } from "../../shared/api/constants/finalizers.ts";
 import { KINDS } from "../../shared/api/kinds.ts";
 import { hasFinalizer } from "../../shared/kube/finalizers.ts";
 import type { Kube } from "../../shared/kube/client.ts";
-import { offersStepdown, stepdownImportsOf } from "./stepdown-imports.ts";
+import { offersStepdown, stepdownImportsOf } from "./operator/stepdown-imports.ts";
 import {
   keyOfSubject,
   namespaceOf,

@@ -8,7 +8,7 @@ import type { ScheduleDecision } from "../../shared/runtime/schedule.ts";
 import { dependentsOf, type Dependent } from "./dependents.ts";
 import { describeSubject } from "./objects.ts";
 import { reconcile } from "./reconcile.ts";
-import { closeSystemConnections, newRosterPolls } from "./system-connection.ts";
+import { closeSystemConnections, newRosterPolls } from "./servers/system-connection.ts";
 import { resolveTarget } from "./target.ts";
 
 /** A bound on one delivery's fan-out; the rest is reached by the objects' own events. */

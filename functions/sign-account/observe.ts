@@ -7,10 +7,10 @@ import { hasFinalizer } from "../../shared/kube/finalizers.ts";
 import type { Kube } from "../../shared/kube/client.ts";
 import type { KubeObject } from "../../shared/kube/object.ts";
 import { isAdmitted } from "../../shared/kube/reference-grants.ts";
-import { parseCreds } from "./creds.ts";
-import { lostRevocations } from "./recovery.ts";
-import type { SignedAccountJwt } from "./retiring-keys.ts";
-import { Keyring } from "./keyring.ts";
+import { parseCreds } from "./user/creds.ts";
+import { lostRevocations } from "./account/recovery.ts";
+import type { SignedAccountJwt } from "./operator/retiring-keys.ts";
+import { Keyring } from "./keys/keyring.ts";
 import {
   asRead,
   keyOfSubject,
@@ -23,13 +23,13 @@ import {
   type NatsUser,
   type Subject,
 } from "./objects.ts";
-import { readKeys, type KeysReading, type Secret } from "./read-keys.ts";
-import type { DistributionReading, PushOutcome } from "./distribution.ts";
-import type { ImportReading } from "./imports.ts";
-import { readImports } from "./observe-imports.ts";
-import { offersStepdown } from "./stepdown-imports.ts";
-import type { DeletionsReading } from "./decide-deletions.ts";
-import type { ConnectionsReading, KickOutcome } from "./decide-user-deletion.ts";
+import { readKeys, type KeysReading, type Secret } from "./keys/read-keys.ts";
+import type { DistributionReading, PushOutcome } from "./servers/distribution.ts";
+import type { ImportReading } from "./wiring/imports.ts";
+import { readImports } from "./wiring/read-imports.ts";
+import { offersStepdown } from "./operator/stepdown-imports.ts";
+import type { DeletionsReading } from "./operator/deleted-accounts.ts";
+import type { ConnectionsReading, KickOutcome } from "./user/deletion.ts";
 import {
   newRosterPolls,
   openSystemConnection,
@@ -39,7 +39,7 @@ import {
   systemConnectionUser,
   type RosterPolls,
   type SystemLink,
-} from "./system-connection.ts";
+} from "./servers/system-connection.ts";
 
 export interface OperatorObserved {
   kind: "NatsOperator";

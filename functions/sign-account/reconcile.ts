@@ -9,10 +9,10 @@ import type { ScheduleDecision } from "../../shared/runtime/schedule.ts";
 import { act } from "./act.ts";
 import { decide } from "./decide.ts";
 import { describeSubject, type Subject } from "./objects.ts";
-import type { KickOutcome } from "./decide-user-deletion.ts";
-import type { PushOutcome } from "./distribution.ts";
+import type { KickOutcome } from "./user/deletion.ts";
+import type { PushOutcome } from "./servers/distribution.ts";
 import { observe } from "./observe.ts";
-import { newRosterPolls, type RosterPolls } from "./system-connection.ts";
+import { newRosterPolls, type RosterPolls } from "./servers/system-connection.ts";
 
 export type Reconciled =
   | { kind: "done"; summary: string; schedules: ScheduleDecision[] }
