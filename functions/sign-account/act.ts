@@ -16,14 +16,14 @@ import { writeStatus } from "../../shared/kube/status.ts";
 import { formatCreds } from "./user/creds.ts";
 import type { NatsConnection } from "@nats-io/transport-node";
 import type { CredsWrite, Decision, DeletedAccountRecord, Kick, SignStep } from "./decision.ts";
-import type { KickOutcome } from "./user/deletion.ts";
+import type { KickOutcome } from "./user/types.ts";
 import { jwtHash } from "./jwt/hash.ts";
 import type { ExportStatus } from "./wiring/export-tokens.ts";
 import type { SeedToGenerate } from "./keys/key-verdict.ts";
 import type { Keyring } from "./keys/keyring.ts";
 import { SEED_KEY, WATCHED_SECRET_LABELS, generatedFor } from "./keys/seed-secrets.ts";
 import { signJwt } from "./jwt/sign-jwt.ts";
-import type { PushOutcome } from "./servers/distribution.ts";
+import type { PushOutcome } from "./servers/types.ts";
 import { deleteClaims, kickConnections, pushJwt, readRoster, type SystemLink } from "./servers/system-connection.ts";
 import type { NatsOperator } from "./objects.ts";
 

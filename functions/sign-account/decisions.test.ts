@@ -8,11 +8,9 @@ import {
   systemAccountObject,
   userObject,
 } from "../../test/fixtures/auth/objects.ts";
-import { authWorld } from "../../test/support/auth-world.ts";
+import { authWorld, decide, observe } from "../../test/support/auth-world.ts";
 import { memoryKube } from "../../test/support/memory-kube.ts";
-import { decide } from "./decide.ts";
 import type { Decision } from "./decision.ts";
-import { observe } from "./observe.ts";
 import type { Subject } from "./objects.ts";
 
 const NOW = new Date("2026-12-03T10:00:00.000Z");

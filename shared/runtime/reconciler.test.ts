@@ -176,6 +176,20 @@ describe("defineFunction", () => {
     expect(steps.sort()).toEqual(["act a", "act b", "observe a", "observe b"]);
   });
 
+  it("skips a related change that leads to nothing, or only to objects left alone, saying why", async () => {
+    const { run } = harness([]);
+    const leadingNowhere = widgets([], { related: [{ kind: GADGET, map: async () => [] }] });
+    expect(await run(defineFunction("widgets", [leadingNowhere]), updateOf(GADGET, "g"))).toMatchObject({
+      kind: "skipped",
+      reason: "Gadget team-a/g leads to nothing widgets reconciles",
+    });
+    const leadingToGone = widgets([], { related: [{ kind: GADGET, map: async () => [keyOf("a")] }] });
+    expect(await run(defineFunction("widgets", [leadingToGone]), updateOf(GADGET, "g"))).toMatchObject({
+      kind: "skipped",
+      reason: "Widget team-a/a is gone",
+    });
+  });
+
   it("retries a related change when one object it leads to needs another try, after reconciling the rest", async () => {
     const steps: string[] = [];
     const { run } = harness([widget("a"), widget("b")]);

@@ -259,7 +259,17 @@ async function route(
   );
   const cause: Cause = { kind: "related", from: ref };
   const reconciled = await (inOrder ? inTurn : fanOut)(reconcilers, keys, { ...base, cause });
-  return fannedOut(done(`${describeKey(ref)} changed`), reconciled);
+  return fannedOut(relatedAnswer(name, ref, reconciled), reconciled);
+}
+
+/**
+ * A related change's own answer: done when it led to an object acted on; skipped, saying why,
+ * when it led to none (a Secret no object owns) or every object it led to was left alone.
+ */
+function relatedAnswer(name: string, ref: ObjectRef, outcomes: readonly Outcome[]): Outcome {
+  if (outcomes.length === 0) return skipped(`${describeKey(ref)} leads to nothing ${name} reconciles`);
+  const reasons = outcomes.flatMap((o) => (o.kind === "skipped" ? [o.reason] : []));
+  return reasons.length === outcomes.length ? skipped(reasons.join("; ")) : done(`${describeKey(ref)} changed`);
 }
 
 /** A ping: the object its work names, or the objects a reconciler's tick mapping leads to. */

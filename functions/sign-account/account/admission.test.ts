@@ -1,12 +1,11 @@
 import { describe, expect, it } from "@jest/globals";
 import type { KubeObject } from "../../../shared/kube/object.ts";
 import { accountObject, operatorObject, systemAccountObject, userObject } from "../../../test/fixtures/auth/objects.ts";
-import { authWorld } from "../../../test/support/auth-world.ts";
-import { decide } from "../decide.ts";
+import { authWorld, decide, observe } from "../../../test/support/auth-world.ts";
 import { decideAccount } from "./decide.ts";
-import type { DistributionReading } from "../servers/distribution.ts";
+import type { DistributionReading } from "../servers/types.ts";
 import type { NatsAccount, NatsOperator } from "../objects.ts";
-import { observe, type AccountObserved } from "../observe.ts";
+import type { AccountObserved } from "./types.ts";
 
 const NOW = new Date("2026-12-03T10:00:00.000Z");
 const read = (holdings: string[], extra: Record<string, unknown> = {}) =>

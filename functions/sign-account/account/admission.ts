@@ -12,7 +12,7 @@ import { deletionsPoll } from "../operator/deleted-accounts.ts";
 import { decideDeletion, distributionPoll, expiresAt } from "../servers/distribution.ts";
 import { judgeKeys } from "../keys/key-verdict.ts";
 import { namespaceOf } from "../objects.ts";
-import type { AccountObserved } from "../observe.ts";
+import type { AccountObserved } from "./types.ts";
 import { renewalTick } from "./renewal.ts";
 
 const withdrawn = (message: string): ConditionUpdate => ({

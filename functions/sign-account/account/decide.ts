@@ -28,7 +28,7 @@ import { resolveImports } from "../wiring/imports.ts";
 import { jwtHash } from "../jwt/hash.ts";
 import { judgeKeys } from "../keys/key-verdict.ts";
 import { namespaceOf, type NatsAccount } from "../objects.ts";
-import type { AccountObserved } from "../observe.ts";
+import type { AccountObserved } from "./types.ts";
 import { renewalTick } from "./renewal.ts";
 import { rosterStatus } from "../servers/roster.ts";
 import { everDistributed, lostRevocations, recoverFrom } from "./recovery.ts";

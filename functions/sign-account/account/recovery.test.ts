@@ -1,12 +1,11 @@
 import { describe, expect, it } from "@jest/globals";
 import { createUser } from "@nats-io/jwt";
 import { accountObject, operatorObject, systemAccountObject } from "../../../test/fixtures/auth/objects.ts";
-import { authWorld } from "../../../test/support/auth-world.ts";
-import { decide } from "../decide.ts";
+import { authWorld, decide, observe } from "../../../test/support/auth-world.ts";
 import type { AccountDecision, Decision } from "../decision.ts";
-import type { DistributionReading } from "../servers/distribution.ts";
+import type { DistributionReading } from "../servers/types.ts";
 import type { NatsAccount } from "../objects.ts";
-import { observe, type AccountObserved } from "../observe.ts";
+import type { AccountObserved } from "./types.ts";
 
 const NOW = new Date("2026-12-03T10:00:00.000Z");
 const ROSTER = ["NA", "NB", "NC"];

@@ -5,7 +5,8 @@
 // merged in; only an answer from every server of the roster is enough, since the one that does not
 // answer may hold the newest JWT.
 import { readJWT } from "../jwt/compare.ts";
-import type { Distribution, DistributionReading } from "../servers/distribution.ts";
+import type { Distribution } from "../servers/distribution.ts";
+import type { DistributionReading } from "../servers/types.ts";
 import { nextRoster, type Roster } from "../servers/roster.ts";
 
 export type Recovery =

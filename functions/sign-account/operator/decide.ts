@@ -10,7 +10,7 @@ import { notReady, ready, referencesResolved, referencesUnresolved, type Refusal
 import type { OperatorDecision, SignStep } from "../decision.ts";
 import { judgeKeys, type KeyVerdict, type SigningKey } from "../keys/key-verdict.ts";
 import { describeSubject, namespaceOf } from "../objects.ts";
-import type { OperatorObserved } from "../observe.ts";
+import type { OperatorObserved } from "./types.ts";
 import { planJwt } from "../jwt/plan-jwt.ts";
 import { retiringKeysCondition } from "./retiring-keys.ts";
 import { planSystemAccountJwt } from "./system-account-jwt.ts";

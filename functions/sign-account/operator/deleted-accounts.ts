@@ -4,23 +4,9 @@
 // again for any account a server still holds; a poll keeps asking until the entries expire.
 import { keepPolling, stopPolling, type ScheduleDecision } from "../../../shared/runtime/schedule.ts";
 import type { OperatorDecision } from "../decision.ts";
-import type { PushOutcome } from "../servers/distribution.ts";
 import { judgeKeys } from "../keys/key-verdict.ts";
 import type { NatsOperator } from "../objects.ts";
-import type { OperatorObserved } from "../observe.ts";
-
-export type DeletionsReading =
-  /** No system connection, or no deleted account to ask about. */
-  | { kind: "off" }
-  | { kind: "unreachable"; message: string }
-  | {
-      kind: "read";
-      roster: string[];
-      /** The deleted accounts some server answered its claims lookup with a JWT for. */
-      held: string[];
-      /** A delete request sent earlier in this delivery. */
-      lastDelete?: PushOutcome;
-    };
+import type { OperatorObserved } from "./types.ts";
 
 export const deletionsPollName = (operator: string): string => `${operator}-operator-deletions`;
 

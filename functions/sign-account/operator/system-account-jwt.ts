@@ -9,7 +9,7 @@ import { systemAccountClaims } from "../jwt/claims.ts";
 import { revocationsUnrecovered, type Refusal } from "../conditions.ts";
 import { jwtHash } from "../jwt/hash.ts";
 import type { SigningKey } from "../keys/key-verdict.ts";
-import type { OperatorObserved } from "../observe.ts";
+import type { OperatorObserved } from "./types.ts";
 import { recoverFrom, type Recovery } from "../account/recovery.ts";
 import { mergeRevocations, revokedByUsers } from "../account/revocations.ts";
 import { signingKeyClaims } from "../keys/scoped-keys.ts";

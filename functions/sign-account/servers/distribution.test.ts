@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
-import { decideDistribution, distributionPoll, type DistributionReading } from "./distribution.ts";
+import { decideDistribution, distributionPoll } from "./distribution.ts";
+import type { DistributionReading } from "./types.ts";
 import type { NatsAccount } from "../objects.ts";
 
 /** A JWT-shaped string with the given issue time: only iat is read by the decision. */

@@ -8,34 +8,9 @@ import { keepPolling, stopPolling, type ScheduleDecision } from "../../../shared
 import { noSystemConnection } from "../conditions.ts";
 import type { NatsAccount, NatsSystemAccount } from "../objects.ts";
 import { nextRoster, rosterStatus } from "./roster.ts";
+import type { DistributionReading } from "./types.ts";
 
 export type Distribution = NonNullable<NatsAccountStatus["distribution"]>;
-
-/** What the servers answered a push: acknowledgements, and each refusal as "<server>: <why>". */
-export interface PushOutcome {
-  at: string;
-  acknowledged: number;
-  refused: string[];
-}
-
-export type DistributionReading =
-  /** No system connection is configured: nothing is pushed, nothing is asked. */
-  | { kind: "off" }
-  /** Configured, but the connection or the servers could not be reached. */
-  | { kind: "unreachable"; message: string }
-  | {
-      kind: "read";
-      /** Server IDs that answered STATSZ. */
-      roster: string[];
-      /** When that STATSZ poll was made: the several reads of one delivery share one poll. */
-      polledAt: string;
-      /** The JWT each answering server holds for the account ("" for none); empty before the account has a key. */
-      holdings: string[];
-      /** A push made earlier in this delivery, observed again after it. */
-      lastPush?: PushOutcome;
-      /** A delete request sent earlier in this delivery, observed again after it. */
-      lastDelete?: PushOutcome;
-    };
 
 export interface DistributionVerdict {
   /** status.distribution to write; undefined leaves what status holds. */

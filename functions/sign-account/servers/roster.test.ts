@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
-import { decideDeletion, decideDistribution, type Distribution, type DistributionReading } from "./distribution.ts";
+import { decideDeletion, decideDistribution, type Distribution } from "./distribution.ts";
+import type { DistributionReading } from "./types.ts";
 import { nextRoster } from "./roster.ts";
 
 const JWT = `eyJ0eXAiOiJKV1QifQ.${Buffer.from(JSON.stringify({ iat: 2_000 })).toString("base64url")}.sig`;

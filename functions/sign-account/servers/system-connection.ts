@@ -15,10 +15,12 @@ import { gatherRawReplies, gatherReplies, systemRequest } from "../../../shared/
 import { lateServers, type StatszAnswer } from "../../../shared/nats/statsz.ts";
 import { readJWT } from "../jwt/compare.ts";
 import { parseCreds } from "../user/creds.ts";
-import type { DeletionsReading } from "../operator/deleted-accounts.ts";
-import type { ConnectionsReading, KickOutcome } from "../user/deletion.ts";
+import type { DeletionsReading } from "../operator/types.ts";
+import type { ConnectionsReading } from "../user/types.ts";
+import type { KickOutcome } from "../user/types.ts";
 import type { Kick } from "../decision.ts";
-import type { DistributionReading, PushOutcome } from "./distribution.ts";
+import type { DistributionReading } from "./types.ts";
+import type { PushOutcome } from "./types.ts";
 
 export const SYSTEM_CONNECTION_ENV = "NATS_OPERATOR_SYSTEM_CONNECTION";
 

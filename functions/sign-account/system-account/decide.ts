@@ -12,7 +12,7 @@ import { readJWT } from "../jwt/compare.ts";
 import { decideDistribution, distributionPoll } from "../servers/distribution.ts";
 import { jwtHash } from "../jwt/hash.ts";
 import { namespaceOf } from "../objects.ts";
-import type { SystemAccountObserved } from "../observe.ts";
+import type { SystemAccountObserved } from "./types.ts";
 
 const offlineKeyRefusal = (what: string, publicKey: string | undefined): Refusal | undefined =>
   publicKey !== undefined && !publicKey.startsWith("A")

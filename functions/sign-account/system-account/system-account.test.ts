@@ -3,16 +3,16 @@ import { Algorithms, createOperator, decode, encode, type ClaimsData } from "@na
 import { FINALIZERS } from "../../../shared/api/constants/finalizers.ts";
 import type { KubeObject } from "../../../shared/kube/object.ts";
 import { operatorObject, systemAccountObject, userObject } from "../../../test/fixtures/auth/objects.ts";
-import { authWorld } from "../../../test/support/auth-world.ts";
+import { authWorld, decide, dependentsOf, observe } from "../../../test/support/auth-world.ts";
 import { SYSTEM_ACCOUNT_EXPORTS } from "../jwt/claims.ts";
-import { decide } from "../decide.ts";
-import { dependentsOf } from "../dependents.ts";
 import type { Decision } from "../decision.ts";
-import type { DistributionReading } from "../servers/distribution.ts";
+import type { DistributionReading } from "../servers/types.ts";
 import { jwtHash } from "../jwt/hash.ts";
 import type { NatsOperator, NatsUser } from "../objects.ts";
 import { SYSTEM_CONNECTION_ENV, systemConnectionUser } from "../servers/system-connection.ts";
-import { observe, type OperatorObserved, type SystemAccountObserved, type UserObserved } from "../observe.ts";
+import type { UserObserved } from "../user/types.ts";
+import type { SystemAccountObserved } from "./types.ts";
+import type { OperatorObserved } from "../operator/types.ts";
 
 const NOW = new Date("2026-12-03T10:00:00.000Z");
 const DELETED_AT = "2026-12-03T09:59:00Z";

@@ -1,11 +1,8 @@
 import { describe, expect, it } from "@jest/globals";
 import type { KubeObject } from "../../../shared/kube/object.ts";
 import { accountObject, operatorObject, systemAccountObject } from "../../../test/fixtures/auth/objects.ts";
-import { authWorld } from "../../../test/support/auth-world.ts";
-import { decide } from "../decide.ts";
-import { dependentsOf } from "../dependents.ts";
+import { authWorld, decide, dependentsOf, observe } from "../../../test/support/auth-world.ts";
 import type { NatsAccount, NatsAccountTrust } from "../objects.ts";
-import { observe } from "../observe.ts";
 
 const NOW = new Date("2026-12-03T10:00:00.000Z");
 

@@ -7,7 +7,7 @@ import type { ConditionUpdate } from "../../../shared/kube/conditions.ts";
 import { notReady, ready, referencesResolved, referencesUnresolved, settle } from "../conditions.ts";
 import type { AccountTrustDecision } from "../decision.ts";
 import { namespaceOf } from "../objects.ts";
-import type { AccountTrustObserved } from "../observe.ts";
+import type { AccountTrustObserved } from "./types.ts";
 
 export function decideAccountTrust(observed: AccountTrustObserved, now: Date): AccountTrustDecision {
   const trust = observed.object;

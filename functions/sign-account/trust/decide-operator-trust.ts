@@ -5,7 +5,7 @@ import type { NatsOperatorTrustStatus } from "../../../shared/api/core/nats-oper
 import { notReady, ready, referencesResolved, referencesUnresolved, settle } from "../conditions.ts";
 import type { TrustDecision } from "../decision.ts";
 import { namespaceOf } from "../objects.ts";
-import type { TrustObserved } from "../observe.ts";
+import type { TrustObserved } from "./types.ts";
 
 export function decideTrust(observed: TrustObserved, now: Date): TrustDecision {
   const trust = observed.object;

@@ -18,7 +18,8 @@ import {
 import type { CredsWrite, SignStep, UserDecision } from "../decision.ts";
 import { judgeKeys } from "../keys/key-verdict.ts";
 import { namespaceOf, roleOf, type NatsUser } from "../objects.ts";
-import { credsSecretOf, type UserObserved } from "../observe.ts";
+import { credsSecretOf } from "./creds.ts";
+import type { UserObserved } from "./types.ts";
 import { decideUserDeletion } from "./deletion.ts";
 import { revokes, secondsOf, timeOf } from "../account/revocations.ts";
 import { roleSigner, roleUserClaims } from "../keys/scoped-keys.ts";

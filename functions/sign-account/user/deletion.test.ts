@@ -3,15 +3,12 @@ import { createUser, decode } from "@nats-io/jwt";
 import { FINALIZERS } from "../../../shared/api/constants/finalizers.ts";
 import type { KubeObject } from "../../../shared/kube/object.ts";
 import { accountObject, operatorObject, systemAccountObject, userObject } from "../../../test/fixtures/auth/objects.ts";
-import { authWorld } from "../../../test/support/auth-world.ts";
+import { authWorld, decide, dependentsOf, reconcile, observe } from "../../../test/support/auth-world.ts";
 import { memoryKube } from "../../../test/support/memory-kube.ts";
-import { decide } from "../decide.ts";
-import { dependentsOf } from "../dependents.ts";
-import type { ConnectionsReading } from "./deletion.ts";
+import type { ConnectionsReading } from "./types.ts";
 import type { Decision } from "../decision.ts";
 import type { NatsAccount, NatsUser, Subject } from "../objects.ts";
-import { reconcile } from "../reconcile.ts";
-import { observe, type UserObserved } from "../observe.ts";
+import type { UserObserved } from "./types.ts";
 
 const NOW = new Date("2026-12-03T10:00:00.000Z");
 const DELETED_AT = "2026-12-03T09:59:00Z";

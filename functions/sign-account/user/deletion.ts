@@ -15,30 +15,8 @@ import { settle } from "../conditions.ts";
 import type { Kick, SignStep, UserDecision } from "../decision.ts";
 import { jwtHash } from "../jwt/hash.ts";
 import { namespaceOf, type NatsUser } from "../objects.ts";
-import type { UserObserved } from "../observe.ts";
+import type { UserObserved } from "./types.ts";
 import { revokes } from "../account/revocations.ts";
-
-/** What a kick request got: how many connections closed, and each failure as "<server>: <why>". */
-export interface KickOutcome {
-  kicked: number;
-  failed: string[];
-}
-
-export type ConnectionsReading =
-  /** No system connection: the servers are not asked, nothing is kicked. */
-  | { kind: "off" }
-  | { kind: "unreachable"; message: string }
-  | {
-      kind: "read";
-      /** Server IDs that answered STATSZ. */
-      roster: string[];
-      /** Server IDs that answered the CONNZ request. */
-      answered: string[];
-      /** The user's open connections, per server. */
-      connections: Kick[];
-      /** Kicks sent earlier in this delivery, observed again after them. */
-      lastKick?: KickOutcome;
-    };
 
 export const revokePollName = (user: string): string => `${user}-user-revoke`;
 

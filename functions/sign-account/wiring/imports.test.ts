@@ -2,9 +2,8 @@ import { describe, expect, it } from "@jest/globals";
 import { createAccount, decode } from "@nats-io/jwt";
 import type { KubeObject } from "../../../shared/kube/object.ts";
 import { accountObject, operatorObject, systemAccountObject } from "../../../test/fixtures/auth/objects.ts";
-import { authWorld } from "../../../test/support/auth-world.ts";
+import { authWorld, dependentsOf } from "../../../test/support/auth-world.ts";
 import { memoryKube } from "../../../test/support/memory-kube.ts";
-import { dependentsOf } from "../dependents.ts";
 import { exportsClaim } from "./exports.ts";
 import type { NatsAccount } from "../objects.ts";
 
@@ -297,21 +296,10 @@ describe("imports across namespaces", () => {
   });
 
   it("a grant's event names every auth object referring into its namespace from another", async () => {
-    const { resolveTarget } = await import("../target.ts");
+    const { referrersInto } = await import("../related.ts");
     const kube = memoryKube([exporterIn("shared"), accountObject("shop", { imports: [crossImport] }), grant]);
-    const target = await resolveTarget(kube, {
-      source: "apiserver",
-      action: "delete",
-      mode: "reference",
-      ref: {
-        apiVersion: "nats-operator.io/v1beta1",
-        kind: "NatsReferenceGrant",
-        namespace: "shared",
-        name: "importers",
-      },
-      snapshot: undefined,
-    } as never);
-    expect(target).toEqual({ kind: "subjects", subjects: [{ kind: "NatsAccount", namespace: "auth", name: "shop" }] });
+    const target = await referrersInto(kube, "shared");
+    expect(target).toEqual([{ kind: "NatsAccount", namespace: "auth", name: "shop" }]);
   });
 });
 
