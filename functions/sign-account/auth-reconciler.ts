@@ -8,7 +8,6 @@ import { KINDS } from "../../shared/api/kinds.ts";
 import type { Kube } from "../../shared/kube/client.ts";
 import type { EventRecorder } from "../../shared/kube/events.ts";
 import type { ReconcileContext, Reconciler, Related } from "../../shared/runtime/reconciler.ts";
-import type { ScheduleDecision } from "../../shared/runtime/schedule.ts";
 import { act, type Acted } from "./act.ts";
 import type { Decision } from "./decision.ts";
 import type { Keyring } from "./keys/keyring.ts";
@@ -54,13 +53,18 @@ export interface Read<O> {
   system?: SystemLink;
 }
 
-/** The decision, with what act needs beside it (the decision itself stays plain data). */
+/**
+ * The decision, with what act needs beside it (the decision itself stays plain data). Its
+ * schedules go with a done act only, not with the decision: one that lost its claim was made on
+ * what the winning delivery has since changed, and its polls must not undo the winner's.
+ */
 export interface ToAct<D extends Decision> {
   readonly summary: string;
-  readonly schedules: ScheduleDecision[];
   readonly decision: D;
   readonly keyring: Keyring;
   readonly system?: SystemLink;
+  /** Which pass this is (0 the first): after the last, what act did is left to the decision's polls. */
+  readonly pass: number;
 }
 
 /** One auth kind: what it reads and decides, and which objects read it. */
@@ -86,7 +90,7 @@ const recorderOf = (context: ReconcileContext): EventRecorder => ({
 
 export function authReconciler<T extends Decision["object"], O, D extends Decision>(
   spec: AuthKind<T, O, D>,
-): Reconciler<T, Read<O>, ToAct<D>, Carry> {
+): Reconciler<T, Read<O> & { pass: number }, ToAct<D>, Carry> {
   const { apiVersion } = KINDS[spec.kind];
   return {
     kind: { apiVersion, kind: spec.kind },
@@ -95,24 +99,34 @@ export function authReconciler<T extends Decision["object"], O, D extends Decisi
     passes: PASSES,
     // An object being deleted is decided like any other: its decision holds or removes its finalizer.
     reconcilesDeletion: true,
-    observe: (object, context, carried) =>
-      spec.observe(object, { kube: context.kube, last: lastActs(carried), rosters: rostersOf(context) }),
+    observe: async (object, context, carried) => ({
+      ...(await spec.observe(object, { kube: context.kube, last: lastActs(carried), rosters: rostersOf(context) })),
+      pass: carried.length,
+    }),
     decide(read, now) {
       const decision = spec.decide(read.observed, now);
       return {
         summary: decision.summary,
-        schedules: decision.schedules,
         decision,
         keyring: read.keyring,
         ...(read.system ? { system: read.system } : {}),
+        pass: read.pass,
       };
     },
-    async act(_object, { decision, keyring, system }, context) {
+    async act(_object, { decision, keyring, system, pass }, context) {
       const acted = await act(context.kube, recorderOf(context), keyring, decision, system, context.now());
-      if (acted.kind === "done") return { kind: "done" };
       if (acted.kind === "conflict")
         return { kind: "conflict", message: `${decision.summary} (lost to another write)` };
-      return { kind: "look-again", carry: acted };
+      const last = pass === PASSES - 1;
+      // After the last pass's push the poll (kept by this decision) confirms it.
+      if (acted.kind === "done" || (acted.kind !== "generated" && last))
+        return { kind: "done", summary: decision.summary, schedules: decision.schedules };
+      if (!last) return { kind: "look-again", carry: acted };
+      const { kind, metadata } = decision.object;
+      return {
+        kind: "conflict",
+        message: `${kind} ${metadata.namespace}/${metadata.name}: seeds still missing after generating them`,
+      };
     },
     async dependents(key, { kube }) {
       const subject: Subject = { kind: spec.kind, namespace: key.namespace, name: key.name };

@@ -206,6 +206,18 @@ describe("defineFunction", () => {
     expect(steps).toContain("act b");
   });
 
+  it("keeps an object's own schedules when an object it leads to needs another try", async () => {
+    const { run } = harness([widget("a"), widget("b")]);
+    const failing = widgets([], {
+      act: async (object) => {
+        if (object.metadata.name === "b") throw new Error("NATS timed out");
+        return { kind: "done", wake: [keyOf("b")] };
+      },
+    });
+    const outcome = await run(defineFunction("widgets", [failing]), updateOf(WIDGET, "a"));
+    expect(outcome).toMatchObject({ kind: "retry", schedules: [poll("w")] });
+  });
+
   it("reconciles the objects a tick mapping leads to", async () => {
     const steps: string[] = [];
     const { run } = harness([widget("a")]);

@@ -457,7 +457,8 @@ function fannedOut(own: Outcome, outcomes: readonly Outcome[]): Outcome {
     failed.length === 0
       ? own
       : retry(`${failed.length} of ${outcomes.length} related objects need another try: ${tally(outcomes)}`);
-  return withSchedules(answer, ...outcomes.map((o) => o.schedules ?? []));
+  // The retry stands in for the object's own answer: what its decision keeps or drops still holds.
+  return withSchedules(answer, answer === own ? [] : (own.schedules ?? []), ...outcomes.map((o) => o.schedules ?? []));
 }
 
 function tally(outcomes: readonly Outcome[]): string {

@@ -93,7 +93,7 @@ export async function observe(kube: Kube, subject: Subject): Promise<Read<Observ
 /** The decision the observation's kind comes to (pure). */
 export function decide(observed: Observed, now: Date): Decision {
   // Decide reads only the observation: the keyring goes by it to act untouched.
-  const read: Read<Observed> = { observed, keyring: undefined as never };
+  const read: Read<Observed> & { pass: number } = { observed, keyring: undefined as never, pass: 0 };
   return (reconcilerOf(observed.kind).decide(read, now) as { decision: Decision }).decision;
 }
 
