@@ -15,7 +15,7 @@
  */
 import { connect, createInbox, credsAuthenticator, type NatsConnection } from "@nats-io/transport-node";
 import { signAccount } from "../functions/sign-account/index.ts";
-import { SYSTEM_CONNECTION_ENV } from "../functions/sign-account/system-connection.ts";
+import { SYSTEM_CONNECTION_ENV } from "../functions/sign-account/servers/system-connection.ts";
 import type { KubeObject } from "../shared/kube/object.ts";
 import type { KubeTransport } from "../shared/kube/transport.ts";
 import { quickstart, waitAtRest, waitFor } from "../test/integration/cluster/support/natscluster.ts";

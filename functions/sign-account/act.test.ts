@@ -2,7 +2,6 @@ import { describe, expect, it } from "@jest/globals";
 import { decode, parseCreds, type ClaimsData } from "@nats-io/jwt";
 import type { Kube } from "../../shared/kube/client.ts";
 import type { KubeObject } from "../../shared/kube/object.ts";
-import { reconcile } from "./reconcile.ts";
 import {
   accountObject,
   operatorObject,
@@ -10,7 +9,7 @@ import {
   systemAccountObject,
   userObject,
 } from "../../test/fixtures/auth/objects.ts";
-import { authWorld } from "../../test/support/auth-world.ts";
+import { authWorld, reconcile } from "../../test/support/auth-world.ts";
 
 const AUTH = "auth.nats-operator.io/v1beta1";
 type WithStatus = KubeObject & {

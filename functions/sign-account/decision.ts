@@ -1,8 +1,8 @@
 // What one reconcile of an auth object decides: plain data, acted on by act.ts.
 import type { ScheduleDecision } from "../../shared/runtime/schedule.ts";
-import type { SignRequest } from "./claims.ts";
-import type { ExportToken } from "./export-tokens.ts";
-import type { SeedToGenerate } from "./key-verdict.ts";
+import type { SignRequest } from "./jwt/claims.ts";
+import type { ExportToken } from "./wiring/export-tokens.ts";
+import type { SeedToGenerate } from "./keys/key-verdict.ts";
 import type {
   NatsAccount,
   NatsAccountTrust,

@@ -69,3 +69,23 @@ export function asRead<T extends KubeObject>(object: KubeObject | undefined): T 
   if (!object?.metadata.name || !object.metadata.namespace) return undefined;
   return object as T;
 }
+
+/** An object to reconcile after another; `again` when it may have been reconciled in this delivery already. */
+export type Dependent = Subject & { again?: boolean };
+
+/** Whether `ref`, made by `from`, names `to`. */
+export const refersTo = (
+  ref: { name: string; namespace?: string } | undefined,
+  from: { metadata: { namespace?: string } },
+  to: Subject,
+) => ref !== undefined && ref.name === to.name && namespaceOf(ref, from) === to.namespace;
+
+export const subjectOf = (kind: SubjectKind, o: { metadata: { namespace: string; name: string } }): Subject => ({
+  kind,
+  namespace: o.metadata.namespace,
+  name: o.metadata.name,
+});
+
+/** Whether an account's operatorRef names the operator `namespace/name`. */
+export const sameOperator = (a: NatsAccount, namespace: string, name: string) =>
+  a.spec.operatorRef.name === name && namespaceOf(a.spec.operatorRef, a) === namespace;

@@ -6,7 +6,7 @@ import { createLogger } from "../telemetry/logger.ts";
 import { memoryKube } from "../../test/support/memory-kube.ts";
 import { decodeEvent, EventTypes } from "./event.ts";
 import type { FunctionContext } from "./function.ts";
-import { defineFunction, type Acted, type Reconciler } from "./reconciler.ts";
+import { defineFunction, type Acted, type Reconciler, type Related, type RelatedContext } from "./reconciler.ts";
 import { keepPolling, stopPolling, type ScheduleDecision } from "./schedule.ts";
 
 const WIDGET = { apiVersion: "example.nats-operator.io/v1beta1", kind: "Widget" };
@@ -176,6 +176,20 @@ describe("defineFunction", () => {
     expect(steps.sort()).toEqual(["act a", "act b", "observe a", "observe b"]);
   });
 
+  it("skips a related change that leads to nothing, or only to objects left alone, saying why", async () => {
+    const { run } = harness([]);
+    const leadingNowhere = widgets([], { related: [{ kind: GADGET, map: async () => [] }] });
+    expect(await run(defineFunction("widgets", [leadingNowhere]), updateOf(GADGET, "g"))).toMatchObject({
+      kind: "skipped",
+      reason: "Gadget team-a/g leads to nothing widgets reconciles",
+    });
+    const leadingToGone = widgets([], { related: [{ kind: GADGET, map: async () => [keyOf("a")] }] });
+    expect(await run(defineFunction("widgets", [leadingToGone]), updateOf(GADGET, "g"))).toMatchObject({
+      kind: "skipped",
+      reason: "Widget team-a/a is gone",
+    });
+  });
+
   it("retries a related change when one object it leads to needs another try, after reconciling the rest", async () => {
     const steps: string[] = [];
     const { run } = harness([widget("a"), widget("b")]);
@@ -190,6 +204,18 @@ describe("defineFunction", () => {
     const outcome = await run(defineFunction("widgets", [flaky]), updateOf(GADGET, "g"));
     expect(outcome.kind).toBe("retry");
     expect(steps).toContain("act b");
+  });
+
+  it("keeps an object's own schedules when an object it leads to needs another try", async () => {
+    const { run } = harness([widget("a"), widget("b")]);
+    const failing = widgets([], {
+      act: async (object) => {
+        if (object.metadata.name === "b") throw new Error("NATS timed out");
+        return { kind: "done", wake: [keyOf("b")] };
+      },
+    });
+    const outcome = await run(defineFunction("widgets", [failing]), updateOf(WIDGET, "a"));
+    expect(outcome).toMatchObject({ kind: "retry", schedules: [poll("w")] });
   });
 
   it("reconciles the objects a tick mapping leads to", async () => {
@@ -234,6 +260,95 @@ describe("defineFunction", () => {
     });
     await run(defineFunction("widgets", [circular]), updateOf(WIDGET, "a"));
     expect(steps).toEqual(["observe a", "act a", "observe b", "act b"]);
+  });
+
+  it("takes another pass when act asks to look again, observe told what act did, within `passes`", async () => {
+    const steps: string[] = [];
+    const { run } = harness([widget("w")]);
+    const looking: Reconciler<Widget, number, Decision, string> = {
+      ...widgets(steps),
+      passes: 3,
+      async observe(object, _context, carried) {
+        steps.push(`observe after [${carried.join(", ")}]`);
+        return object.spec.size;
+      },
+      act: async () => ({ kind: "look-again", carry: `push ${steps.length}` }),
+    };
+    const outcome = await run(defineFunction("widgets", [looking]), updateOf(WIDGET, "w"));
+    expect(steps).toEqual(["observe after []", "observe after [push 1]", "observe after [push 1, push 2]"]);
+    // After the last pass the decision stands: its poll looks again later.
+    expect(outcome).toEqual({ kind: "done", summary: "size 3", schedules: [poll("w")] });
+  });
+
+  it("reconciles an object being deleted like any other when its reconciler says so", async () => {
+    const steps: string[] = [];
+    const deleting = widget("w", { deletionTimestamp: "2026-12-06T11:00:00Z", finalizers: ["x"] });
+    const { run } = harness([deleting]);
+    const outcome = await run(
+      defineFunction("widgets", [widgets(steps, { reconcilesDeletion: true })]),
+      updateOf(WIDGET, "w"),
+    );
+    expect(outcome).toMatchObject({ kind: "done", summary: "size 3" });
+    expect(steps).toEqual(["observe w", "act w"]);
+  });
+
+  it("reconciles an object's dependents after it, read after its reconcile, even when it is gone", async () => {
+    const steps: string[] = [];
+    const { run } = harness([widget("b")]);
+    const depending = widgets(steps, {
+      dependents: async (key) => {
+        steps.push(`dependents of ${key.name}`);
+        return key.name === "a" ? [keyOf("b")] : [];
+      },
+    });
+    await run(defineFunction("widgets", [depending]), updateOf(WIDGET, "a"));
+    expect(steps).toEqual(["dependents of a", "observe b", "act b", "dependents of b"]);
+  });
+
+  it("visits an object a second time in a delivery when asked to again, once", async () => {
+    const steps: string[] = [];
+    const { run } = harness([widget("a"), widget("b")]);
+    const revisiting = widgets(steps, {
+      dependents: async (key) => (key.name === "a" ? [keyOf("b"), { ...keyOf("a"), again: true }] : [keyOf("a")]),
+    });
+    await run(defineFunction("widgets", [revisiting], { inOrder: true }), updateOf(WIDGET, "a"));
+    expect(steps).toEqual(["observe a", "act a", "observe b", "act b", "observe a", "act a"]);
+  });
+
+  it("in order: one object at a time, breadth first, each after the one before it", async () => {
+    const steps: string[] = [];
+    let inFlight = 0;
+    const { run } = harness(["a", "b", "c", "d"].map((n) => widget(n)));
+    const leads: Record<string, string[]> = { a: ["b", "c"], b: ["d"] };
+    const ordered = widgets(steps, {
+      async observe(object) {
+        inFlight++;
+        steps.push(`observe ${object.metadata.name}${inFlight > 1 ? " while another is" : ""}`);
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        inFlight--;
+        return object.spec.size;
+      },
+      act: async () => ({ kind: "done" }),
+      dependents: async (key) => (leads[key.name] ?? []).map((n) => keyOf(n)),
+    });
+    await run(defineFunction("widgets", [ordered], { inOrder: true }), updateOf(WIDGET, "a"));
+    expect(steps).toEqual(["observe a", "observe b", "observe c", "observe d"]);
+  });
+
+  it("hands a related mapping the delivery, so mappings share what they list", async () => {
+    let lists = 0;
+    const { run } = harness([widget("a"), widget("b")]);
+    const listing = (name: string): Related => ({
+      kind: GADGET,
+      map: async (_ref: unknown, { delivery }: RelatedContext) =>
+        delivery.once("gadget referrers", () => ++lists) > 0 ? [keyOf(name)] : [],
+    });
+    const outcome = await run(
+      defineFunction("widgets", [widgets([], { related: [listing("a"), listing("b")] })]),
+      updateOf(GADGET, "g"),
+    );
+    expect(outcome.kind).toBe("done");
+    expect(lists).toBe(1);
   });
 
   it("shares what one delivery reads once between the objects it reconciles, and not with the next", async () => {

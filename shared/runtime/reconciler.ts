@@ -52,8 +52,15 @@ export interface Delivery {
    */
   once<T>(name: string, make: () => T): T;
   /** Whether `key` may still be reconciled in this delivery: each object once, and a bounded number in all. */
-  visit(key: ObjectKey): boolean;
+  visit(key: Next): boolean;
 }
+
+/**
+ * An object to reconcile next in the same delivery. `again`: a second visit of an object this
+ * delivery may have reconciled already, because what it waits for is written after its visit (a
+ * user waiting for its account to revoke its old key); made once, as an object of its own.
+ */
+export type Next = ObjectKey & { readonly again?: boolean };
 
 /** A bound on one delivery's fan-out; the rest is reached by the objects' own events. */
 const MOST_OBJECTS = 500;
@@ -67,7 +74,7 @@ export function newDelivery(): Delivery {
       return made.get(name) as T;
     },
     visit(key) {
-      const id = `${key.apiVersion}/${key.kind}/${key.namespace}/${key.name}`;
+      const id = `${key.apiVersion}/${key.kind}/${key.namespace}/${key.name}${key.again ? " (again)" : ""}`;
       if (visited.has(id) || visited.size >= MOST_OBJECTS) return false;
       visited.add(id);
       return true;
@@ -88,19 +95,29 @@ export type Acted =
       readonly kind: "done";
       readonly summary?: string;
       readonly schedules?: readonly ScheduleDecision[];
-      readonly wake?: readonly ObjectKey[];
+      readonly wake?: readonly Next[];
     }
   /** Nothing to do (an echo, a refusal held until an edit, an object gone); it may still `wake` others. */
   | {
       readonly kind: "skipped";
       readonly reason: string;
       readonly schedules?: readonly ScheduleDecision[];
-      readonly wake?: readonly ObjectKey[];
+      readonly wake?: readonly Next[];
     }
   /** A guarded write lost to another delivery: its decision stands; answer 409 so this one is retried. */
   | { readonly kind: "conflict"; readonly message: string; readonly schedules?: readonly ScheduleDecision[] }
   /** Transient: try again with the Broker's backoff. */
   | { readonly kind: "again"; readonly message: string; readonly schedules?: readonly ScheduleDecision[] };
+
+/**
+ * Act's ask to look at the object again within this reconcile, while its reconciler's `passes`
+ * last: it is read, observed (told what act did in the passes before) and decided again. `carry`
+ * is what act did (a push and what the servers answered), for the next observe.
+ */
+export interface LookAgain<Carry> {
+  readonly kind: "look-again";
+  readonly carry: Carry;
+}
 
 /** Objects of a reconciler's kind that a change of another kind (or a tick naming no object) leads to. */
 export type Related = KindRelated | TickRelated;
@@ -134,15 +151,34 @@ export interface TickRelated {
 export interface RelatedContext {
   readonly kube: Kube;
   now(): Date;
+  /** The delivery the mapping is for: a reading several mappings share (a listing) is made once. */
+  readonly delivery: Delivery;
   /** The PingSource a tick came from (`namespace/name`), when it says. */
   readonly pingSource?: string;
 }
 
-export interface Reconciler<T extends KubeObject, Observed, Decision extends Decided> {
+export interface Reconciler<T extends KubeObject, Observed, Decision extends Decided, Carry = never> {
   readonly kind: KindRef;
   /** Whether this function writes the kind's status (the resync sweep re-delivers those not at rest). Default true. */
   readonly ownsStatus?: boolean;
   readonly related?: readonly Related[];
+  /**
+   * Passes one reconcile may take (default 1): while act answers `look-again` and passes are
+   * left, the object is read, observed, decided and acted on again; after the last, its decision
+   * stands as done (the decision's polls look again later).
+   */
+  readonly passes?: number;
+  /**
+   * Whether an object being deleted is reconciled like any other, its decision releasing what it
+   * holds (its finalizer among it), rather than by `finalize`. Default false.
+   */
+  readonly reconcilesDeletion?: boolean;
+  /**
+   * Objects that read this one, reconciled after it in the same delivery whatever its reconcile
+   * came to (it may be gone): the echo of its status write is dropped, so they learn of it only
+   * this way. Read after the reconcile, so they name what it wrote.
+   */
+  dependents?(key: ObjectKey, context: ReconcileContext): Promise<readonly Next[]>;
   /** Reads the object an event names; default a GET. May take up the event's payload where a guarded write proves it current. */
   load?(key: ObjectKey, context: ReconcileContext): Promise<T | undefined>;
   /** The schedules that go when the object does (gone, or being deleted). */
@@ -159,18 +195,18 @@ export interface Reconciler<T extends KubeObject, Observed, Decision extends Dec
    * written, or a result to stop at (a conflict, or an answer the write's own event will carry on).
    */
   prepare?(object: T, context: ReconcileContext): Promise<{ readonly kind: "ready"; readonly object: T } | Acted>;
-  /** Reads only. */
-  observe(object: T, context: ReconcileContext): Promise<Observed>;
+  /** Reads only. `carried`: what act did in this reconcile's earlier passes, oldest first. */
+  observe(object: T, context: ReconcileContext, carried: readonly Carry[]): Promise<Observed>;
   /** Pure: plain data in and out. */
   decide(observed: Observed, now: Date): Decision;
   /** Claims first (a guarded status write), then acts on the decision. */
-  act(object: T, decision: Decision, context: ReconcileContext): Promise<Acted>;
+  act(object: T, decision: Decision, context: ReconcileContext): Promise<Acted | LookAgain<Carry>>;
 }
 
 // The runtime holds reconcilers of different types side by side; each is only ever called with
 // what its own steps produced, so the element types do not need to be known here.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyReconciler = Reconciler<any, any, any>;
+export type AnyReconciler = Reconciler<any, any, any, any>;
 
 /** Objects reconciled at once when one change leads to many. */
 const fanOutWidth = 8;
@@ -183,6 +219,12 @@ export interface FunctionOptions {
   readonly caresAbout?: OperatorFunction["caresAbout"];
   /** Releases what the function keeps across events (NATS connections). */
   shutdown?(): Promise<void>;
+  /**
+   * Reconcile what a delivery leads to one object at a time, breadth first, in the order found
+   * (default: up to 8 at once, each object's wakes right after it): objects that read what the
+   * ones before them wrote see it within the delivery (an account's users after the account).
+   */
+  readonly inOrder?: boolean;
 }
 
 const qualified = (kind: KindRef) => qualifiedKind(kind.apiVersion, kind.kind);
@@ -203,7 +245,7 @@ export function defineFunction(
     ...(options.checksDrift ? { checksDrift: true } : {}),
     ...(options.actionAnnotations ? { actionAnnotations: options.actionAnnotations } : {}),
     ...(options.caresAbout ? { caresAbout: options.caresAbout } : {}),
-    handle: (context, cloudEvent) => route(name, reconcilers, context, cloudEvent),
+    handle: (context, cloudEvent) => route(name, reconcilers, context, cloudEvent, options.inOrder === true),
     ...(options.shutdown ? { shutdown: options.shutdown } : {}),
   };
 }
@@ -213,6 +255,7 @@ async function route(
   reconcilers: readonly AnyReconciler[],
   context: FunctionContext,
   cloudEvent: CloudEvent<unknown>,
+  inOrder: boolean,
 ): Promise<Outcome> {
   const event = context.event;
   const kube = await context.kube();
@@ -224,10 +267,13 @@ async function route(
     delivery: newDelivery(),
   };
   if (event.source === "ping")
-    return routeTick(name, reconcilers, event.work, {
-      ...base,
-      ...(event.pingSource === undefined ? {} : { pingSource: event.pingSource }),
-    });
+    return routeTick(
+      name,
+      reconcilers,
+      event.work,
+      { ...base, ...(event.pingSource === undefined ? {} : { pingSource: event.pingSource }) },
+      inOrder,
+    );
 
   const ref = event.ref;
   const owner = reconcilers.find((r) => r.kind.apiVersion === ref.apiVersion && r.kind.kind === ref.kind);
@@ -235,6 +281,7 @@ async function route(
     const cause: Cause = isResyncDelivery(cloudEvent)
       ? { kind: "tick" }
       : { kind: "event", event, data: cloudEvent.data };
+    if (inOrder) return firstAndRest(await inTurn(reconcilers, [{ reconciler: owner, key: ref }], { ...base, cause }));
     return reconcile(owner, reconcilers, ref, { ...base, cause });
   }
   const leads = reconcilers.flatMap((r) =>
@@ -249,7 +296,18 @@ async function route(
     l.keys.map((key) => ({ reconciler: reconcilerOf(reconcilers, key) ?? l.reconciler, key })),
   );
   const cause: Cause = { kind: "related", from: ref };
-  return fannedOut(done(`${describeKey(ref)} changed`), await fanOut(reconcilers, keys, { ...base, cause }));
+  const reconciled = await (inOrder ? inTurn : fanOut)(reconcilers, keys, { ...base, cause });
+  return fannedOut(relatedAnswer(name, ref, reconciled), reconciled);
+}
+
+/**
+ * A related change's own answer: done when it led to an object acted on; skipped, saying why,
+ * when it led to none (a Secret no object owns) or every object it led to was left alone.
+ */
+function relatedAnswer(name: string, ref: ObjectRef, outcomes: readonly Outcome[]): Outcome {
+  if (outcomes.length === 0) return skipped(`${describeKey(ref)} leads to nothing ${name} reconciles`);
+  const reasons = outcomes.flatMap((o) => (o.kind === "skipped" ? [o.reason] : []));
+  return reasons.length === outcomes.length ? skipped(reasons.join("; ")) : done(`${describeKey(ref)} changed`);
 }
 
 /**
@@ -262,12 +320,15 @@ async function routeTick(
   reconcilers: readonly AnyReconciler[],
   work: Readonly<Record<string, unknown>>,
   base: Omit<ReconcileContext, "cause"> & { readonly pingSource?: string },
+  inOrder: boolean,
 ): Promise<Outcome> {
   const { kind, namespace, name: object } = work;
   const named = reconcilers.find((r) => r.kind.kind === kind);
   if (named && typeof namespace === "string" && typeof object === "string" && namespace && object) {
     const key = { apiVersion: named.kind.apiVersion, kind: named.kind.kind, namespace, name: object };
-    return reconcile(named, reconcilers, key, { ...base, cause: { kind: "tick" } });
+    const context: ReconcileContext = { ...base, cause: { kind: "tick" } };
+    if (inOrder) return firstAndRest(await inTurn(reconcilers, [{ reconciler: named, key }], context));
+    return reconcile(named, reconcilers, key, context);
   }
   const outcomes: Outcome[] = [];
   const checked: string[] = [];
@@ -278,7 +339,7 @@ async function routeTick(
       const keys = await rel.map(work, base);
       if (keys === undefined) continue;
       outcomes.push(
-        ...(await fanOut(
+        ...(await (inOrder ? inTurn : fanOut)(
           reconcilers,
           keys.map((key) => ({ reconciler: reconcilerOf(reconcilers, key) ?? reconciler, key })),
           { ...base, cause: { kind: "related", from: "tick" } },
@@ -297,24 +358,74 @@ async function routeTick(
 const reconcilerOf = (reconcilers: readonly AnyReconciler[], key: ObjectKey) =>
   reconcilers.find((r) => r.kind.apiVersion === key.apiVersion && r.kind.kind === key.kind);
 
-/** One object through its reconciler, then the objects its result wakes. */
+/** One object through its reconciler, then the objects its result wakes and its dependents. */
 async function reconcile(
   reconciler: AnyReconciler,
   reconcilers: readonly AnyReconciler[],
-  key: ObjectKey,
+  key: Next,
   context: ReconcileContext,
 ): Promise<Outcome> {
   if (!context.delivery.visit(key)) return skipped(`${describeKey(key)} is reconciled once per delivery`);
   const { acted, gone } = await pass(reconciler, key, context);
   const own = outcomeOf(acted);
-  const wake = acted.kind === "done" || acted.kind === "skipped" ? (acted.wake ?? []) : [];
-  if (wake.length === 0) return own;
-  const woken = wake.flatMap((k) => {
+  const next = await nextOf(reconciler, reconcilers, key, acted, context);
+  if (next.length === 0) return own;
+  return fannedOut(own, await fanOut(reconcilers, next, { ...context, cause: relatedTo(key, gone) }));
+}
+
+const relatedTo = (key: ObjectKey, gone: boolean): Cause => ({
+  kind: "related",
+  from: key,
+  ...(gone ? { gone: true } : {}),
+});
+
+/** What an object's reconcile leads to: the objects its result wakes, then its dependents. */
+async function nextOf(
+  reconciler: AnyReconciler,
+  reconcilers: readonly AnyReconciler[],
+  key: ObjectKey,
+  acted: Acted | undefined,
+  context: ReconcileContext,
+): Promise<{ reconciler: AnyReconciler; key: Next }[]> {
+  const woken = acted?.kind === "done" || acted?.kind === "skipped" ? (acted.wake ?? []) : [];
+  const dependents = reconciler.dependents ? await reconciler.dependents(key, context) : [];
+  return [...woken, ...dependents].flatMap((k) => {
     const r = reconcilerOf(reconcilers, k);
     return r ? [{ reconciler: r, key: k }] : [];
   });
-  const cause: Cause = { kind: "related", from: key, ...(gone ? { gone: true } : {}) };
-  return fannedOut(own, await fanOut(reconcilers, woken, { ...context, cause }));
+}
+
+/**
+ * The delivery in order: a queue, each object reconciled after the one before it, and what it
+ * leads to put at the end. One object's failure stays its own: what it leads to still follows.
+ */
+async function inTurn(
+  reconcilers: readonly AnyReconciler[],
+  items: readonly { reconciler: AnyReconciler; key: Next }[],
+  context: ReconcileContext,
+): Promise<Outcome[]> {
+  const queue = items.map((item) => ({ ...item, cause: context.cause }));
+  const outcomes: Outcome[] = [];
+  for (let item = queue.shift(); item; item = queue.shift()) {
+    if (!context.delivery.visit(item.key)) continue;
+    const here: ReconcileContext = { ...context, cause: item.cause };
+    let acted: Acted | undefined;
+    let gone = false;
+    try {
+      ({ acted, gone } = await pass(item.reconciler, item.key, here));
+      outcomes.push(outcomeOf(acted));
+    } catch (error) {
+      outcomes.push(failed(item.key, error, context));
+    }
+    const next = await nextOf(item.reconciler, reconcilers, item.key, acted, here);
+    queue.push(...next.map((n) => ({ ...n, cause: relatedTo(item.key, gone) })));
+  }
+  return outcomes;
+}
+
+/** The answer of the object reconciled first, with the rest's. */
+function firstAndRest([own, ...rest]: readonly Outcome[]): Outcome {
+  return own ? fannedOut(own, rest) : skipped("nothing was reconciled");
 }
 
 /**
@@ -322,17 +433,21 @@ async function reconcile(
  * act. The decision's schedules are kept whatever acting came to (a conflict that knows its poll
  * says it too); acting's own come after them.
  */
-export async function reconcileObject<T extends KubeObject, O, D extends Decided>(
-  reconciler: Reconciler<T, O, D>,
+export async function reconcileObject<T extends KubeObject, O, D extends Decided, C>(
+  reconciler: Reconciler<T, O, D, C>,
   key: ObjectKey,
   context: ReconcileContext,
 ): Promise<Acted> {
   return (await pass(reconciler, key, context)).acted;
 }
 
-/** One pass, and whether it found the object gone or being deleted (what it wakes is told so). */
-async function pass<T extends KubeObject, O, D extends Decided>(
-  reconciler: Reconciler<T, O, D>,
+/**
+ * One object's passes, and whether it was found gone or being deleted (what it wakes is told so).
+ * While act asks to look again and passes are left, the object is read afresh, observed (told what
+ * act did before), decided and acted on again; after the last, its decision stands as done.
+ */
+async function pass<T extends KubeObject, O, D extends Decided, C>(
+  reconciler: Reconciler<T, O, D, C>,
   key: ObjectKey,
   context: ReconcileContext,
 ): Promise<{ acted: Acted; gone: boolean }> {
@@ -343,32 +458,33 @@ async function pass<T extends KubeObject, O, D extends Decided>(
       : { kind: "skipped" as const, reason, schedules: goneSchedules },
     gone: true,
   });
-  const found = reconciler.load ? await reconciler.load(key, context) : await context.kube.get<T>(key);
-  if (!found) return ended(`${describeKey(key)} is gone`);
-  if (found.metadata.deletionTimestamp) {
-    if (!reconciler.finalize) return ended(`${describeKey(key)} is being deleted`);
-    return { acted: withActedSchedules(await reconciler.finalize(found, context), goneSchedules), gone: true };
+  const carried: C[] = [];
+  for (let pass = 1; ; pass++) {
+    const found = reconciler.load ? await reconciler.load(key, context) : await context.kube.get<T>(key);
+    if (!found) return ended(`${describeKey(key)} is gone`);
+    if (found.metadata.deletionTimestamp && !reconciler.reconcilesDeletion) {
+      if (!reconciler.finalize) return ended(`${describeKey(key)} is being deleted`);
+      return { acted: withActedSchedules(await reconciler.finalize(found, context), goneSchedules), gone: true };
+    }
+    let object = found;
+    if (reconciler.prepare) {
+      const prepared = await reconciler.prepare(found, context);
+      if (prepared.kind !== "ready") return { acted: prepared, gone: false };
+      object = prepared.object;
+    }
+    const observed = await reconciler.observe(object, context, carried);
+    const decision = reconciler.decide(observed, context.now());
+    const result = await reconciler.act(object, decision, context);
+    if (result.kind === "look-again" && pass < (reconciler.passes ?? 1)) {
+      carried.push(result.carry);
+      continue;
+    }
+    const acted: Acted = result.kind === "look-again" ? { kind: "done" } : result;
+    const schedules = [...(decision.schedules ?? []), ...(acted.schedules ?? [])];
+    if (acted.kind === "done")
+      return { acted: { ...acted, summary: acted.summary ?? decision.summary, schedules }, gone: false };
+    return { acted: { ...acted, schedules }, gone: false };
   }
-  return { acted: await passOver(reconciler, found, context), gone: false };
-}
-
-async function passOver<T extends KubeObject, O, D extends Decided>(
-  reconciler: Reconciler<T, O, D>,
-  found: T,
-  context: ReconcileContext,
-): Promise<Acted> {
-  let object = found;
-  if (reconciler.prepare) {
-    const prepared = await reconciler.prepare(found, context);
-    if (prepared.kind !== "ready") return prepared;
-    object = prepared.object;
-  }
-  const observed = await reconciler.observe(object, context);
-  const decision = reconciler.decide(observed, context.now());
-  const acted = await reconciler.act(object, decision, context);
-  const schedules = [...(decision.schedules ?? []), ...(acted.schedules ?? [])];
-  if (acted.kind === "done") return { ...acted, summary: acted.summary ?? decision.summary, schedules };
-  return { ...acted, schedules };
 }
 
 function withActedSchedules(acted: Acted, later: readonly ScheduleDecision[]): Acted {
@@ -391,18 +507,22 @@ export function outcomeOf(acted: Acted): Outcome {
 
 async function fanOut(
   reconcilers: readonly AnyReconciler[],
-  items: readonly { reconciler: AnyReconciler; key: ObjectKey }[],
+  items: readonly { reconciler: AnyReconciler; key: Next }[],
   context: ReconcileContext,
 ): Promise<Outcome[]> {
   return inBatches(items, fanOutWidth, async ({ reconciler, key }) => {
     try {
       return await reconcile(reconciler, reconcilers, key, context);
     } catch (error) {
-      // One object's failure stays its own: the rest are still reconciled, and this event is retried.
-      context.log.warn({ err: error, object: describeKey(key) }, "reconcile of a related object failed");
-      return retry(`${describeKey(key)}: ${error instanceof Error ? error.message : String(error)}`);
+      return failed(key, error, context);
     }
   });
+}
+
+/** One object's failure stays its own: the rest are still reconciled, and this event is retried. */
+function failed(key: ObjectKey, error: unknown, context: ReconcileContext): Outcome {
+  context.log.warn({ err: error, object: describeKey(key) }, "reconcile of a related object failed");
+  return retry(`${describeKey(key)}: ${error instanceof Error ? error.message : String(error)}`);
 }
 
 /**
@@ -416,7 +536,8 @@ function fannedOut(own: Outcome, outcomes: readonly Outcome[]): Outcome {
     failed.length === 0
       ? own
       : retry(`${failed.length} of ${outcomes.length} related objects need another try: ${tally(outcomes)}`);
-  return withSchedules(answer, ...outcomes.map((o) => o.schedules ?? []));
+  // The retry stands in for the object's own answer: what its decision keeps or drops still holds.
+  return withSchedules(answer, answer === own ? [] : (own.schedules ?? []), ...outcomes.map((o) => o.schedules ?? []));
 }
 
 function tally(outcomes: readonly Outcome[]): string {

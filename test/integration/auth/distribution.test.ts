@@ -12,7 +12,7 @@ import {
   kickConnections,
   openSystemConnection,
   readConnections,
-} from "../../../functions/sign-account/system-connection.ts";
+} from "../../../functions/sign-account/servers/system-connection.ts";
 import type { KubeObject } from "../../../shared/kube/object.ts";
 import { createStream } from "../jetstream/support/nats-cluster.ts";
 import { startEnvironment, type Environment } from "../support/environment.ts";

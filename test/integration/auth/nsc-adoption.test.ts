@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { connect, createInbox, credsAuthenticator, type NatsConnection } from "@nats-io/transport-node";
 import { signAccount } from "../../../functions/sign-account/index.ts";
-import { SYSTEM_CONNECTION_ENV } from "../../../functions/sign-account/system-connection.ts";
+import { SYSTEM_CONNECTION_ENV } from "../../../functions/sign-account/servers/system-connection.ts";
 import type { KubeObject } from "../../../shared/kube/object.ts";
 import { ensureNsc } from "../../harness/binaries.ts";
 import { startEnvironment, type Environment } from "../support/environment.ts";

@@ -1,0 +1,106 @@
+// What a NatsAccount reconcile reads (reads only): whether its operator's namespace admits it, its
+// keys, its operator and that operator's keys and system account key, the other accounts of the
+// operator, its users (whose given-up keys it revokes), what each import names, and through the
+// system connection what the servers hold of its JWT. An account no longer admitted reads only
+// what the delete of its JWT needs.
+import { KINDS } from "../../../shared/api/kinds.ts";
+import type { Kube } from "../../../shared/kube/client.ts";
+import type { ObserveContext, Read } from "../auth-reconciler.ts";
+import { Keyring } from "../keys/keyring.ts";
+import { readKeys } from "../keys/read-keys.ts";
+import {
+  namespaceOf,
+  sameOperator,
+  type NatsAccount,
+  type NatsOperator,
+  type NatsSystemAccount,
+  type NatsUser,
+} from "../objects.ts";
+import { admits, readRef } from "../references.ts";
+import { openSystemConnection, readDistribution, type SystemLink } from "../servers/system-connection.ts";
+import type { PushOutcome } from "../servers/types.ts";
+import { readImports } from "../wiring/read-imports.ts";
+import type { AccountObserved } from "./types.ts";
+
+/**
+ * An account its operator's namespace no longer admits: nothing is read unless it recorded a key
+ * (it was admitted before), whose JWT then leaves the servers by a delete signed by the operator.
+ */
+async function observeWithdrawn(
+  kube: Kube,
+  object: NatsAccount,
+  keyring: Keyring,
+  link: SystemLink,
+  lastDelete: PushOutcome | undefined,
+): Promise<AccountObserved> {
+  const unread = { kind: "NatsAccount" as const, object, admitted: false, siblings: [], users: [], imports: [] };
+  const key = object.status?.publicKey;
+  if (!key) return { ...unread, keys: { signing: [] }, distribution: { kind: "off" } };
+  const ref = object.spec.operatorRef;
+  const operator = await readRef<NatsOperator>(kube, "NatsOperator", namespaceOf(ref, object), ref.name);
+  const distribution = await readDistribution(link, key, undefined, lastDelete);
+  if (!operator) return { ...unread, keys: { signing: [] }, distribution };
+  const operatorKeys = await readKeys(kube, operator, keyring);
+  return { ...unread, keys: { signing: [] }, operator: { object: operator, keys: operatorKeys }, distribution };
+}
+
+async function readAccount(
+  kube: Kube,
+  object: NatsAccount,
+  keyring: Keyring,
+  link: SystemLink,
+  lastPush: PushOutcome | undefined,
+  lastDelete: PushOutcome | undefined,
+): Promise<AccountObserved> {
+  const ref = object.spec.operatorRef;
+  const namespace = namespaceOf(ref, object);
+  const admitted = await admits(kube, object, "NatsOperator", namespace, ref.name);
+  if (!admitted) return observeWithdrawn(kube, object, keyring, link, lastDelete);
+  const [keys, operator, all, allUsers, imports] = await Promise.all([
+    readKeys(kube, object, keyring),
+    readRef<NatsOperator>(kube, "NatsOperator", namespace, ref.name),
+    kube.list<NatsAccount>({ apiVersion: KINDS.NatsAccount.apiVersion, kind: "NatsAccount" }),
+    kube.list<NatsUser>({ apiVersion: KINDS.NatsUser.apiVersion, kind: "NatsUser" }),
+    readImports(kube, object, keyring),
+  ]);
+  // A status that lost its key still has it in the identity seed (or spec.publicKey): the servers
+  // are asked for that key's JWT, whose revocations are recovered from before signing again.
+  const identity = keys.identity?.state.kind === "ready" ? keys.identity.state.publicKey : object.spec.publicKey;
+  const distribution = await readDistribution(link, object.status?.publicKey ?? identity, lastPush, lastDelete);
+  const siblings = all.filter((a) => sameOperator(a, namespace, ref.name) && a.metadata.uid !== object.metadata.uid);
+  const users = allUsers.filter(
+    (u) =>
+      u.spec.accountRef.kind === "NatsAccount" &&
+      u.spec.accountRef.name === object.metadata.name &&
+      namespaceOf(u.spec.accountRef, u) === object.metadata.namespace,
+  );
+  if (!operator) return { kind: "NatsAccount", object, keys, admitted, siblings, users, distribution, imports };
+  const systemRef = operator.spec.systemAccountRef;
+  const [operatorKeys, system] = await Promise.all([
+    readKeys(kube, operator, keyring),
+    readRef<NatsSystemAccount>(kube, "NatsSystemAccount", namespaceOf(systemRef, operator), systemRef.name),
+  ]);
+  const systemAccountKey = operator.status?.systemAccount?.publicKey ?? system?.status?.publicKey;
+  return {
+    kind: "NatsAccount",
+    object,
+    keys,
+    admitted,
+    operator: { object: operator, keys: operatorKeys },
+    ...(systemAccountKey ? { systemAccountKey } : {}),
+    siblings,
+    users,
+    distribution,
+    imports,
+  };
+}
+
+export async function observeAccount(
+  object: NatsAccount,
+  { kube, last, rosters }: ObserveContext,
+): Promise<Read<AccountObserved>> {
+  const keyring = new Keyring();
+  const system = await openSystemConnection(kube, rosters);
+  const observed = await readAccount(kube, object, keyring, system, last.push, last.delete);
+  return { observed, keyring, system };
+}

@@ -1,0 +1,139 @@
+// The reconciler every auth kind shares: its own observe and decide, one act (decision.ts is the
+// same shape for every kind), and the passes of one reconcile: after seeds are generated the
+// object is observed again, so a new object is keyed and signed in one delivery; after a push, a
+// delete request or a kick, so the decision after it sees which servers now hold the JWT (and
+// records an acknowledged push's time), releases a finalizer a delete every server took, or lets
+// go of a user none of whose connections is left. Then the objects that read it (its dependents).
+import { KINDS } from "../../shared/api/kinds.ts";
+import type { Kube } from "../../shared/kube/client.ts";
+import type { EventRecorder } from "../../shared/kube/events.ts";
+import type { ReconcileContext, Reconciler, Related } from "../../shared/runtime/reconciler.ts";
+import { act, type Acted } from "./act.ts";
+import type { Decision } from "./decision.ts";
+import type { Keyring } from "./keys/keyring.ts";
+import { keyOfSubject, type Dependent, type Subject, type SubjectKind } from "./objects.ts";
+import { newRosterPolls, type RosterPolls, type SystemLink } from "./servers/system-connection.ts";
+import type { PushOutcome } from "./servers/types.ts";
+import type { KickOutcome } from "./user/types.ts";
+
+/** Generating takes one pass, signing and pushing the next, confirming the push a third: and a spare. */
+const PASSES = 4;
+
+/** What act did that the next pass looks at. */
+export type Carry = Exclude<Acted, { kind: "done" } | { kind: "conflict" }>;
+
+/** The latest push, delete request and kick of this reconcile's earlier passes, as observe hears of them. */
+export interface LastActs {
+  push?: PushOutcome;
+  delete?: PushOutcome;
+  kick?: KickOutcome;
+}
+
+export function lastActs(carried: readonly Carry[]): LastActs {
+  const last: LastActs = {};
+  for (const c of carried) {
+    if (c.kind === "pushed") last.push = c.outcome;
+    if (c.kind === "deleted") last.delete = c.outcome;
+    if (c.kind === "kicked") last.kick = c.outcome;
+  }
+  return last;
+}
+
+/** What a kind's observe gets. `rosters`: the STATSZ polls of this delivery, shared by its objects and never beyond. */
+export interface ObserveContext {
+  readonly kube: Kube;
+  readonly last: LastActs;
+  readonly rosters: RosterPolls;
+}
+
+/** What observe hands on: the plain observation, and beside it the seeds act signs with and the connection it pushes on. */
+export interface Read<O> {
+  observed: O;
+  keyring: Keyring;
+  system?: SystemLink;
+}
+
+/**
+ * The decision, with what act needs beside it (the decision itself stays plain data). Its
+ * schedules go with a done act only, not with the decision: one that lost its claim was made on
+ * what the winning delivery has since changed, and its polls must not undo the winner's.
+ */
+export interface ToAct<D extends Decision> {
+  readonly summary: string;
+  readonly decision: D;
+  readonly keyring: Keyring;
+  readonly system?: SystemLink;
+  /** Which pass this is (0 the first): after the last, what act did is left to the decision's polls. */
+  readonly pass: number;
+}
+
+/** One auth kind: what it reads and decides, and which objects read it. */
+export interface AuthKind<T, O, D extends Decision> {
+  readonly kind: SubjectKind;
+  /** False for the trusts, whose status render-cluster's resync looks after. */
+  readonly ownsStatus?: boolean;
+  readonly related?: readonly Related[];
+  observe(object: T, context: ObserveContext): Promise<Read<O>>;
+  decide(observed: O, now: Date): D;
+  /** The objects that read this one, reconciled after it in the same delivery (it may be gone). */
+  dependents(kube: Kube, subject: Subject): Promise<Dependent[]>;
+}
+
+/** The delivery's STATSZ polls: one roster read shared by every object of one delivery, never across. */
+export const rostersOf = (context: Pick<ReconcileContext, "delivery">): RosterPolls =>
+  context.delivery.once("sign-account rosters", newRosterPolls);
+
+/** The recorder is made on the first Event only: most deliveries record none. */
+const recorderOf = (context: ReconcileContext): EventRecorder => ({
+  record: async (...args) => (await context.recorder()).record(...args),
+});
+
+export function authReconciler<T extends Decision["object"], O, D extends Decision>(
+  spec: AuthKind<T, O, D>,
+): Reconciler<T, Read<O> & { pass: number }, ToAct<D>, Carry> {
+  const { apiVersion } = KINDS[spec.kind];
+  return {
+    kind: { apiVersion, kind: spec.kind },
+    ...(spec.ownsStatus === false ? { ownsStatus: false } : {}),
+    ...(spec.related ? { related: spec.related } : {}),
+    passes: PASSES,
+    // An object being deleted is decided like any other: its decision holds or removes its finalizer.
+    reconcilesDeletion: true,
+    observe: async (object, context, carried) => ({
+      ...(await spec.observe(object, { kube: context.kube, last: lastActs(carried), rosters: rostersOf(context) })),
+      pass: carried.length,
+    }),
+    decide(read, now) {
+      const decision = spec.decide(read.observed, now);
+      return {
+        summary: decision.summary,
+        decision,
+        keyring: read.keyring,
+        ...(read.system ? { system: read.system } : {}),
+        pass: read.pass,
+      };
+    },
+    async act(_object, { decision, keyring, system, pass }, context) {
+      const acted = await act(context.kube, recorderOf(context), keyring, decision, system, context.now());
+      if (acted.kind === "conflict")
+        return { kind: "conflict", message: `${decision.summary} (lost to another write)` };
+      const last = pass === PASSES - 1;
+      // After the last pass's push the poll (kept by this decision) confirms it.
+      if (acted.kind === "done" || (acted.kind !== "generated" && last))
+        return { kind: "done", summary: decision.summary, schedules: decision.schedules };
+      if (!last) return { kind: "look-again", carry: acted };
+      const { kind, metadata } = decision.object;
+      return {
+        kind: "conflict",
+        message: `${kind} ${metadata.namespace}/${metadata.name}: seeds still missing after generating them`,
+      };
+    },
+    async dependents(key, { kube }) {
+      const subject: Subject = { kind: spec.kind, namespace: key.namespace, name: key.name };
+      return (await spec.dependents(kube, subject)).map((d) => ({
+        ...keyOfSubject(d),
+        ...(d.again ? { again: true } : {}),
+      }));
+    },
+  };
+}

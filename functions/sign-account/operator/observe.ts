@@ -1,0 +1,85 @@
+// What a NatsOperator reconcile reads (reads only): its keys, its system account and that
+// account's users, its accounts (their JWTs and which offer the stepdown services) and, through
+// the system connection, which of its deleted accounts a server still holds and, while its system
+// account's revocations are to be recovered, what the servers hold of that account's JWT.
+import { KINDS } from "../../../shared/api/kinds.ts";
+import type { Kube } from "../../../shared/kube/client.ts";
+import { lostRevocations } from "../account/recovery.ts";
+import type { ObserveContext, Read } from "../auth-reconciler.ts";
+import { Keyring } from "../keys/keyring.ts";
+import { readKeys } from "../keys/read-keys.ts";
+import {
+  namespaceOf,
+  sameOperator,
+  type NatsAccount,
+  type NatsOperator,
+  type NatsSystemAccount,
+  type NatsUser,
+} from "../objects.ts";
+import { readRef } from "../references.ts";
+import { openSystemConnection, readDeletions, readDistribution } from "../servers/system-connection.ts";
+import { offersStepdown } from "./stepdown-imports.ts";
+import type { OperatorObserved } from "./types.ts";
+
+/** Whether an operator's system account JWT may lack revocations the servers hold (A21, A26). */
+export const systemRevocationsLost = (operator: NatsOperator): boolean =>
+  lostRevocations(operator.status?.systemAccount ?? {}) ||
+  operator.status?.conditions?.some((c) => c.type === "RevocationsUnrecovered" && c.status === "True") === true;
+
+async function readOperator(kube: Kube, object: NatsOperator, keyring: Keyring): Promise<OperatorObserved> {
+  const ref = object.spec.systemAccountRef;
+  const systemNamespace = namespaceOf(ref, object);
+  const [keys, system, users, accounts] = await Promise.all([
+    readKeys(kube, object, keyring),
+    readRef<NatsSystemAccount>(kube, "NatsSystemAccount", systemNamespace, ref.name),
+    kube.list<NatsUser>({ apiVersion: KINDS.NatsUser.apiVersion, kind: "NatsUser" }),
+    kube.list<NatsAccount>({ apiVersion: KINDS.NatsAccount.apiVersion, kind: "NatsAccount" }),
+  ]);
+  // Only public keys of the system account are used: its seeds stay with its own reconcile.
+  const systemAccount = system ? { object: system, keys: await readKeys(kube, system, new Keyring()) } : undefined;
+  const systemUsers = users.filter(
+    (u) =>
+      u.spec.accountRef.kind === "NatsSystemAccount" &&
+      u.spec.accountRef.name === ref.name &&
+      namespaceOf(u.spec.accountRef, u) === systemNamespace,
+  );
+  const own = accounts.filter((a) => sameOperator(a, object.metadata.namespace, object.metadata.name));
+  const stepdownAccounts = own.filter(offersStepdown).map((a) => a.status?.publicKey as string);
+  const accountJwts = own.flatMap((a) =>
+    a.status?.jwt ? [{ account: `${a.metadata.namespace ?? ""}/${a.metadata.name}`, jwt: a.status.jwt }] : [],
+  );
+  return {
+    kind: "NatsOperator",
+    object,
+    keys,
+    ...(systemAccount ? { systemAccount } : {}),
+    systemUsers,
+    ...(stepdownAccounts.length > 0 ? { stepdownAccounts } : {}),
+    ...(accountJwts.length > 0 ? { accountJwts } : {}),
+  };
+}
+
+export async function observeOperator(
+  operator: NatsOperator,
+  { kube, last, rosters }: ObserveContext,
+): Promise<Read<OperatorObserved>> {
+  const keyring = new Keyring();
+  const observed = await readOperator(kube, operator, keyring);
+  const deleted = operator.status?.deletedAccounts ?? [];
+  const systemKey = observed.systemAccount?.object.status?.publicKey;
+  const recovering = systemKey !== undefined && systemRevocationsLost(operator);
+  // The system connection is opened only for an operator with deleted accounts to watch, or
+  // whose system account's revocations are to be recovered from the servers.
+  if (deleted.length === 0 && !recovering) return { observed, keyring };
+  const system = await openSystemConnection(kube, rosters);
+  const keys = deleted.map((d) => d.publicKey);
+  return {
+    observed: {
+      ...observed,
+      ...(deleted.length > 0 ? { deletions: await readDeletions(system, keys, last.delete) } : {}),
+      ...(recovering ? { systemRecovery: await readDistribution(system, systemKey, undefined) } : {}),
+    },
+    keyring,
+    system,
+  };
+}
