@@ -3,14 +3,7 @@
 // replaced one is SeedLost, since a new identity would orphan every JWT issued under the old.
 import type { KeysReading, SlotReading } from "./read-keys.ts";
 import type { KeyRole } from "../objects.ts";
-import type { SigningKeyScope } from "./scoped-keys.ts";
-
-export interface SigningKey {
-  publicKey: string;
-  retiring: boolean;
-  /** A scoped key signs only users of its role, and neither accounts nor activation tokens. */
-  scope?: SigningKeyScope;
-}
+import type { SigningKey } from "./types.ts";
 
 /** A seed Secret act creates. */
 export interface SeedToGenerate {

@@ -2,12 +2,9 @@
 // JWT's `signing_keys` as a user scope, whose template the servers impose on every user it signs.
 // Such a key signs only the users naming its role, and those users carry no permissions or limits
 // of their own: nats-server refuses a user JWT issued by a scoped key that does.
-import type { Keys } from "../../../shared/api/auth/keys.ts";
 import { parseBytes } from "../../../shared/kube/quantity.ts";
 import type { Claims } from "../jwt/claims.ts";
-import type { SigningKey } from "./key-verdict.ts";
-
-export type SigningKeyScope = NonNullable<NonNullable<Keys["signing"]>[number]["scope"]>;
+import type { SigningKey, SigningKeyScope } from "./types.ts";
 
 /** A scoped key as the account JWT lists it (nats-io/jwt `UserScope`). */
 export interface UserScopeClaim {

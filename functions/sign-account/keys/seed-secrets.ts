@@ -3,7 +3,7 @@
 // and no owner reference, so that deleting and re-applying the object takes the same keys.
 import { GENERATED_FOR_ANNOTATION } from "../../../shared/api/constants/annotations.ts";
 import type { KeyHolder, KeyRole } from "../objects.ts";
-import type { SigningKeyScope } from "./scoped-keys.ts";
+import type { SigningKeyScope } from "./types.ts";
 import { roleOf } from "../objects.ts";
 
 /** The data key generated Secrets keep their seed under. */

@@ -8,7 +8,7 @@ import { systemAdoptionRefusal } from "../account/adoption.ts";
 import { systemAccountClaims } from "../jwt/claims.ts";
 import { revocationsUnrecovered, type Refusal } from "../conditions.ts";
 import { jwtHash } from "../jwt/hash.ts";
-import type { SigningKey } from "../keys/key-verdict.ts";
+import type { SigningKey } from "../keys/types.ts";
 import type { OperatorObserved } from "./types.ts";
 import { recoverFrom, type Recovery } from "../account/recovery.ts";
 import { mergeRevocations, revokedByUsers } from "../account/revocations.ts";
