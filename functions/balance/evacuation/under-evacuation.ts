@@ -9,7 +9,7 @@ import type { ConnectionPool } from "../../../shared/nats/index.ts";
 import type { StreamRef } from "../pass/types.ts";
 import { EVACUATION, type NatsClusterEvacuation } from "./resource.ts";
 import { evacuationConnection } from "./observe.ts";
-import { reachesServerOf } from "../pass/same-system.ts";
+import { reachesServerOf } from "../leaders/same-system.ts";
 
 /** The balancer as far as this check reads it: its connection and namespace. */
 type BalancerRef = { spec: { connectionRef: { name: string; namespace?: string } }; metadata: { namespace: string } };

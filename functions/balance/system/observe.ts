@@ -8,7 +8,7 @@ import { leaderMovesOn, type NatsSystemBalancer, SYSTEM_BALANCER } from "./resou
 import type { Reach } from "./capabilities.ts";
 import { probeReach, readCluster } from "../leaders/read-cluster.ts";
 import { connectionKeyOf, isOlder } from "./duplicate.ts";
-import { reachesServerOf } from "../pass/same-system.ts";
+import { reachesServerOf } from "../leaders/same-system.ts";
 import { operatorNamespace } from "../../../shared/runtime/index.ts";
 import { type MoveLease, readLease } from "../pass/lease.ts";
 import type { CoveredCluster } from "../pass/rollout.ts";

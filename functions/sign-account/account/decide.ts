@@ -35,7 +35,7 @@ import { everDistributed, lostRevocations, recoverFrom } from "./recovery.ts";
 import { mergeRevocations, revokedByUsers } from "./revocations.ts";
 import { signingKeyClaims } from "../keys/scoped-keys.ts";
 import { planJwt } from "../jwt/plan-jwt.ts";
-import { jwtTtlSeconds } from "./ttl.ts";
+import { jwtTtlSeconds } from "../jwt/ttl.ts";
 
 /** Older first: the older of two objects claiming one key keeps it. */
 const older = (a: NatsAccount, b: NatsAccount): boolean => {
