@@ -1,8 +1,8 @@
 import { describe, expect, it } from "@jest/globals";
 import { CloudEvent } from "cloudevents";
-import type { KubeObject } from "../../shared/kube/object.ts";
+import type { KubeObject } from "../../shared/kube/index.ts";
 import { dispatch } from "../../shared/runtime/dispatch.ts";
-import { createLogger } from "../../shared/telemetry/logger.ts";
+import { createLogger } from "../../shared/telemetry/index.ts";
 import { memoryKube } from "../../test/support/memory-kube.ts";
 import { deadLetter } from "./index.ts";
 

@@ -1,7 +1,7 @@
 // What the dead-letter function says about a dropped event, and about which object: pure.
 import type { CloudEvent } from "cloudevents";
-import type { KubeObject } from "../../shared/kube/object.ts";
-import type { OperatorEvent } from "../../shared/runtime/event.ts";
+import type { KubeObject } from "../../shared/kube/index.ts";
+import type { OperatorEvent } from "../../shared/runtime/index.ts";
 
 /** The object a dropped event named (a ping names its PingSource), without reading it. */
 export function regardingOf(event: OperatorEvent): KubeObject | undefined {

@@ -3,10 +3,9 @@
 // named, with a Warning Event `EventDropped`, and logs the event's attributes (never its data: a
 // Resource-mode payload is the whole object). The object is reconciled again by the next resync.
 import type { CloudEvent } from "cloudevents";
-import { KINDS } from "../../shared/api/kinds.ts";
-import type { KubeObject } from "../../shared/kube/object.ts";
-import type { OperatorFunction } from "../../shared/runtime/function.ts";
-import { done } from "../../shared/runtime/outcome.ts";
+import { KINDS } from "../../shared/api/index.ts";
+import type { KubeObject } from "../../shared/kube/index.ts";
+import { done, type OperatorFunction } from "../../shared/runtime/index.ts";
 import { droppedNote, regardingOf } from "./dropped.ts";
 
 export const deadLetter: OperatorFunction = {

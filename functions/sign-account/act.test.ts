@@ -1,7 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
 import { decode, parseCreds, type ClaimsData } from "@nats-io/jwt";
-import type { Kube } from "../../shared/kube/client.ts";
-import type { KubeObject } from "../../shared/kube/object.ts";
+import type { Kube, KubeObject } from "../../shared/kube/index.ts";
 import {
   accountObject,
   operatorObject,

@@ -3,16 +3,17 @@
 // (the claim), then the creds Secret and the Events. Of concurrent deliveries one gets past the
 // claim; the others answer conflict. A creds Secret made for the first time is the claim itself.
 import { createAccount, createOperator, createUser, encodeGeneric, type KeyPair } from "@nats-io/jwt";
-import { GENERATED_FOR_ANNOTATION } from "../../shared/api/constants/annotations.ts";
-import { FIELD_MANAGERS } from "../../shared/api/constants/field-managers.ts";
-import { FINALIZERS } from "../../shared/api/constants/finalizers.ts";
-import { KINDS } from "../../shared/api/kinds.ts";
-import type { Kube } from "../../shared/kube/client.ts";
-import type { EventRecorder } from "../../shared/kube/events.ts";
-import { addFinalizer, removeFinalizer } from "../../shared/kube/finalizers.ts";
-import { guarded } from "../../shared/kube/guarded.ts";
-import { controllerReference, type KubeObject } from "../../shared/kube/object.ts";
-import { writeStatus } from "../../shared/kube/status.ts";
+import { FIELD_MANAGERS, FINALIZERS, GENERATED_FOR_ANNOTATION, KINDS } from "../../shared/api/index.ts";
+import {
+  addFinalizer,
+  controllerReference,
+  type EventRecorder,
+  guarded,
+  type Kube,
+  type KubeObject,
+  removeFinalizer,
+  writeStatus,
+} from "../../shared/kube/index.ts";
 import { formatCreds } from "./user/creds.ts";
 import type { NatsConnection } from "@nats-io/transport-node";
 import type { CredsWrite, Decision, DeletedAccountRecord, Kick, SignStep } from "./decision.ts";

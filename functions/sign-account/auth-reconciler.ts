@@ -4,10 +4,9 @@
 // delete request or a kick, so the decision after it sees which servers now hold the JWT (and
 // records an acknowledged push's time), releases a finalizer a delete every server took, or lets
 // go of a user none of whose connections is left. Then the objects that read it (its dependents).
-import { KINDS } from "../../shared/api/kinds.ts";
-import type { Kube } from "../../shared/kube/client.ts";
-import type { EventRecorder } from "../../shared/kube/events.ts";
-import type { ReconcileContext, Reconciler, Related } from "../../shared/runtime/reconciler.ts";
+import { KINDS } from "../../shared/api/index.ts";
+import type { EventRecorder, Kube } from "../../shared/kube/index.ts";
+import type { ReconcileContext, Reconciler, Related } from "../../shared/runtime/index.ts";
 import { act, type Acted } from "./act.ts";
 import type { Decision } from "./decision.ts";
 import type { Keyring } from "./keys/keyring.ts";

@@ -1,7 +1,6 @@
 // The conditions every auth object shows, and the Warning Event that tells a refusal once, when
 // Ready turns to it, rather than on every delivery.
-import type { Condition, ConditionUpdate } from "../../shared/kube/conditions.ts";
-import { setConditions } from "../../shared/kube/conditions.ts";
+import { type Condition, type ConditionUpdate, setConditions } from "../../shared/kube/index.ts";
 import type { AuthEvent } from "./decision.ts";
 
 /** Why an object is not Ready: a condition reason and a message naming the object. */

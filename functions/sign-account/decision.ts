@@ -1,5 +1,5 @@
 // What one reconcile of an auth object decides: plain data, acted on by act.ts.
-import type { ScheduleDecision } from "../../shared/runtime/schedule.ts";
+import type { ScheduleDecision } from "../../shared/runtime/index.ts";
 import type { SignRequest } from "./jwt/claims.ts";
 import type { ExportToken } from "./wiring/export-tokens.ts";
 import type { SeedToGenerate } from "./keys/key-verdict.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
 import { createAccount, createOperator, createUser, decode as decodeJwt } from "@nats-io/jwt";
-import type { KubeObject } from "../../shared/kube/object.ts";
+import type { KubeObject } from "../../shared/kube/index.ts";
 import {
   accountObject,
   operatorObject,

@@ -2,7 +2,7 @@
 // one reconciler per kind (operator/, system-account/, account/, user/, trust/). Each object is
 // observed, decided and acted on (auth-reconciler.ts), then the objects that read it, in the same
 // delivery and in order: one after another, breadth first, so each reads what the ones before it wrote.
-import { defineFunction } from "../../shared/runtime/reconciler.ts";
+import { defineFunction } from "../../shared/runtime/index.ts";
 import { accountReconciler } from "./account/reconciler.ts";
 import { operatorReconciler } from "./operator/reconciler.ts";
 import { closeSystemConnections } from "./servers/system-connection.ts";

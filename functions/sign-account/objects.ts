@@ -1,12 +1,14 @@
 // The objects sign-account reconciles, typed from the API schemas, and how they are addressed.
-import type { NatsAccount as AccountResource } from "../../shared/api/auth/nats-account.ts";
-import type { NatsOperator as OperatorResource } from "../../shared/api/auth/nats-operator.ts";
-import type { NatsSystemAccount as SystemAccountResource } from "../../shared/api/auth/nats-system-account.ts";
-import type { NatsUser as UserResource } from "../../shared/api/auth/nats-user.ts";
-import type { NatsAccountTrust as AccountTrustResource } from "../../shared/api/core/nats-account-trust.ts";
-import type { NatsOperatorTrust as OperatorTrustResource } from "../../shared/api/core/nats-operator-trust.ts";
-import { KINDS } from "../../shared/api/kinds.ts";
-import type { KubeObject, ObjectKey, ObjectMeta } from "../../shared/kube/object.ts";
+import {
+  KINDS,
+  type NatsAccount as AccountResource,
+  type NatsAccountTrust as AccountTrustResource,
+  type NatsOperator as OperatorResource,
+  type NatsOperatorTrust as OperatorTrustResource,
+  type NatsSystemAccount as SystemAccountResource,
+  type NatsUser as UserResource,
+} from "../../shared/api/index.ts";
+import type { KubeObject, ObjectKey, ObjectMeta } from "../../shared/kube/index.ts";
 
 /** An object as read from the API server: its name and namespace are always set. */
 type Read<T extends { metadata: unknown }> = Omit<T, "metadata"> &

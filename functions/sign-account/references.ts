@@ -1,9 +1,7 @@
 // Following a reference (reads only): the object it names, and whether that object's namespace
 // admits the referring object (the same namespace, or a NatsReferenceGrant there).
-import { KINDS } from "../../shared/api/kinds.ts";
-import type { Kube } from "../../shared/kube/client.ts";
-import type { KubeObject } from "../../shared/kube/object.ts";
-import { isAdmitted } from "../../shared/kube/reference-grants.ts";
+import { KINDS } from "../../shared/api/index.ts";
+import { isAdmitted, type Kube, type KubeObject } from "../../shared/kube/index.ts";
 import { asRead } from "./objects.ts";
 
 export const readRef = async <T extends KubeObject>(

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "@jest/globals";
-import type { KubeObject } from "../../shared/kube/object.ts";
+import type { KubeObject } from "../../shared/kube/index.ts";
 import { memoryKube } from "../../test/support/memory-kube.ts";
 import { secretObject } from "../../test/fixtures/auth/objects.ts";
 import { CloudEvent } from "cloudevents";
 import { decodeEvent, EventTypes } from "../../shared/runtime/event.ts";
-import { createLogger } from "../../shared/telemetry/logger.ts";
+import { createLogger } from "../../shared/telemetry/index.ts";
 import { signAccount } from "./index.ts";
 import { ownerOfSecret } from "./related.ts";
 

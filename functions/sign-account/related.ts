@@ -3,12 +3,9 @@
 // a NatsReferenceGrant to every object referring into its namespace from another one (an account's
 // operator or exporter, a user's account, a trust's operator or account): a grant has no status,
 // so nothing else tells them it was made, changed or deleted.
-import { GENERATED_FOR_ANNOTATION } from "../../shared/api/constants/annotations.ts";
-import { KINDS } from "../../shared/api/kinds.ts";
-import type { Kube } from "../../shared/kube/client.ts";
-import type { KubeObject } from "../../shared/kube/object.ts";
-import type { ObjectRef } from "../../shared/runtime/event.ts";
-import type { RelatedContext, Related } from "../../shared/runtime/reconciler.ts";
+import { GENERATED_FOR_ANNOTATION, KINDS } from "../../shared/api/index.ts";
+import type { Kube, KubeObject } from "../../shared/kube/index.ts";
+import type { ObjectRef, Related, RelatedContext } from "../../shared/runtime/index.ts";
 import {
   keyOfSubject,
   namespaceOf,

@@ -3,8 +3,8 @@
 // without them: it turns Ready, and its streams sync, within seconds of the servers coming up
 // rather than after the Broker's doubling backoff. Past that the resync tick re-checks it, so a
 // connection left pointing at nothing costs no schedule.
-import { type Condition, findCondition } from "../../shared/kube/conditions.ts";
-import type { NatsConnectionObject } from "../../shared/nats/connection.ts";
+import { type Condition, findCondition } from "../../shared/kube/index.ts";
+import type { NatsConnectionObject } from "../../shared/nats/index.ts";
 import { resyncPeriodMs } from "./context.ts";
 
 /** How long after turning not Ready a connection is re-checked on the settle tick. */

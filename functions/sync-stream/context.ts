@@ -1,9 +1,7 @@
 // What the reconcilers share within one process.
-import { FIELD_MANAGERS } from "../../shared/api/constants/field-managers.ts";
-import { FINALIZERS } from "../../shared/api/constants/finalizers.ts";
-import type { EventRecorder, EventType } from "../../shared/kube/events.ts";
-import type { KubeObject } from "../../shared/kube/object.ts";
-import type { Logger } from "../../shared/telemetry/logger.ts";
+import { FIELD_MANAGERS, FINALIZERS } from "../../shared/api/index.ts";
+import type { EventRecorder, EventType, KubeObject } from "../../shared/kube/index.ts";
+import type { Logger } from "../../shared/telemetry/index.ts";
 
 export const fieldManager: string = FIELD_MANAGERS.syncStream;
 export const finalizer: string = FINALIZERS.jetstream;

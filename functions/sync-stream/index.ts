@@ -1,7 +1,7 @@
 // sync-stream: keeps NatsStream, NatsConsumer, NatsKeyValue and NatsObjectStore in line with
 // JetStream through their NatsConnection, and reports NatsConnection readiness.
-import { createConnectionPool } from "../../shared/nats/pool.ts";
-import { defineFunction } from "../../shared/runtime/reconciler.ts";
+import { createConnectionPool } from "../../shared/nats/index.ts";
+import { defineFunction } from "../../shared/runtime/index.ts";
 import { connectionReconciler } from "./connection/reconciler.ts";
 import { pooledJetStream } from "./jetstream/server.ts";
 import { objectReconciler } from "./objects/reconciler.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
 import { waitsForServers } from "./connect-wait.ts";
-import { inBatches } from "../../shared/runtime/in-batches.ts";
+import { inBatches } from "../../shared/runtime/index.ts";
 import { settleSchedule, settleTickOf } from "./settle.ts";
 
 describe("settle ticks", () => {

@@ -2,7 +2,7 @@
 // connection waits for its servers (connect-wait.ts), a PingSource in its namespace ticks every
 // 15 s and re-reads them; the schedule is dropped once none is left. Drift is checked on the cluster-wide resync tick instead
 // (`checksDrift`), so a namespace at rest holds no schedule of sync-stream's.
-import { keepPolling, type ScheduleDecision, stopPolling } from "../../shared/runtime/schedule.ts";
+import { keepPolling, type ScheduleDecision, stopPolling } from "../../shared/runtime/index.ts";
 import { settleCron } from "./context.ts";
 
 export const settleSchedule = { name: "sync-stream-settle", cron: settleCron } as const;

@@ -1,7 +1,7 @@
 // The vocabulary the folders share: a JetStream resource as the API server holds it, and its
 // server object as JetStream reports it.
-import type { KubeObject } from "../../shared/kube/object.ts";
-import type { Reference } from "../../shared/nats/connection.ts";
+import type { KubeObject } from "../../shared/kube/index.ts";
+import type { Reference } from "../../shared/nats/index.ts";
 import type { Spec, Wire } from "./config/fields.ts";
 import type { AdoptionPolicy } from "./plan/plan.ts";
 import type { ObjectStatus } from "./plan/status.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import type { KubeObject } from "../../../shared/kube/object.ts";
+import type { KubeObject } from "../../../shared/kube/index.ts";
 import { accountObject, operatorObject, systemAccountObject, userObject } from "../../../test/fixtures/auth/objects.ts";
 import { authWorld, decide, observe } from "../../../test/support/auth-world.ts";
 import { decideAccount } from "./decide.ts";

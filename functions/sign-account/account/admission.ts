@@ -4,8 +4,8 @@
 // status.jwt is emptied at once, and status.publicKey goes once no server holds the JWT. It reads
 // Ready=False ReferenceNotPermitted throughout, which its users read as AccountNotAdmitted. A grant
 // made again admits it with the same keys (its seed Secrets outlive all this).
-import type { NatsAccountStatus } from "../../../shared/api/auth/nats-account.ts";
-import type { ConditionUpdate } from "../../../shared/kube/conditions.ts";
+import type { NatsAccountStatus } from "../../../shared/api/index.ts";
+import type { ConditionUpdate } from "../../../shared/kube/index.ts";
 import { noSystemConnection, notReady, referencesUnresolved, settle } from "../conditions.ts";
 import type { AccountDecision, SignStep } from "../decision.ts";
 import { deletionsPoll } from "../operator/deleted-accounts.ts";

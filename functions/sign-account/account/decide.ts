@@ -1,10 +1,8 @@
 // A NatsAccount's decision (pure): admission to its operator, its keys, the key's uniqueness under
 // that operator, and its JWT signed by the operator's active signing key (never its identity),
 // expiring after jwtTTL and renewed at half of it.
-import type { NatsAccountStatus } from "../../../shared/api/auth/nats-account.ts";
-import { FINALIZERS } from "../../../shared/api/constants/finalizers.ts";
-import type { ConditionUpdate } from "../../../shared/kube/conditions.ts";
-import { hasFinalizer } from "../../../shared/kube/finalizers.ts";
+import { FINALIZERS, type NatsAccountStatus } from "../../../shared/api/index.ts";
+import { type ConditionUpdate, hasFinalizer } from "../../../shared/kube/index.ts";
 import { jwtLimits } from "./limits.ts";
 import { decideWithdrawal, notAdmitted, withdrawnCondition } from "./admission.ts";
 import { ADOPTION_REFUSALS, adoptionRefusal } from "./adoption.ts";

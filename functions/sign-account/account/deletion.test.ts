@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import { FINALIZERS } from "../../../shared/api/constants/finalizers.ts";
+import { FINALIZERS } from "../../../shared/api/index.ts";
 import { accountObject, operatorObject, systemAccountObject } from "../../../test/fixtures/auth/objects.ts";
 import { authWorld, decide, observe } from "../../../test/support/auth-world.ts";
 import { unexpiredDeletions } from "../operator/decide.ts";

@@ -1,8 +1,8 @@
 // An account's `limits` as the account JWT states them. nats-server reads a limit left out of a
 // JWT as zero, so every limit is written, -1 where the spec leaves it out or sets it to 0; a
 // JetStream limit is written only with `limits.jetstream`, whose absence disables JetStream.
-import type { AccountLimits } from "../../../shared/api/auth/account-limits.ts";
-import { parseBytes } from "../../../shared/kube/quantity.ts";
+import type { AccountLimits } from "../../../shared/api/index.ts";
+import { parseBytes } from "../../../shared/kube/index.ts";
 
 type Quantity = string | number | undefined;
 export type JwtLimits = Record<string, number | boolean | Record<string, Record<string, number | boolean>>>;

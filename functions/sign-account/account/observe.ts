@@ -3,8 +3,8 @@
 // operator, its users (whose given-up keys it revokes), what each import names, and through the
 // system connection what the servers hold of its JWT. An account no longer admitted reads only
 // what the delete of its JWT needs.
-import { KINDS } from "../../../shared/api/kinds.ts";
-import type { Kube } from "../../../shared/kube/client.ts";
+import { KINDS } from "../../../shared/api/index.ts";
+import type { Kube } from "../../../shared/kube/index.ts";
 import type { ObserveContext, Read } from "../auth-reconciler.ts";
 import { Keyring } from "../keys/keyring.ts";
 import { readKeys } from "../keys/read-keys.ts";

@@ -3,8 +3,8 @@
 // its key, exports and signing key go into its importers' JWTs and tokens, and its operator's
 // system account JWT may have to say (again) whether it offers the stepdown services: all of them
 // are reconciled after it.
-import { KINDS } from "../../../shared/api/kinds.ts";
-import type { Kube } from "../../../shared/kube/client.ts";
+import { KINDS } from "../../../shared/api/index.ts";
+import type { Kube } from "../../../shared/kube/index.ts";
 import { authReconciler } from "../auth-reconciler.ts";
 import {
   keyOfSubject,

@@ -1,7 +1,7 @@
 // The tick that re-signs an expiring account JWT at half its lifetime: one PingSource per such
 // account, owned by it (so it goes with it), firing once at the renewal minute. An account whose
 // JWTs never expire has none.
-import { keepPolling, stopPolling, type ScheduleDecision } from "../../../shared/runtime/schedule.ts";
+import { keepPolling, type ScheduleDecision, stopPolling } from "../../../shared/runtime/index.ts";
 import type { NatsAccount } from "../objects.ts";
 
 export const renewalScheduleName = (account: string): string => `${account}-account-renewal`;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
 import { Algorithms, createAccount, createUser, encode, type ClaimsData } from "@nats-io/jwt";
-import { FINALIZERS } from "../../../shared/api/constants/finalizers.ts";
+import { FINALIZERS } from "../../../shared/api/index.ts";
 import { userObject } from "../../../test/fixtures/auth/objects.ts";
 import type { NatsUser } from "../objects.ts";
 import { mergeRevocations, revokedByUsers, revokes } from "./revocations.ts";

@@ -4,9 +4,8 @@
 // with the revoke finalizer, or holding a key no longer: status.replacedKeys). The latest time
 // wins per key. An entry goes once none of the keys that may have signed the revoked JWT signs for
 // the account any more; an entry the account identity may have signed never goes.
-import type { NatsAccountStatus } from "../../../shared/api/auth/nats-account.ts";
-import { FINALIZERS } from "../../../shared/api/constants/finalizers.ts";
-import { hasFinalizer } from "../../../shared/kube/finalizers.ts";
+import { FINALIZERS, type NatsAccountStatus } from "../../../shared/api/index.ts";
+import { hasFinalizer } from "../../../shared/kube/index.ts";
 import { readJWT } from "../jwt/compare.ts";
 import type { NatsUser } from "../objects.ts";
 

@@ -1,6 +1,6 @@
 // The claims of each JWT sign-account issues, as plain data (pure). Act signs them: it adds the
 // issuer, the issue time and the JWT id, and the expiry from the TTL.
-import type { NatsUserSpec } from "../../../shared/api/auth/nats-user.ts";
+import type { NatsUserSpec } from "../../../shared/api/index.ts";
 import { UNLIMITED_ACCOUNT, type JwtLimits } from "../account/limits.ts";
 import { presetClaims } from "../user/presets.ts";
 import type { UserScopeClaim } from "../keys/scoped-keys.ts";

@@ -3,7 +3,7 @@
 // keeps the issue time, which matters because a resolver only takes a newer JWT. An expiring JWT is
 // renewed at half its lifetime, or when its lifetime is not the TTL (more than 2 s apart).
 import { decode, type ClaimsData } from "@nats-io/jwt";
-import { jsonEqual } from "../../../shared/kube/equal.ts";
+import { jsonEqual } from "../../../shared/kube/index.ts";
 import type { SignRequest } from "./claims.ts";
 
 /** How far a JWT's lifetime may be from the TTL before it is re-signed. */

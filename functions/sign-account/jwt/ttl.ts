@@ -1,5 +1,5 @@
 // An account's jwtTTL in whole seconds: 48h when omitted, 0 for JWTs that never expire.
-import { durationToNanos } from "../../../shared/units/duration.ts";
+import { durationToNanos } from "../../../shared/units/index.ts";
 
 // The CRD defaults jwtTTL to DEFAULT_JWT_TTL of shared/api/auth/nats-account.ts; repeated here
 // so the function does not load the schemas for one constant.

@@ -1,7 +1,6 @@
 // Reading a key holder's seeds (observe): each slot's Secret as found, with the seed itself going
 // into the keyring and only its public key into the reading.
-import type { Kube } from "../../../shared/kube/client.ts";
-import type { KubeObject } from "../../../shared/kube/object.ts";
+import type { Kube, KubeObject } from "../../../shared/kube/index.ts";
 import type { Keyring } from "./keyring.ts";
 import { type KeyHolder, prefixOf, roleOf } from "../objects.ts";
 import { isGeneratedFor, keySlots, type KeySlot } from "./seed-secrets.ts";

@@ -1,7 +1,7 @@
 // Where a key holder's seeds live: the Secrets its spec adopts, or the generated ones named
 // `<name>-<role>-identity` and `<name>-<role>-signing-1`, which carry the generated-for annotation
 // and no owner reference, so that deleting and re-applying the object takes the same keys.
-import { GENERATED_FOR_ANNOTATION } from "../../../shared/api/constants/annotations.ts";
+import { GENERATED_FOR_ANNOTATION } from "../../../shared/api/index.ts";
 import type { KeyHolder, KeyRole } from "../objects.ts";
 import type { SigningKeyScope } from "./types.ts";
 import { roleOf } from "../objects.ts";

@@ -1,5 +1,5 @@
 // The signing keys of an operator or account, as every step of keys/ speaks of them.
-import type { Keys } from "../../../shared/api/auth/keys.ts";
+import type { Keys } from "../../../shared/api/index.ts";
 
 export type SigningKeyScope = NonNullable<NonNullable<Keys["signing"]>[number]["scope"]>;
 

@@ -2,8 +2,8 @@
 // the one given offline) and its system account's JWT (signed by its active signing key; its
 // claims, revocations and takeover in system-account-jwt.ts).
 import { isOperator } from "@nats-io/jwt";
-import type { NatsOperatorStatus } from "../../../shared/api/auth/nats-operator.ts";
-import type { ConditionUpdate } from "../../../shared/kube/conditions.ts";
+import type { NatsOperatorStatus } from "../../../shared/api/index.ts";
+import type { ConditionUpdate } from "../../../shared/kube/index.ts";
 import { operatorClaims } from "../jwt/claims.ts";
 import { readJWT } from "../jwt/compare.ts";
 import { notReady, ready, referencesResolved, referencesUnresolved, type Refusal, settle } from "../conditions.ts";

@@ -2,7 +2,7 @@
 // cluster that rejoins, still holds its JWT, and the resolvers' own sync only ever adds. While
 // `status.deletedAccounts` lists an account, the operator asks every server and sends the delete
 // again for any account a server still holds; a poll keeps asking until the entries expire.
-import { keepPolling, stopPolling, type ScheduleDecision } from "../../../shared/runtime/schedule.ts";
+import { keepPolling, type ScheduleDecision, stopPolling } from "../../../shared/runtime/index.ts";
 import type { OperatorDecision } from "../decision.ts";
 import { judgeKeys } from "../keys/key-verdict.ts";
 import type { NatsOperator } from "../objects.ts";

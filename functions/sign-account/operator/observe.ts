@@ -2,8 +2,8 @@
 // account's users, its accounts (their JWTs and which offer the stepdown services) and, through
 // the system connection, which of its deleted accounts a server still holds and, while its system
 // account's revocations are to be recovered, what the servers hold of that account's JWT.
-import { KINDS } from "../../../shared/api/kinds.ts";
-import type { Kube } from "../../../shared/kube/client.ts";
+import { KINDS } from "../../../shared/api/index.ts";
+import type { Kube } from "../../../shared/kube/index.ts";
 import { lostRevocations } from "../account/recovery.ts";
 import type { ObserveContext, Read } from "../auth-reconciler.ts";
 import { Keyring } from "../keys/keyring.ts";

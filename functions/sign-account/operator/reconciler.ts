@@ -1,8 +1,8 @@
 // The NatsOperator reconciler: its keys and JWTs, its system account's JWT, its deleted accounts'
 // watch. Its system account, reference-form NatsOperatorTrusts and accounts read what it writes
 // (its JWTs, its signing keys), so they are reconciled after it.
-import { KINDS } from "../../../shared/api/kinds.ts";
-import type { Kube } from "../../../shared/kube/client.ts";
+import { KINDS } from "../../../shared/api/index.ts";
+import type { Kube } from "../../../shared/kube/index.ts";
 import { authReconciler } from "../auth-reconciler.ts";
 import {
   namespaceOf,

@@ -1,7 +1,7 @@
 // Whether an operator's retiring signing keys may be removed (A6): a retiring key stays listed in
 // the operator JWT while an account JWT it signed is still in use, since removing it invalidates
 // that JWT. Pure: from the keys and the JWTs of the operator's accounts as their statuses hold them.
-import type { ConditionUpdate } from "../../../shared/kube/conditions.ts";
+import type { ConditionUpdate } from "../../../shared/kube/index.ts";
 
 /** An account JWT of the operator's: the account's name (namespace/name) and the JWT. */
 export interface SignedAccountJwt {

@@ -2,8 +2,8 @@
 // its users (A25, A27), recovered first from the servers when the operator's status lost them
 // (A21, A26), refused while it would drop claims of a JWT made elsewhere (A48), and signed again
 // when a server holds a newer one.
-import type { NatsOperatorStatus } from "../../../shared/api/auth/nats-operator.ts";
-import type { ConditionUpdate } from "../../../shared/kube/conditions.ts";
+import type { NatsOperatorStatus } from "../../../shared/api/index.ts";
+import type { ConditionUpdate } from "../../../shared/kube/index.ts";
 import { systemAdoptionRefusal } from "../account/adoption.ts";
 import { systemAccountClaims } from "../jwt/claims.ts";
 import { revocationsUnrecovered, type Refusal } from "../conditions.ts";

@@ -2,9 +2,9 @@
 // servers that answered STATSZ, the JWT each one answered a claims lookup with, and the answers to a
 // push made earlier in the same delivery. The server offers no aggregate, so "current" is counted
 // here: lookups byte-equal to the JWT in status, at most one per roster server.
-import type { NatsAccountStatus } from "../../../shared/api/auth/nats-account.ts";
-import type { ConditionUpdate } from "../../../shared/kube/conditions.ts";
-import { keepPolling, stopPolling, type ScheduleDecision } from "../../../shared/runtime/schedule.ts";
+import type { NatsAccountStatus } from "../../../shared/api/index.ts";
+import type { ConditionUpdate } from "../../../shared/kube/index.ts";
+import { keepPolling, type ScheduleDecision, stopPolling } from "../../../shared/runtime/index.ts";
 import { noSystemConnection } from "../conditions.ts";
 import type { NatsAccount, NatsSystemAccount } from "../objects.ts";
 import { nextRoster, rosterStatus } from "./roster.ts";

@@ -6,7 +6,7 @@
 // of the poll it was last counted for. Polls closer together than the poll interval count as one:
 // the reads of one delivery share one STATSZ poll, and a burst of events (each status write of a
 // waiting account is one) must not run a server out of the roster in seconds.
-import type { NatsAccountStatus } from "../../../shared/api/auth/nats-account.ts";
+import type { NatsAccountStatus } from "../../../shared/api/index.ts";
 
 type Distribution = NonNullable<NatsAccountStatus["distribution"]>;
 export type RosterServer = NonNullable<Distribution["roster"]>[number];

@@ -5,14 +5,19 @@
 // and finds a deleted user's connections (CONNZ) and closes them (KICK). Reads here; pushes,
 // deletes and kicks are sent by act.
 import type { NatsConnection } from "@nats-io/transport-node";
-import { KINDS } from "../../../shared/api/kinds.ts";
-import { DEFAULT_CREDENTIALS_KEY } from "../../../shared/api/constants/secret-keys.ts";
-import type { Kube } from "../../../shared/kube/client.ts";
-import type { KubeObject } from "../../../shared/kube/object.ts";
-import { connectWith, type NatsConnectionObject } from "../../../shared/nats/connection.ts";
-import { connectWithInbox, createConnectionPool } from "../../../shared/nats/pool.ts";
-import { gatherRawReplies, gatherReplies, systemRequest } from "../../../shared/nats/request.ts";
-import { lateServers, type StatszAnswer } from "../../../shared/nats/statsz.ts";
+import { DEFAULT_CREDENTIALS_KEY, KINDS } from "../../../shared/api/index.ts";
+import type { Kube, KubeObject } from "../../../shared/kube/index.ts";
+import {
+  connectWith,
+  connectWithInbox,
+  createConnectionPool,
+  gatherRawReplies,
+  gatherReplies,
+  lateServers,
+  type NatsConnectionObject,
+  type StatszAnswer,
+  systemRequest,
+} from "../../../shared/nats/index.ts";
 import { readJWT } from "../jwt/compare.ts";
 import { parseCreds } from "../user/creds.ts";
 import type { DeletionsReading } from "../operator/types.ts";

@@ -3,8 +3,8 @@
 // operator's status; here it is read and, with a system connection, pushed to every server as the
 // system account's own (its status.distribution, its JWTPushed Event), so that a re-signed system
 // account JWT (a revoked system user, a rotated operator signing key) reaches running servers.
-import type { NatsSystemAccountStatus } from "../../../shared/api/auth/nats-system-account.ts";
-import type { ConditionUpdate } from "../../../shared/kube/conditions.ts";
+import type { NatsSystemAccountStatus } from "../../../shared/api/index.ts";
+import type { ConditionUpdate } from "../../../shared/kube/index.ts";
 import { notReady, ready, referencesResolved, referencesUnresolved, settle, type Refusal } from "../conditions.ts";
 import type { SystemAccountDecision } from "../decision.ts";
 import { judgeKeys } from "../keys/key-verdict.ts";

@@ -1,8 +1,8 @@
 // The NatsSystemAccount reconciler: its keys, and its JWT (signed by its operator) on the servers.
 // Its operator signs its JWT with its key, its users are signed by its keys, and accounts importing
 // its monitoring exports name its key: they are reconciled after it.
-import { KINDS } from "../../../shared/api/kinds.ts";
-import type { Kube } from "../../../shared/kube/client.ts";
+import { KINDS } from "../../../shared/api/index.ts";
+import type { Kube } from "../../../shared/kube/index.ts";
 import { authReconciler } from "../auth-reconciler.ts";
 import {
   refersTo,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import type { KubeObject } from "../../../shared/kube/object.ts";
+import type { KubeObject } from "../../../shared/kube/index.ts";
 import { accountObject, operatorObject, systemAccountObject } from "../../../test/fixtures/auth/objects.ts";
 import { authWorld, decide, dependentsOf, observe } from "../../../test/support/auth-world.ts";
 import type { NatsAccount, NatsAccountTrust } from "../objects.ts";

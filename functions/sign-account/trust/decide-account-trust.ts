@@ -2,8 +2,8 @@
 // mirrored into status while the account is Ready, and cleared otherwise, so what a leaf remote
 // binds to or a server preloads is never a JWT the account no longer stands behind. The literal
 // form gets no status.
-import type { NatsAccountTrustStatus } from "../../../shared/api/core/nats-account-trust.ts";
-import type { ConditionUpdate } from "../../../shared/kube/conditions.ts";
+import type { NatsAccountTrustStatus } from "../../../shared/api/index.ts";
+import type { ConditionUpdate } from "../../../shared/kube/index.ts";
 import { notReady, ready, referencesResolved, referencesUnresolved, settle } from "../conditions.ts";
 import type { AccountTrustDecision } from "../decision.ts";
 import { namespaceOf } from "../objects.ts";

@@ -1,7 +1,7 @@
 // A NatsOperatorTrust's decision (pure): in the reference form, the operator's JWT and its system
 // account's JWT mirrored into status while the operator is Ready, and cleared otherwise. The
 // literal form gets no status.
-import type { NatsOperatorTrustStatus } from "../../../shared/api/core/nats-operator-trust.ts";
+import type { NatsOperatorTrustStatus } from "../../../shared/api/index.ts";
 import { notReady, ready, referencesResolved, referencesUnresolved, settle } from "../conditions.ts";
 import type { TrustDecision } from "../decision.ts";
 import { namespaceOf } from "../objects.ts";

@@ -1,7 +1,7 @@
 // The creds file of a user: the decorated format nsc and the nats CLI read (the user JWT, then
 // its seed), read back to keep a user's key pair across re-signing.
 import { fmtCreds, type KeyPair } from "@nats-io/jwt";
-import { DEFAULT_CREDENTIALS_KEY } from "../../../shared/api/constants/secret-keys.ts";
+import { DEFAULT_CREDENTIALS_KEY } from "../../../shared/api/index.ts";
 import type { NatsUser } from "../objects.ts";
 
 const BLOCK = /-{3,}[^\n]*-{3,}\r?\n([^\n]+)\r?\n\s*-{3,}[^\n]*-{3,}/g;

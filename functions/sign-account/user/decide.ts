@@ -1,10 +1,8 @@
 // A NatsUser's decision (pure): its account, its key (held in its creds Secret, generated, or its
 // own publicKey), and its JWT signed by the account's active signing key into the creds Secret or,
 // for a user with publicKey, into status.jwt.
-import type { NatsUserStatus } from "../../../shared/api/auth/nats-user.ts";
-import { FINALIZERS } from "../../../shared/api/constants/finalizers.ts";
-import type { ConditionUpdate } from "../../../shared/kube/conditions.ts";
-import { hasFinalizer } from "../../../shared/kube/finalizers.ts";
+import { FINALIZERS, type NatsUserStatus } from "../../../shared/api/index.ts";
+import { type ConditionUpdate, hasFinalizer } from "../../../shared/kube/index.ts";
 import { userClaims } from "../jwt/claims.ts";
 import {
   noSystemConnection,

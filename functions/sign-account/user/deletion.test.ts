@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
 import { createUser, decode } from "@nats-io/jwt";
-import { FINALIZERS } from "../../../shared/api/constants/finalizers.ts";
-import type { KubeObject } from "../../../shared/kube/object.ts";
+import { FINALIZERS } from "../../../shared/api/index.ts";
+import type { KubeObject } from "../../../shared/kube/index.ts";
 import { accountObject, operatorObject, systemAccountObject, userObject } from "../../../test/fixtures/auth/objects.ts";
 import { authWorld, decide, dependentsOf, reconcile, observe } from "../../../test/support/auth-world.ts";
 import { memoryKube } from "../../../test/support/memory-kube.ts";

@@ -7,10 +7,9 @@
 // sign-account needs no right to delete Secrets, and the creds outlive the drain, never the other
 // way round. A user whose account or operator is gone, or whose account has no JWT, has nothing to
 // wait for: the finalizer must never hold a user forever.
-import { FINALIZERS } from "../../../shared/api/constants/finalizers.ts";
-import type { ConditionUpdate } from "../../../shared/kube/conditions.ts";
-import { hasFinalizer } from "../../../shared/kube/finalizers.ts";
-import { keepPolling, stopPolling, type ScheduleDecision } from "../../../shared/runtime/schedule.ts";
+import { FINALIZERS } from "../../../shared/api/index.ts";
+import { type ConditionUpdate, hasFinalizer } from "../../../shared/kube/index.ts";
+import { keepPolling, type ScheduleDecision, stopPolling } from "../../../shared/runtime/index.ts";
 import { settle } from "../conditions.ts";
 import type { Kick, SignStep, UserDecision } from "../decision.ts";
 import { jwtHash } from "../jwt/hash.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
 import type { NatsConnection } from "@nats-io/transport-node";
-import { FINALIZERS } from "../../../shared/api/constants/finalizers.ts";
+import { FINALIZERS } from "../../../shared/api/index.ts";
 import { userObject } from "../../../test/fixtures/auth/objects.ts";
 import { act } from "../act.ts";
 import type { UserDecision } from "../decision.ts";

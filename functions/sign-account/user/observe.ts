@@ -2,10 +2,8 @@
 // Secret (whose seed goes into the keyring), its account and that account's keys and JWT, the other
 // users of the account and, for a user being deleted, whether the operator exists and (through the
 // system connection) its live connections.
-import { FINALIZERS } from "../../../shared/api/constants/finalizers.ts";
-import { KINDS } from "../../../shared/api/kinds.ts";
-import type { Kube } from "../../../shared/kube/client.ts";
-import { hasFinalizer } from "../../../shared/kube/finalizers.ts";
+import { FINALIZERS, KINDS } from "../../../shared/api/index.ts";
+import { hasFinalizer, type Kube } from "../../../shared/kube/index.ts";
 import type { ObserveContext, Read } from "../auth-reconciler.ts";
 import { Keyring } from "../keys/keyring.ts";
 import { readKeys, type Secret } from "../keys/read-keys.ts";

@@ -1,8 +1,7 @@
 // The user presets: exactly the subjects each controller publishes to, and its own inbox as the
 // only subscription, so no controller can read another's replies. A preset user's client dials
 // with the inbox prefix `_INBOX.<preset>`.
-import type { UserPreset } from "../../../shared/api/auth/nats-user.ts";
-import type { ConnectionType } from "../../../shared/api/auth/permissions.ts";
+import type { ConnectionType, UserPreset } from "../../../shared/api/index.ts";
 
 export interface PresetClaims {
   publish?: string[];

@@ -1,10 +1,8 @@
 // The NatsUser reconciler: its creds (or JWT), its given-up keys, its drain when deleted. A user
 // giving up a key (deleted, or holding a new one) is revoked by its account: the account is
 // reconciled next, and the user looked at once more (`again`) to see the revocation it waits for.
-import { FINALIZERS } from "../../../shared/api/constants/finalizers.ts";
-import { KINDS } from "../../../shared/api/kinds.ts";
-import type { Kube } from "../../../shared/kube/client.ts";
-import { hasFinalizer } from "../../../shared/kube/finalizers.ts";
+import { FINALIZERS, KINDS } from "../../../shared/api/index.ts";
+import { hasFinalizer, type Kube } from "../../../shared/kube/index.ts";
 import { authReconciler } from "../auth-reconciler.ts";
 import {
   keyOfSubject,

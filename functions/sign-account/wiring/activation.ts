@@ -1,6 +1,6 @@
 // Activation tokens (pure): what a private export's token for one importer says, and the token an
 // importer's JWT already carries when it still says that, so an unchanged import is not re-signed.
-import { jsonEqual } from "../../../shared/kube/equal.ts";
+import { jsonEqual } from "../../../shared/kube/index.ts";
 import type { Claims, SignRequest } from "../jwt/claims.ts";
 import { readJWT } from "../jwt/compare.ts";
 

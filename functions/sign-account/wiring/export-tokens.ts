@@ -3,7 +3,7 @@
 // signing key into status.exports[].importers[].activationToken, for that account's owner to hand
 // over. A token that still says the same is kept; a key that is not an account key gets none.
 import { fromPublic } from "@nats-io/jwt";
-import type { NatsAccountStatus } from "../../../shared/api/auth/nats-account.ts";
+import type { NatsAccountStatus } from "../../../shared/api/index.ts";
 import { activationRequest, tokenSays } from "./activation.ts";
 import type { SignRequest } from "../jwt/claims.ts";
 import { concreteExports } from "./exports.ts";

@@ -1,6 +1,6 @@
 // What a NatsAccount offers other accounts (pure): its spec.exports as account JWT exports, the
 // jetstream-stepdown preset expanded into its two service exports, and the export an import names.
-import type { Export } from "../../../shared/api/auth/exports-imports.ts";
+import type { Export } from "../../../shared/api/index.ts";
 
 /** An export as spec gives it once presets are expanded: name, type and subject always set. */
 export interface ConcreteExport {

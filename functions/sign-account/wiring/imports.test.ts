@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
 import { createAccount, decode } from "@nats-io/jwt";
-import type { KubeObject } from "../../../shared/kube/object.ts";
+import type { KubeObject } from "../../../shared/kube/index.ts";
 import { accountObject, operatorObject, systemAccountObject } from "../../../test/fixtures/auth/objects.ts";
 import { authWorld, dependentsOf } from "../../../test/support/auth-world.ts";
 import { memoryKube } from "../../../test/support/memory-kube.ts";

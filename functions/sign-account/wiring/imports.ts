@@ -4,8 +4,7 @@
 // entry. An import that does not resolve is left out of the JWT and said why; one whose exporter
 // has not recorded its key yet holds the whole account back (ExporterPending), since the key is
 // what the claim names.
-import type { Import } from "../../../shared/api/auth/exports-imports.ts";
-import type { NatsAccountStatus } from "../../../shared/api/auth/nats-account.ts";
+import type { Import, NatsAccountStatus } from "../../../shared/api/index.ts";
 import { heldActivation, activationRequest } from "./activation.ts";
 import type { SignRequest } from "../jwt/claims.ts";
 import { SYSTEM_ACCOUNT_EXPORTS } from "../jwt/claims.ts";

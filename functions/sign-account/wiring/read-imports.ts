@@ -2,9 +2,8 @@
 // namespaces only by a NatsReferenceGrant there, with its seeds in the keyring (its signing key
 // signs the activation token of a private export), or the activation token Secret of an import
 // by publicKey.
-import { KINDS } from "../../../shared/api/kinds.ts";
-import type { Kube } from "../../../shared/kube/client.ts";
-import { isAdmitted } from "../../../shared/kube/reference-grants.ts";
+import { KINDS } from "../../../shared/api/index.ts";
+import { isAdmitted, type Kube } from "../../../shared/kube/index.ts";
 import type { ImportReading } from "./imports.ts";
 import type { Keyring } from "../keys/keyring.ts";
 import { asRead, namespaceOf, type NatsAccount, type NatsSystemAccount } from "../objects.ts";

@@ -1,5 +1,5 @@
 // The ownership marker a resource leaves in the metadata of the server object.
-import { JETSTREAM_METADATA, RESERVED_METADATA_PREFIX } from "../../../shared/api/constants/jetstream-metadata.ts";
+import { JETSTREAM_METADATA, RESERVED_METADATA_PREFIX } from "../../../shared/api/index.ts";
 
 export const markerOwnerKey: string = JETSTREAM_METADATA.owner;
 export const markerOriginKey: string = JETSTREAM_METADATA.origin;

@@ -1,6 +1,6 @@
 // Kubernetes durations and quantities to and from the numbers nats-server speaks.
-import { formatBytes, parseBytes } from "../../../shared/kube/quantity.ts";
-import { durationToNanos } from "../../../shared/units/duration.ts";
+import { formatBytes, parseBytes } from "../../../shared/kube/index.ts";
+import { durationToNanos } from "../../../shared/units/index.ts";
 
 export { durationToNanos };
 

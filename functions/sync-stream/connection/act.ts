@@ -1,11 +1,8 @@
 // NatsConnection's writes: drop a client that failed to connect, write Ready, tell the users of a
 // connection that came up.
-import type { Kube } from "../../../shared/kube/client.ts";
-import { KubeRequestError } from "../../../shared/kube/errors.ts";
-import { writeStatus } from "../../../shared/kube/status.ts";
-import { poolKey } from "../../../shared/nats/connection.ts";
-import type { ConnectionPool } from "../../../shared/nats/pool.ts";
-import type { Acted } from "../../../shared/runtime/reconciler.ts";
+import { type Kube, KubeRequestError, writeStatus } from "../../../shared/kube/index.ts";
+import { type ConnectionPool, poolKey } from "../../../shared/nats/index.ts";
+import type { Acted } from "../../../shared/runtime/index.ts";
 import type { ConnectionWithStatus } from "../connect-wait.ts";
 import { fieldManager } from "../context.ts";
 import { usersOfConnection } from "../objects/related.ts";

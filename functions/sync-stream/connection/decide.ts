@@ -1,5 +1,5 @@
 // NatsConnection: Ready when its servers can be reached with its credentials. Pure.
-import { findCondition, setConditions } from "../../../shared/kube/conditions.ts";
+import { findCondition, setConditions } from "../../../shared/kube/index.ts";
 import { waitsForServers } from "../connect-wait.ts";
 import { keepSettleCheck } from "../settle.ts";
 import type { Decision, Observed } from "./types.ts";

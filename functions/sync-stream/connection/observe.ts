@@ -2,10 +2,8 @@
 // servers go away, so it is asked for a round trip: without one it is Disconnected (and kept, to
 // reconnect by itself); a connect that fails is dropped (by act).
 import type { NatsConnection } from "@nats-io/transport-node";
-import type { Kube } from "../../../shared/kube/client.ts";
-import { redactUrl } from "../../../shared/nats/connection-settings.ts";
-import { connectWith } from "../../../shared/nats/connection.ts";
-import type { ConnectionPool } from "../../../shared/nats/pool.ts";
+import type { Kube } from "../../../shared/kube/index.ts";
+import { type ConnectionPool, connectWith, redactUrl } from "../../../shared/nats/index.ts";
 import type { ConnectionWithStatus } from "../connect-wait.ts";
 import type { Observed, Reach } from "./types.ts";
 

@@ -2,10 +2,9 @@
 // when the pooled client lost its servers and is reconnecting; `ConnectFailed`, `SecretNotFound`,
 // `InvalidSecret`. Its settle tick re-checks the connections waiting for their servers; one gone
 // closes its client and tells its users.
-import { KINDS } from "../../../shared/api/kinds.ts";
-import { forgetConnection } from "../../../shared/nats/connection.ts";
-import type { ConnectionPool } from "../../../shared/nats/pool.ts";
-import type { Reconciler, TickRelated } from "../../../shared/runtime/reconciler.ts";
+import { KINDS } from "../../../shared/api/index.ts";
+import { type ConnectionPool, forgetConnection } from "../../../shared/nats/index.ts";
+import type { Reconciler, TickRelated } from "../../../shared/runtime/index.ts";
 import type { ConnectionWithStatus } from "../connect-wait.ts";
 import { usersOfConnection, waitingConnections } from "../objects/related.ts";
 import { settleTickOf } from "../settle.ts";

@@ -1,6 +1,6 @@
 // What the NatsConnection reconcile's steps pass each other.
-import type { Condition } from "../../../shared/kube/conditions.ts";
-import type { ScheduleDecision } from "../../../shared/runtime/schedule.ts";
+import type { Condition } from "../../../shared/kube/index.ts";
+import type { ScheduleDecision } from "../../../shared/runtime/index.ts";
 
 /** Whether the servers answered, in the words the Ready condition uses. */
 export interface Reach {

@@ -1,6 +1,6 @@
 // Writes to JetStream: create, update, delete.
 import type { NatsConnection } from "@nats-io/transport-node";
-import { ErrCodes, NatsApiError, isNotFound, isPlacementError, jsRequest } from "../../../shared/nats/request.ts";
+import { ErrCodes, isNotFound, isPlacementError, jsRequest, NatsApiError } from "../../../shared/nats/index.ts";
 import type { Wire } from "../config/fields.ts";
 import type { Target } from "../targets/kinds.ts";
 import type { ServerObject } from "../types.ts";

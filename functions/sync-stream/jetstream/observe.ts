@@ -1,6 +1,6 @@
 // Reads the server object a resource stands for.
 import type { NatsConnection } from "@nats-io/transport-node";
-import { ErrCodes, NatsApiError, jsRequest } from "../../../shared/nats/request.ts";
+import { ErrCodes, jsRequest, NatsApiError } from "../../../shared/nats/index.ts";
 import type { Wire } from "../config/fields.ts";
 import type { Target } from "../targets/kinds.ts";
 import type { Observation } from "../types.ts";

@@ -1,9 +1,8 @@
 // The JetStream side of one NatsConnection, as the reconcilers use it: an interface of our own, so
 // the object reconcile can be driven in unit tests by a fake, and its NATS implementation.
 import type { NatsConnection } from "@nats-io/transport-node";
-import type { Kube } from "../../../shared/kube/client.ts";
-import { connectWith, type NatsConnectionObject } from "../../../shared/nats/connection.ts";
-import type { ConnectionPool } from "../../../shared/nats/pool.ts";
+import type { Kube } from "../../../shared/kube/index.ts";
+import { type ConnectionPool, connectWith, type NatsConnectionObject } from "../../../shared/nats/index.ts";
 import type { Wire } from "../config/fields.ts";
 import type { Target } from "../targets/kinds.ts";
 import type { Observation, ServerObject } from "../types.ts";

@@ -1,7 +1,7 @@
 // A stream moving to another NATS cluster (placement.cluster changed), as
 // stream info reports it in cluster.desired while nats-server moves it.
 import type { NatsConnection } from "@nats-io/transport-node";
-import { jsRequest } from "../../../shared/nats/request.ts";
+import { jsRequest } from "../../../shared/nats/index.ts";
 
 /** One member of a Raft group, as the status shows it. */
 export interface ReplicaStatus {

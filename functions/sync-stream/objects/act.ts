@@ -1,12 +1,9 @@
 // The object reconcile's writes, in order: Adopt's claim on spec (guarded, before the server is
 // touched), the JetStream write, the reads its result needs (the leader of a new group, a moving
 // stream's consumers), the spec fill-in, then the one guarded status write, then the Events.
-import type { Kube } from "../../../shared/kube/client.ts";
-import { KubeRequestError } from "../../../shared/kube/errors.ts";
-import { keyOf } from "../../../shared/kube/object.ts";
-import { writeStatus } from "../../../shared/kube/status.ts";
-import { NatsApiError, NatsRequestError } from "../../../shared/nats/request.ts";
-import type { Acted } from "../../../shared/runtime/reconciler.ts";
+import { keyOf, type Kube, KubeRequestError, writeStatus } from "../../../shared/kube/index.ts";
+import { NatsApiError, NatsRequestError } from "../../../shared/nats/index.ts";
+import type { Acted } from "../../../shared/runtime/index.ts";
 import type { Spec } from "../config/fields.ts";
 import { fieldManager, note, type Notes } from "../context.ts";
 import { isRefusal } from "../jetstream/act.ts";

@@ -1,8 +1,8 @@
 // The object reconcile's decisions, pure: whether to look at all, then from what was observed the
 // JetStream write, the status, the Events and the answer; and, once the write is made, the status
 // its result shows.
-import { findCondition } from "../../../shared/kube/conditions.ts";
-import type { Cause } from "../../../shared/runtime/reconciler.ts";
+import { findCondition } from "../../../shared/kube/index.ts";
+import type { Cause } from "../../../shared/runtime/index.ts";
 import { freshForMs, resyncPeriodMs } from "../context.ts";
 import type { Spec } from "../config/fields.ts";
 import { readMarker } from "../config/marker.ts";

@@ -1,9 +1,7 @@
 // Deleting a resource: its deletionPolicy decides what happens on the server.
-import type { Kube } from "../../../shared/kube/client.ts";
-import { KubeRequestError } from "../../../shared/kube/errors.ts";
-import { hasFinalizer, removeFinalizer } from "../../../shared/kube/finalizers.ts";
-import { NatsApiError, NatsRequestError } from "../../../shared/nats/request.ts";
-import type { Acted } from "../../../shared/runtime/reconciler.ts";
+import { hasFinalizer, type Kube, KubeRequestError, removeFinalizer } from "../../../shared/kube/index.ts";
+import { NatsApiError, NatsRequestError } from "../../../shared/nats/index.ts";
+import type { Acted } from "../../../shared/runtime/index.ts";
 import { finalizer, note, type Notes } from "../context.ts";
 import { readMarker } from "../config/marker.ts";
 import type { ConnectJetStream } from "../jetstream/server.ts";

@@ -1,9 +1,6 @@
 // A new object, reconciled from its event's payload without reading it first.
-import type { Kube } from "../../../shared/kube/client.ts";
-import { KubeRequestError } from "../../../shared/kube/errors.ts";
-import { addFinalizer } from "../../../shared/kube/finalizers.ts";
-import { guarded } from "../../../shared/kube/guarded.ts";
-import type { OperatorEvent } from "../../../shared/runtime/event.ts";
+import { addFinalizer, guarded, type Kube, KubeRequestError } from "../../../shared/kube/index.ts";
+import type { OperatorEvent } from "../../../shared/runtime/index.ts";
 import { finalizer } from "../context.ts";
 import type { JetStreamObject } from "../types.ts";
 

@@ -1,8 +1,7 @@
 // The object reconcile's reads: placement (connection, grant, a consumer's stream), the target
 // config, the JetStream side, the server object, and whether a foreign owner still exists.
-import type { Kube } from "../../../shared/kube/client.ts";
-import type { KubeObject } from "../../../shared/kube/object.ts";
-import { NatsApiError, NatsRequestError } from "../../../shared/nats/request.ts";
+import type { Kube, KubeObject } from "../../../shared/kube/index.ts";
+import { NatsApiError, NatsRequestError } from "../../../shared/nats/index.ts";
 import type { ConnectJetStream, JetStreamServer } from "../jetstream/server.ts";
 import { isSpecProblem, jetstreamApiVersion } from "../targets/kinds.ts";
 import { placementOf } from "../targets/placement.ts";

@@ -2,10 +2,10 @@
 // whole passes through the runtime with memoryKube on the API side and a fake JetStream.
 import { describe, expect, it } from "@jest/globals";
 import { memoryKube } from "../../../test/support/memory-kube.ts";
-import type { KubeObject } from "../../../shared/kube/object.ts";
-import { ErrCodes, NatsApiError } from "../../../shared/nats/request.ts";
-import { newDelivery, reconcileObject, type Cause } from "../../../shared/runtime/reconciler.ts";
-import { createLogger } from "../../../shared/telemetry/logger.ts";
+import type { KubeObject } from "../../../shared/kube/index.ts";
+import { ErrCodes, NatsApiError } from "../../../shared/nats/index.ts";
+import { type Cause, newDelivery, reconcileObject } from "../../../shared/runtime/index.ts";
+import { createLogger } from "../../../shared/telemetry/index.ts";
 import { finalizer } from "../context.ts";
 import type { Wire } from "../config/fields.ts";
 import { markerOriginKey, markerOwnerKey } from "../config/marker.ts";

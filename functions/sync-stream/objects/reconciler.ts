@@ -3,9 +3,9 @@
 // (first-sight.ts); one Terminal at this generation, or checked moments ago, is left alone before
 // anything is read; a missing finalizer is added first. Then observe → decide → act, with one
 // status write per pass.
-import { KINDS } from "../../../shared/api/kinds.ts";
-import { addFinalizer, hasFinalizer } from "../../../shared/kube/finalizers.ts";
-import type { Reconciler, Related } from "../../../shared/runtime/reconciler.ts";
+import { KINDS } from "../../../shared/api/index.ts";
+import { addFinalizer, hasFinalizer } from "../../../shared/kube/index.ts";
+import type { Reconciler, Related } from "../../../shared/runtime/index.ts";
 import { finalizer } from "../context.ts";
 import type { ConnectJetStream, JetStreamServer } from "../jetstream/server.ts";
 import type { ObjectKind } from "../targets/kinds.ts";

@@ -2,11 +2,9 @@
 // they refer into, and the settle tick of their namespace (the objects whose Raft group is
 // unsettled or moving). The settle check is dropped once none is left and no connection there
 // waits for its servers.
-import type { Kube } from "../../../shared/kube/client.ts";
-import { keyOf, type KubeObject, type ObjectKey } from "../../../shared/kube/object.ts";
-import type { KindRelated, TickRelated } from "../../../shared/runtime/reconciler.ts";
-import type { ScheduleDecision } from "../../../shared/runtime/schedule.ts";
-import { KINDS } from "../../../shared/api/kinds.ts";
+import { keyOf, type Kube, type KubeObject, type ObjectKey } from "../../../shared/kube/index.ts";
+import type { KindRelated, ScheduleDecision, TickRelated } from "../../../shared/runtime/index.ts";
+import { KINDS } from "../../../shared/api/index.ts";
 import { waitsForServers, type ConnectionWithStatus } from "../connect-wait.ts";
 import { settleTickOf, stopSettleCheck } from "../settle.ts";
 import { jetstreamApiVersion, objectKinds } from "../targets/kinds.ts";

@@ -1,6 +1,6 @@
 // What the object reconcile's steps pass each other: plain data from observe to decide, and the
 // decision act carries out.
-import type { EventType } from "../../../shared/kube/events.ts";
+import type { EventType } from "../../../shared/kube/index.ts";
 import type { Spec } from "../config/fields.ts";
 import type { ConsumerInfo } from "../jetstream/transfer.ts";
 import type { Plan } from "../plan/plan.ts";

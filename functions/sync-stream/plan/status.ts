@@ -1,5 +1,5 @@
 // The status a JetStream object shows after one reconcile, from what happened.
-import { setConditions, type Condition, type ConditionUpdate } from "../../../shared/kube/conditions.ts";
+import { type Condition, type ConditionUpdate, setConditions } from "../../../shared/kube/index.ts";
 import type { Origin } from "../config/marker.ts";
 import type { TerminalReason } from "./plan.ts";
 import { movingMessage, type ReplicaStatus, type TransferStatus } from "../jetstream/transfer.ts";

@@ -1,8 +1,6 @@
 // Where a resource's server object lives: its connection, and for consumers the stream.
-import { findCondition } from "../../../shared/kube/conditions.ts";
-import { resolveConnection, type NatsConnectionObject } from "../../../shared/nats/connection.ts";
-import type { Kube } from "../../../shared/kube/client.ts";
-import { isAdmitted } from "../../../shared/kube/reference-grants.ts";
+import { findCondition, isAdmitted, type Kube } from "../../../shared/kube/index.ts";
+import { type NatsConnectionObject, resolveConnection } from "../../../shared/nats/index.ts";
 import { jetstreamApiVersion, type ObjectKind, type TargetResult } from "./kinds.ts";
 import { keyValueTarget, objectStoreTarget } from "./bucket-target.ts";
 import { consumerTarget } from "./consumer-target.ts";
