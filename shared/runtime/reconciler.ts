@@ -124,6 +124,12 @@ export interface Reconciler<T extends KubeObject, Observed, Decision extends Dec
   /** An object being deleted: release what it holds. Without it, deletion is left to the API server. */
   finalize?(object: T, context: ReconcileContext): Promise<Acted>;
   /**
+   * Whether an object being deleted still goes through prepare, observe, decide and act, rather
+   * than `finalize`: a finalizer whose release is itself decided from what is observed (and whose
+   * wait keeps the object's schedules, which `schedulesOf` would drop).
+   */
+  reconcilesWhileDeleting?(object: T): boolean;
+  /**
    * Guarded claims that must hold before anything is observed (a finalizer): the object as
    * written, or a result to stop at (a conflict, or an answer the write's own event will carry on).
    */
@@ -277,7 +283,7 @@ export async function reconcileObject<T extends KubeObject, O, D extends Decided
   const gone = reconciler.schedulesOf?.(key) ?? [];
   const found = reconciler.load ? await reconciler.load(key, context) : await context.kube.get<T>(key);
   if (!found) return { kind: "skipped", reason: `${describeKey(key)} is gone`, schedules: gone };
-  if (found.metadata.deletionTimestamp) {
+  if (found.metadata.deletionTimestamp && !reconciler.reconcilesWhileDeleting?.(found)) {
     if (!reconciler.finalize)
       return { kind: "skipped", reason: `${describeKey(key)} is being deleted`, schedules: gone };
     return withActedSchedules(await reconciler.finalize(found, context), gone);
