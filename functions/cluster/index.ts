@@ -61,6 +61,6 @@ export {
 } from "./plan/cluster-plan.ts";
 export { failureMessage, GENERIC_FAILURE_REASON, renderFailureReason, type RenderFailure } from "./render-failure.ts";
 export { ROLLOUT_POLL, rolloutPoll } from "./schedules.ts";
-export { readCluster, resolveTarget } from "./target.ts";
+export { CLUSTER_REF, fromClusterTicks, fromServerStatefulSets, readCluster } from "./related.ts";
 export { resolveTrust } from "./trust/trust.ts";
 export type { ReadyTrust, RefusedTrust } from "./trust/trust-validation.ts";

@@ -177,6 +177,19 @@ function ownMetaGroup(cluster: Cluster, claims: readonly string[]): RenderFailur
   };
 }
 
+/**
+ * What a delivery decides first: the route TLS Secrets to issue (phase 1; the render is decided
+ * once they are written, from the Secrets as they then stand), or, with none to issue, the render.
+ */
+export type DeliveryDecision =
+  { kind: "issue-route-tls"; order: IssueRouteTls; summary: string } | ({ kind: "render" } & Decision);
+
+export function decideDelivery(observed: Observed, now: Date, options: RenderOptions): DeliveryDecision {
+  const order = decideRouteTls(observed, now);
+  if (order) return { kind: "issue-route-tls", order, summary: `route TLS to issue: ${order.reason}` };
+  return { kind: "render", ...decide(observed, now, options) };
+}
+
 /** What one delivery does for the NatsCluster observed (after phase 1), at `now`. */
 export function decide(observed: Observed, now: Date, options: RenderOptions = DEFAULT_OPTIONS): Decision {
   return observed.kind === "held" ? decideHold(observed) : decideRender(observed, now, options);
