@@ -3,8 +3,15 @@
 // (a remote added, a domain dropped) would bring it into the supercluster's, a split. Such servers
 // keep their last render; render-cluster guards new servers on old claims the same way.
 import { CLUSTER_ANNOTATIONS } from "../../shared/api/constants/annotations.ts";
-import { claimName, CONFIG_KEY, configMapName, joinsSuperclusterMetaGroup, ordinalOf } from "../cluster/index.ts";
-import type { Hold, Observed } from "./observe.ts";
+import {
+  claimName,
+  CONFIG_KEY,
+  configMapName,
+  joinsSuperclusterMetaGroup,
+  ordinalOf,
+  type Hold,
+} from "../cluster/index.ts";
+import type { Observed } from "./observe.ts";
 import type { ServerReport } from "./snapshot.ts";
 
 export const OWN_META_GROUP = "OwnMetaGroup";

@@ -6,18 +6,13 @@ import type { Kube } from "../../shared/kube/client.ts";
 import { keyOf, type KubeObject } from "../../shared/kube/object.ts";
 import {
   allowGatewayWithoutTls,
-  clientTlsSecretName,
   type Cluster,
   type ClusterPlan,
-  judgeListeners,
+  type Hold,
   type LeafRemotes,
-  operatorNamespace,
   ordinalOf,
-  planCluster,
-  readListenerSecrets,
-  resolveLeafRemotes,
-  resolveTrust,
-  routeTlsPlan,
+  planOf,
+  readPlanInputs,
   type ServerConnectivity,
 } from "../cluster/index.ts";
 import { describeObject, isControlledBy } from "../../shared/kube/ownership.ts";
@@ -36,13 +31,6 @@ export type StatefulSet = KubeObject & {
   status?: { observedGeneration?: number; readyReplicas?: number; updatedReplicas?: number };
 };
 export type ConfigMap = KubeObject & { data?: Record<string, string> };
-type Secret = KubeObject & { data?: Record<string, string> };
-
-/** Why the cluster is held at its last render (a refused trust). */
-export interface Hold {
-  reason: string;
-  message: string;
-}
 
 /** Plain data: the NatsCluster as read and everything around it, as read in one delivery. */
 export interface Observed {
@@ -78,76 +66,6 @@ export function podReady(sts: StatefulSet): boolean {
   );
 }
 
-const secretKey = (cluster: Cluster, name: string) => ({
-  apiVersion: "v1",
-  kind: "Secret",
-  namespace: cluster.metadata.namespace,
-  name,
-});
-
-/**
- * The render render-cluster makes of this cluster, from the same inputs read the same way. While
- * the trust is refused there is no render to move to: the plan (without auth) then serves only
- * for names, and `hold` says why.
- */
-export async function planFor(
-  kube: Kube,
-  cluster: Cluster,
-): Promise<{
-  plan: ClusterPlan;
-  certificatesReady: boolean;
-  certificateWait?: Hold;
-  hold?: Hold;
-  leafRemotes: LeafRemotes;
-}> {
-  const routes = routeTlsPlan(cluster);
-  const clientName = clientTlsSecretName(cluster);
-  const [routeSecret, clientSecret, trust, listenerSecrets] = await Promise.all([
-    routes.enabled ? kube.get<Secret>(secretKey(cluster, routes.secretName)) : Promise.resolve(undefined),
-    clientName ? kube.get<Secret>(secretKey(cluster, clientName)) : Promise.resolve(undefined),
-    resolveTrust(kube, cluster),
-    readListenerSecrets(kube, cluster),
-  ]);
-  const ready = trust?.kind === "ready" ? trust : undefined;
-  const leafRemotes = await resolveLeafRemotes(kube, cluster, ready);
-  const ns = operatorNamespace();
-  const plan = planCluster({
-    cluster,
-    ...(routeSecret?.data ? { routeTlsData: routeSecret.data } : {}),
-    ...(clientSecret?.data ? { clientTlsData: clientSecret.data } : {}),
-    ...(listenerSecrets.gateway ? { gatewayTlsData: listenerSecrets.gateway } : {}),
-    ...(listenerSecrets.leafnodes ? { leafnodesTlsData: listenerSecrets.leafnodes } : {}),
-    leafRemotes: leafRemotes.ready,
-    ...(ns ? { operatorNamespace: ns } : {}),
-    ...(ready ? { trust: ready } : {}),
-  });
-  // Judged as render-cluster judges them, so neither moves servers the other holds back.
-  const listeners = judgeListeners(cluster, listenerSecrets, allowGatewayWithoutTls());
-  const routesReady = !routes.enabled || Boolean(routeSecret?.data?.["tls.crt"]);
-  const clientReady = !clientName || Boolean(clientSecret?.data?.["tls.crt"]);
-  const certificatesReady = routesReady && clientReady && listeners.kind !== "waiting";
-  const certificateWait: Hold | undefined = !routesReady
-    ? { reason: "RouteCertificateNotReady", message: `Secret ${routes.secretName} does not hold tls.crt yet` }
-    : !clientReady
-      ? { reason: "ClientCertificateNotReady", message: `Secret ${clientName ?? ""} does not hold tls.crt yet` }
-      : listeners.kind === "waiting"
-        ? { reason: listeners.reason, message: listeners.message }
-        : undefined;
-  const hold =
-    trust?.kind === "refused"
-      ? { reason: trust.reason, message: trust.message }
-      : listeners.kind === "refused"
-        ? { reason: listeners.reason, message: listeners.message }
-        : undefined;
-  return {
-    plan,
-    certificatesReady,
-    ...(certificateWait ? { certificateWait } : {}),
-    ...(hold ? { hold } : {}),
-    leafRemotes,
-  };
-}
-
 /** The servers' gateway and leaf connections, when the cluster has either. */
 async function observeConnectivity(
   cluster: Cluster,
@@ -167,10 +85,25 @@ async function observeConnectivity(
   return readConnectivity(cluster, servers, what, address);
 }
 
-export async function observeCluster(kube: Kube, cluster: Cluster, address?: MonitorAddress): Promise<Observed> {
+/**
+ * Reads everything one decision needs. The plan is render-cluster's, made by the cluster package
+ * from the same inputs read the same way (readPlanInputs, planOf at `now`), so neither moves
+ * servers the other holds back. While the trust is refused there is no render to move to: the
+ * plan (without auth) then serves only for names, and `hold` says why.
+ */
+export async function observeCluster(
+  kube: Kube,
+  cluster: Cluster,
+  address: MonitorAddress | undefined,
+  now: Date,
+): Promise<Observed> {
   const name = cluster.metadata.name;
   const namespace = cluster.metadata.namespace;
-  const { plan, certificatesReady, certificateWait, hold, leafRemotes } = await planFor(kube, cluster);
+  const inputs = await readPlanInputs(kube, cluster);
+  const { plan, certificatesReady, certificateWait, hold } = planOf(inputs, now, {
+    allowGatewayWithoutTls: allowGatewayWithoutTls(),
+  });
+  const leafRemotes = inputs.leafRemotes;
   const labelSelector = `${LABELS.cluster}=${name}`;
   const [stsList, cmList, systemUser] = await Promise.all([
     kube.list<StatefulSet>({ apiVersion: "apps/v1", kind: "StatefulSet", namespace, labelSelector }),

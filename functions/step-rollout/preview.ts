@@ -59,7 +59,7 @@ export async function previewChange(
   const live = await readCluster(kube, target.namespace, target.name);
   if (!live && !proposal) throw new Error(`NatsCluster ${target.namespace}/${target.name} not found`);
   const cluster = proposal ? proposedCluster(live, proposal) : (live as Cluster);
-  const observed = await observeCluster(kube, cluster);
+  const observed = await observeCluster(kube, cluster, undefined, now);
   const decision = decide(observed, now);
   if (decision.kind === "finalize") throw new Error(`NatsCluster ${target.namespace}/${target.name} is being deleted`);
   const { servers, plan, step } = decision;

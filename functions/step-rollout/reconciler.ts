@@ -30,7 +30,7 @@ export function natsCluster(monitor?: MonitorAddress): Reconciler<Cluster, Obser
     load: (key, { kube }) => readCluster(kube, key.namespace, key.name),
     schedulesOf: (key) => [stopPolling({ namespace: key.namespace, name: scheduleName(key.name) })],
     reconcilesWhileDeleting: (cluster) => hasFinalizer(cluster, FINALIZERS.jetstreamData),
-    observe: (cluster, { kube }) => observeCluster(kube, cluster, monitor),
+    observe: (cluster, context) => observeCluster(context.kube, cluster, monitor, context.now()),
     decide: (observed, now) => ({ ...decide(observed, now), observed, now }),
     async act(_cluster, decided, { kube, recorder }) {
       const acted = await act(kube, await recorder(), decided.observed, decided, decided.now);

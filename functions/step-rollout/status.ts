@@ -2,10 +2,9 @@
 // observation; the fields render-cluster owns are carried over untouched.
 import type { NatsClusterStatus } from "../../shared/api/cluster/nats-cluster.ts";
 import { setConditions } from "../../shared/kube/conditions.ts";
-import type { Cluster } from "../cluster/index.ts";
+import { type Cluster, type Hold } from "../cluster/index.ts";
 import type { ClusterPlan } from "../cluster/index.ts";
 import type { RolloutDecision, ServerInput } from "./plan.ts";
-import type { Hold } from "./observe.ts";
 import type { Snapshot } from "./snapshot.ts";
 
 /** What the status is made of besides the decision. */

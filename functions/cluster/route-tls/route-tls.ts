@@ -2,7 +2,7 @@
 // else, or to be issued. Key generation is not pure, so a Secret to write is an order that
 // issue-route-tls.ts carries out; the judgement itself only reads certificates.
 import { isControlledBy } from "../../../shared/kube/ownership.ts";
-import type { Cluster } from "../../cluster/index.ts";
+import type { Cluster } from "../cluster.ts";
 import { readCertificate } from "./certificate.ts";
 import { caUsable, leafRenewalReason } from "./route-certificates.ts";
 import { readCa, readLeaf, type RouteSecrets, type SecretObject } from "./route-secrets.ts";

@@ -2,13 +2,9 @@
 // they hold, and the Secret objects the operator writes for them.
 import type { Kube } from "../../../shared/kube/client.ts";
 import { controllerReference, type KubeObject, type ObjectKey } from "../../../shared/kube/object.ts";
-import {
-  type Cluster,
-  clusterLabels,
-  routesCaSecretName,
-  routeTlsPlan,
-  type RouteTlsPlan,
-} from "../../cluster/index.ts";
+import type { Cluster } from "../cluster.ts";
+import { clusterLabels, routesCaSecretName } from "../names.ts";
+import { routeTlsPlan, type RouteTlsPlan } from "../plan/cluster-plan.ts";
 import type { RouteCa, RouteLeaf } from "./route-certificates.ts";
 
 export type SecretObject = KubeObject & { type?: string; data?: Record<string, string> };
