@@ -1,9 +1,9 @@
 import { CLUSTER_ANNOTATIONS, RENDER_FAILURE_ANNOTATION } from "../../shared/api/constants/annotations.ts";
 import type { OperatorFunction } from "../../shared/runtime/function.ts";
 import { defineFunction } from "../../shared/runtime/reconciler.ts";
-import type { MonitorAddress } from "./monitor.ts";
-import { natsCluster } from "./reconciler.ts";
-import { closeSystemConnections } from "./system-user.ts";
+import type { MonitorAddress } from "./servers/monitor.ts";
+import { natsCluster } from "./nats-cluster/reconciler.ts";
+import { closeSystemConnections } from "./servers/system-user.ts";
 
 /**
  * Observes a NatsCluster's servers and NATS cluster, decides (decide.ts, pure) the status, the
@@ -34,4 +34,4 @@ export function createStepRollout(options: { monitor?: MonitorAddress } = {}): O
 export const stepRollout = createStepRollout();
 
 export const handle = stepRollout.handle;
-export { formatPreview, previewChange, type PreviewReport } from "./preview.ts";
+export { formatPreview, previewChange, type PreviewReport } from "./preview/preview.ts";
