@@ -33,7 +33,7 @@ interface Observation {
  */
 type Decision =
   | Extract<DeliveryDecision, { kind: "render" }>
-  | (Extract<DeliveryDecision, { kind: "issue-route-tls" }> & { then: Observation })
+  | (Extract<DeliveryDecision, { kind: "issue-route-tls" }> & { then: Observation; now: Date })
   | { kind: "failed"; error: unknown; summary: string };
 
 /** Runs a step of the delivery; what it throws, other than a write conflict, is recorded as the render failure. */
@@ -63,7 +63,7 @@ export const natsCluster: Reconciler<Cluster, Observation, Decision> = {
   decide(observation, now): Decision {
     try {
       const decided = decideDelivery(observation.observed, now, observation.options);
-      return decided.kind === "issue-route-tls" ? { ...decided, then: observation } : decided;
+      return decided.kind === "issue-route-tls" ? { ...decided, then: observation, now } : decided;
     } catch (error) {
       return { kind: "failed", error, summary: "the render could not be decided" };
     }
@@ -71,11 +71,14 @@ export const natsCluster: Reconciler<Cluster, Observation, Decision> = {
   act: (cluster, decision, context) =>
     reporting(cluster, context, async (): Promise<Acted> => {
       if (decision.kind === "failed") throw decision.error;
-      const now = context.now();
       let render: Extract<DeliveryDecision, { kind: "render" }>;
       if (decision.kind === "issue-route-tls") {
         // Phase 1 wrote the route TLS Secrets: the render is decided from them as they now stand.
-        const { observed, options } = decision.then;
+        // One time for the whole delivery: the certificate is issued at the time its order was judged.
+        const {
+          then: { observed, options },
+          now,
+        } = decision;
         render = {
           kind: "render",
           ...decide(await actRouteTls(context.kube, observed, decision.order, now), now, options),
