@@ -7,7 +7,7 @@
  * Targets: gate-to-restart <= one poll tick (10 s) + 1 s; total <= 1.1 x the sum.
  */
 import type { KubeObject } from "../shared/kube/object.ts";
-import { judge, mergeSnapshot, type Jsz, type Varz } from "../functions/step-rollout/snapshot.ts";
+import { judgeSettled, mergeSnapshot, type Jsz, type Varz } from "../functions/step-rollout/rollout/snapshot.ts";
 import { monitorUrl } from "../functions/cluster/index.ts";
 import { startEnvironment } from "../test/integration/support/environment.ts";
 import { startOperator } from "../test/integration/cluster/support/operator.ts";
@@ -86,7 +86,9 @@ try {
     )
       return false;
     const snapshot = mergeSnapshot(servers, reports, "clustered");
-    return snapshot !== undefined && judge(snapshot).settled && servers.every((s) => snapshot.metaMembers.includes(s));
+    return (
+      snapshot !== undefined && judgeSettled(snapshot).settled && servers.every((s) => snapshot.metaMembers.includes(s))
+    );
   };
 
   const initial = await templateRevision();

@@ -77,7 +77,7 @@ async function main(argv: string[]): Promise<number> {
       });
     }
     case "preview": {
-      const { previewCommand } = await import("../functions/step-rollout/preview-command.ts");
+      const { previewCommand } = await import("../functions/step-rollout/preview/preview-command.ts");
       return previewCommand({
         ...(values.file ? { file: values.file } : {}),
         ...(values.namespace ? { namespace: values.namespace } : {}),

@@ -1,7 +1,7 @@
 /**
  * The NatsCluster domain: the Cluster type and how its objects are named, which cluster an
- * event is about, the trust it runs under (trust/), and the plan of everything rendered for it
- * (plan/). render-cluster and step-rollout use it only through this module.
+ * event is about, the trust it runs under (trust/), its route TLS (route-tls/), the inputs its
+ * plan is made of (plan-inputs.ts) and the plan of everything rendered for it (plan-of.ts, plan/). render-cluster and step-rollout use it only through this module.
  */
 export { asCluster, type Cluster } from "./cluster.ts";
 export {
@@ -61,6 +61,25 @@ export {
 } from "./plan/cluster-plan.ts";
 export { failureMessage, GENERIC_FAILURE_REASON, renderFailureReason, type RenderFailure } from "./render-failure.ts";
 export { ROLLOUT_POLL, rolloutPoll } from "./schedules.ts";
-export { readCluster, resolveTarget } from "./target.ts";
+export { readPlanInputs, type PlanInputs, type ReadPlanInputs } from "./plan-inputs.ts";
+export { planOf, type Hold, type PlannedCluster, type PlanOptions } from "./plan-of.ts";
+export {
+  readCa,
+  readLeaf,
+  readRouteSecrets,
+  routeSecret,
+  secretKey,
+  type RouteSecrets,
+  type SecretObject,
+} from "./route-tls/route-secrets.ts";
+export {
+  judgeRouteTls,
+  routeTlsForRender,
+  type CertificateTimes,
+  type IssueRouteTls,
+  type RouteTls,
+} from "./route-tls/route-tls.ts";
+export { issueCa, issueLeaf, leafRenewalReason, type RouteCa, type RouteLeaf } from "./route-tls/route-certificates.ts";
+export { CLUSTER_REF, fromClusterTicks, fromServerStatefulSets, readCluster } from "./related.ts";
 export { resolveTrust } from "./trust/trust.ts";
 export type { ReadyTrust, RefusedTrust } from "./trust/trust-validation.ts";

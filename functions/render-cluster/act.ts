@@ -7,13 +7,12 @@ import type { EventRecorder } from "../../shared/kube/events.ts";
 import { guarded } from "../../shared/kube/guarded.ts";
 import { keyOf } from "../../shared/kube/object.ts";
 import { writeStatus } from "../../shared/kube/status.ts";
-import type { Cluster } from "../cluster/index.ts";
+import { type Cluster, type IssueRouteTls } from "../cluster/index.ts";
 import type { Decision } from "./decide.ts";
 import { recordFailure } from "./failure.ts";
 import type { Observed } from "./observe.ts";
 import { renderedFields } from "./status.ts";
 import { issueRouteTls } from "./tls/issue-route-tls.ts";
-import type { IssueRouteTls } from "./tls/route-tls.ts";
 
 export const FIELD_MANAGER = FIELD_MANAGERS.renderCluster;
 

@@ -2,12 +2,11 @@ import { describe, expect, it } from "@jest/globals";
 import { RENDER_FAILURE_ANNOTATION, RENDER_FAILURE_REASON_ANNOTATION } from "../../shared/api/constants/annotations.ts";
 import type { KubeObject } from "../../shared/kube/object.ts";
 import { demoCluster, routeTlsData } from "../../test/fixtures/cluster/clusters.ts";
-import { type Cluster, planCertificates, routeTlsPlan } from "../cluster/index.ts";
+import { type Cluster, planCertificates, routeTlsPlan, type SecretObject } from "../cluster/index.ts";
 import { decide } from "./decide.ts";
 import type { RenderableCluster } from "./observe.ts";
 import type { ObservedCertificates } from "./tls/certificates.ts";
 import type { IssuerPresence } from "./tls/issuers.ts";
-import type { SecretObject } from "./tls/route-secrets.ts";
 
 const NOW = new Date("2026-12-03T10:00:00.000Z");
 const issuerRef = { name: "nats-ca" };

@@ -1,9 +1,8 @@
 import { describe, expect, it } from "@jest/globals";
 import { demoCluster, routeTlsData } from "../../test/fixtures/cluster/clusters.ts";
-import { type Cluster, routeTlsPlan } from "../cluster/index.ts";
+import { type Cluster, routeTlsPlan, type RouteSecrets } from "../cluster/index.ts";
 import { decide } from "./decide.ts";
 import type { RenderableCluster } from "./observe.ts";
-import type { RouteSecrets } from "./tls/route-secrets.ts";
 
 const NOW = new Date("2026-12-03T10:00:00.000Z");
 const gateway = {

@@ -2,11 +2,19 @@ import { describe, expect, it } from "@jest/globals";
 import { RENDER_FAILURE_ANNOTATION, RENDER_FAILURE_REASON_ANNOTATION } from "../../shared/api/constants/annotations.ts";
 import type { KubeObject } from "../../shared/kube/object.ts";
 import { demoCluster } from "../../test/fixtures/cluster/clusters.ts";
-import { type Cluster, claimName, planCluster, routesCaSecretName, routeTlsPlan } from "../cluster/index.ts";
+import {
+  type Cluster,
+  claimName,
+  planCluster,
+  routesCaSecretName,
+  routeTlsPlan,
+  issueCa,
+  issueLeaf,
+  type RouteSecrets,
+  routeSecret,
+} from "../cluster/index.ts";
 import { decide, decideRouteTls } from "./decide.ts";
 import type { HeldCluster, RenderableCluster, RenderedObjects } from "./observe.ts";
-import { issueCa, issueLeaf } from "./tls/route-certificates.ts";
-import { type RouteSecrets, routeSecret } from "./tls/route-secrets.ts";
 
 const NOW = new Date("2026-12-03T10:00:00.000Z");
 const DAY = 24 * 3600 * 1000;

@@ -6,8 +6,10 @@ import type { ScheduleDecision } from "../../shared/runtime/schedule.ts";
 import {
   clientTlsSecretName,
   type Cluster,
-  judgeListeners,
-  planCluster,
+  type IssueRouteTls,
+  judgeRouteTls,
+  planOf,
+  type PlanOptions,
   type RenderFailure,
 } from "../cluster/index.ts";
 import { failureAnnotationChanges, failureEvent, namedFailure } from "./failure-annotations.ts";
@@ -15,7 +17,6 @@ import type { HeldCluster, Observed, RenderableCluster } from "./observe.ts";
 import { renderPoll, renderSchedules } from "./schedule.ts";
 import { renderedStatus, type RenderedStatus } from "./status.ts";
 import { judgeCertificates } from "./tls/certificates.ts";
-import { type IssueRouteTls, judgeRouteTls, routeTlsForRender } from "./tls/route-tls.ts";
 import { type RenderWrite, renderWrites } from "./writes.ts";
 
 /** A Kubernetes Event to record on the NatsCluster. */
@@ -42,10 +43,7 @@ export interface Decision {
 }
 
 /** What a render is decided with besides the observation: how the operator was started. */
-export interface RenderOptions {
-  /** `NATS_OPERATOR_ALLOW_GATEWAY_WITHOUT_TLS=true`: a gateway may run in clear. */
-  allowGatewayWithoutTls: boolean;
-}
+export type RenderOptions = PlanOptions;
 
 const DEFAULT_OPTIONS: RenderOptions = { allowGatewayWithoutTls: false };
 
@@ -79,7 +77,8 @@ function decideHold({ cluster, refused }: HeldCluster): Decision {
 
 function decideRender(observed: RenderableCluster, now: Date, options: RenderOptions): Decision {
   const { cluster } = observed;
-  const listeners = judgeListeners(cluster, observed.listeners, options.allowGatewayWithoutTls);
+  // Planned and judged as step-rollout plans and judges it, so both see the same revision.
+  const { plan, routeTls, listeners, clientReady } = planOf(observed, now, options);
   // A gateway in clear is refused whole (C47): nothing is rendered, existing servers keep their last render.
   if (listeners.kind === "refused") {
     return {
@@ -104,20 +103,7 @@ function decideRender(observed: RenderableCluster, now: Date, options: RenderOpt
       summary: `held, ${reason}: ${message}`,
     };
   }
-  const routeTls = routeTlsForRender(observed.routes, cluster, now);
-  const clientData = observed.clientTls?.data;
-  const plan = planCluster({
-    cluster,
-    ...(routeTls.kind === "ready" ? { routeTlsData: routeTls.data } : {}),
-    ...(clientData ? { clientTlsData: clientData } : {}),
-    ...(observed.listeners.gateway ? { gatewayTlsData: observed.listeners.gateway } : {}),
-    ...(observed.listeners.leafnodes ? { leafnodesTlsData: observed.listeners.leafnodes } : {}),
-    leafRemotes: observed.leafRemotes.ready,
-    ...(observed.operatorNamespace ? { operatorNamespace: observed.operatorNamespace } : {}),
-    ...(observed.trust ? { trust: observed.trust } : {}),
-  });
   const routesReady = routeTls.kind === "ready" || routeTls.kind === "off";
-  const clientReady = !clientTlsSecretName(cluster) || Boolean(clientData?.["tls.crt"]);
   // Servers are created only once the Secrets they mount hold certificates.
   const listenersReady = listeners.kind === "ready";
   const rendered = renderWrites(cluster, plan, observed.rendered, routesReady && clientReady && listenersReady);
@@ -175,6 +161,19 @@ function ownMetaGroup(cluster: Cluster, claims: readonly string[]): RenderFailur
       `group of their own, which would split the supercluster's; no server is created on them. Delete them ` +
       `(kubectl -n ${namespace} delete pvc ${claims.join(" ")}) to start those servers empty`,
   };
+}
+
+/**
+ * What a delivery decides first: the route TLS Secrets to issue (phase 1; the render is decided
+ * once they are written, from the Secrets as they then stand), or, with none to issue, the render.
+ */
+export type DeliveryDecision =
+  { kind: "issue-route-tls"; order: IssueRouteTls; summary: string } | ({ kind: "render" } & Decision);
+
+export function decideDelivery(observed: Observed, now: Date, options: RenderOptions): DeliveryDecision {
+  const order = decideRouteTls(observed, now);
+  if (order) return { kind: "issue-route-tls", order, summary: `route TLS to issue: ${order.reason}` };
+  return { kind: "render", ...decide(observed, now, options) };
 }
 
 /** What one delivery does for the NatsCluster observed (after phase 1), at `now`. */

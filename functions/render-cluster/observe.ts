@@ -1,26 +1,20 @@
-// Everything one render-cluster delivery reads, and nothing else: the trust the NatsCluster runs
-// under, its route, client, gateway and leafnode TLS Secrets, the namespace's cert-manager
-// Certificates, its leaf remotes' NatsConnections, and the objects of the names it renders (with
-// the servers' data claims). What it all comes to is decided in decide.ts.
+// Everything one render-cluster delivery reads, and nothing else: the inputs of the cluster's plan
+// (the trust it runs under, its route, client, gateway and leafnode TLS Secrets, its leaf remotes'
+// NatsConnections; read by the cluster package's readPlanInputs, as step-rollout reads them), the
+// namespace's cert-manager Certificates, and the objects of the names it renders (with the
+// servers' data claims). What it all comes to is decided in decide.ts.
 import type { Kube } from "../../shared/kube/client.ts";
 import { keyOf, type KubeObject, type ObjectKey } from "../../shared/kube/object.ts";
 import {
   claimName,
-  clientTlsSecretName,
   type Cluster,
   type ClusterPlan,
-  type LeafRemotes,
-  type ListenerSecrets,
-  operatorNamespace,
+  type PlanInputs,
   planCluster,
-  readListenerSecrets,
-  type ReadyTrust,
+  readPlanInputs,
   type RefusedTrust,
-  resolveLeafRemotes,
-  resolveTrust,
 } from "../cluster/index.ts";
 import { type ObservedCertificates, readCertificates } from "./tls/certificates.ts";
-import { readRouteSecrets, type RouteSecrets, secretKey, type SecretObject } from "./tls/route-secrets.ts";
 
 export interface ServerObjects {
   statefulSet?: KubeObject;
@@ -42,21 +36,9 @@ export interface HeldCluster {
   refused: RefusedTrust;
 }
 
-/** A NatsCluster to render, and everything its render is made of or written over. */
-export interface RenderableCluster {
+/** A NatsCluster to render, and everything its render is made of (its plan's inputs) or written over. */
+export interface RenderableCluster extends PlanInputs {
   kind: "render";
-  cluster: Cluster;
-  /** The trust `spec.auth` resolved to; absent without auth. */
-  trust?: ReadyTrust;
-  /** The namespace the operator runs in (admitted to the monitoring port). */
-  operatorNamespace?: string;
-  routes: RouteSecrets;
-  /** The client TLS Secret `spec.tls` names, when it exists. */
-  clientTls?: SecretObject;
-  /** The gateway and leafnode listener TLS Secrets' data. */
-  listeners: ListenerSecrets;
-  /** The leaf remotes as read: rendered, or refused and left out. */
-  leafRemotes: LeafRemotes;
   /** The namespace's cert-manager Certificates, or that cert-manager is not installed. */
   certificates: ObservedCertificates;
   rendered: RenderedObjects;
@@ -94,35 +76,18 @@ async function readRendered(kube: Kube, plan: ClusterPlan, namespace: string): P
 }
 
 export async function observe(kube: Kube, cluster: Cluster): Promise<Observed> {
-  const trust = await resolveTrust(kube, cluster);
-  if (trust?.kind === "refused") return { kind: "held", cluster, refused: trust };
-  const namespace = operatorNamespace();
+  const [{ refused, ...inputs }, certificates] = await Promise.all([
+    readPlanInputs(kube, cluster),
+    readCertificates(kube, cluster),
+  ]);
+  if (refused) return { kind: "held", cluster, refused };
   // Planned here only for the names of what is rendered, which the TLS data does not change; the
   // render itself is planned in decide.ts, from the route Secrets as phase 1 leaves them.
   const names = planCluster({
     cluster,
-    ...(namespace ? { operatorNamespace: namespace } : {}),
-    ...(trust ? { trust } : {}),
+    ...(inputs.operatorNamespace ? { operatorNamespace: inputs.operatorNamespace } : {}),
+    ...(inputs.trust ? { trust: inputs.trust } : {}),
   });
-  const clientName = clientTlsSecretName(cluster);
-  const [routes, clientTls, listeners, leafRemotes, certificates, rendered] = await Promise.all([
-    readRouteSecrets(kube, cluster),
-    clientName ? kube.get<SecretObject>(secretKey(cluster, clientName)) : Promise.resolve(undefined),
-    readListenerSecrets(kube, cluster),
-    resolveLeafRemotes(kube, cluster, trust),
-    readCertificates(kube, cluster),
-    readRendered(kube, names, cluster.metadata.namespace),
-  ]);
-  return {
-    kind: "render",
-    cluster,
-    ...(trust ? { trust } : {}),
-    ...(namespace ? { operatorNamespace: namespace } : {}),
-    routes,
-    ...(clientTls ? { clientTls } : {}),
-    listeners,
-    leafRemotes,
-    certificates,
-    rendered,
-  };
+  const rendered = await readRendered(kube, names, cluster.metadata.namespace);
+  return { kind: "render", ...inputs, certificates, rendered };
 }

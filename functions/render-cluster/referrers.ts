@@ -6,24 +6,26 @@
 import type { Kube } from "../../shared/kube/client.ts";
 import type { ObjectRef } from "../../shared/runtime/event.ts";
 import { qualifiedKind } from "../../shared/runtime/function.ts";
-import { done, type Outcome, skipped, withSchedules } from "../../shared/runtime/outcome.ts";
-import type { ScheduleDecision } from "../../shared/runtime/schedule.ts";
+import type { KindRef, Related, RelatedContext } from "../../shared/runtime/reconciler.ts";
 import { KINDS } from "../../shared/api/kinds.ts";
 import {
   asCluster,
   type Cluster,
   CLUSTER_API_VERSION,
   CLUSTER_KIND,
+  CLUSTER_REF,
   planCertificates,
-  rolloutPoll,
 } from "../cluster/index.ts";
 
-export const INPUT_KINDS = [
-  ...[KINDS.NatsOperatorTrust, KINDS.NatsAccountTrust, KINDS.NatsConnection, KINDS.NatsReferenceGrant].map((k) =>
-    qualifiedKind(k.apiVersion, k.kind),
+/** The kinds a rendered config is made of besides the NatsCluster. */
+const INPUTS: readonly KindRef[] = [
+  ...[KINDS.NatsOperatorTrust, KINDS.NatsAccountTrust, KINDS.NatsConnection, KINDS.NatsReferenceGrant].map(
+    ({ apiVersion, kind }) => ({ apiVersion, kind }),
   ),
-  qualifiedKind("v1", "Secret"),
+  { apiVersion: "v1", kind: "Secret" },
 ];
+
+const INPUT_KINDS = INPUTS.map((k) => qualifiedKind(k.apiVersion, k.kind));
 
 export const isInputRef = (ref: ObjectRef): boolean => INPUT_KINDS.includes(qualifiedKind(ref.apiVersion, ref.kind));
 
@@ -133,27 +135,16 @@ export async function clustersUsing(kube: Kube, input: ObjectRef): Promise<Clust
 }
 
 /**
- * An input changed: every NatsCluster using it is rendered again (by `render`), and step-rollout is
- * poked, since at rest it has no tick that would notice the new revision (C31 rolls it out).
+ * What an input's change leads to: every NatsCluster using it is rendered again (the runtime fans
+ * out to them); the reconciler also pokes step-rollout for each, since at rest it has no tick that
+ * would notice the new revision (C31 rolls it out).
  */
-export async function renderReferrers(
-  kube: Kube,
-  input: ObjectRef,
-  render: (cluster: Cluster) => Promise<Outcome>,
-): Promise<Outcome> {
-  const clusters = await clustersUsing(kube, input);
-  if (clusters.length === 0) return skipped(`no NatsCluster uses ${input.kind} ${input.namespace}/${input.name}`);
-  const rendered: string[] = [];
-  const schedules: ScheduleDecision[][] = [];
-  for (const cluster of clusters) {
-    const outcome = await render(cluster);
-    schedules.push([...(outcome.schedules ?? []), rolloutPoll(cluster, true)]);
-    rendered.push(
-      `${cluster.metadata.namespace}/${cluster.metadata.name}: ${outcome.kind === "done" ? outcome.summary : outcome.kind}`,
-    );
-  }
-  return withSchedules(
-    done(`${input.kind} ${input.namespace}/${input.name} changed; ${rendered.join("; ")}`),
-    ...schedules,
-  );
-}
+export const fromInputs: readonly Related[] = INPUTS.map((kind) => ({
+  kind,
+  map: async (ref: ObjectRef, { kube }: RelatedContext) =>
+    (await clustersUsing(kube, ref)).map((c) => ({
+      ...CLUSTER_REF,
+      namespace: c.metadata.namespace,
+      name: c.metadata.name,
+    })),
+}));

@@ -97,7 +97,7 @@ export function authReconciler<T extends Decision["object"], O, D extends Decisi
     ...(spec.related ? { related: spec.related } : {}),
     passes: PASSES,
     // An object being deleted is decided like any other: its decision holds or removes its finalizer.
-    reconcilesDeletion: true,
+    reconcilesWhileDeleting: () => true,
     observe: async (object, context, carried) => ({
       ...(await spec.observe(object, { kube: context.kube, last: lastActs(carried), rosters: rostersOf(context) })),
       pass: carried.length,

@@ -129,6 +129,22 @@ describe("defineFunction", () => {
     expect(steps).toEqual([]);
   });
 
+  it("reconciles an object being deleted as any other while the reconciler says it still does, keeping its schedules", async () => {
+    const steps: string[] = [];
+    const deleting = widget("w", { deletionTimestamp: "2026-12-06T11:00:00Z", finalizers: ["x"] });
+    const { run } = harness([deleting]);
+    const holding = widgets(steps, {
+      reconcilesWhileDeleting: (object) => (object.metadata.finalizers ?? []).includes("x"),
+      finalize: async () => ({ kind: "done", summary: "released" }),
+    });
+    expect(await run(defineFunction("widgets", [holding]), updateOf(WIDGET, "w"))).toEqual({
+      kind: "done",
+      summary: "size 3",
+      schedules: [poll("w")],
+    });
+    expect(steps).toEqual(["observe w", "act w"]);
+  });
+
   it("stops at a prepare step that lost its guarded write, answering 409", async () => {
     const steps: string[] = [];
     const { run } = harness([widget("w")]);
@@ -285,7 +301,7 @@ describe("defineFunction", () => {
     const deleting = widget("w", { deletionTimestamp: "2026-12-06T11:00:00Z", finalizers: ["x"] });
     const { run } = harness([deleting]);
     const outcome = await run(
-      defineFunction("widgets", [widgets(steps, { reconcilesDeletion: true })]),
+      defineFunction("widgets", [widgets(steps, { reconcilesWhileDeleting: () => true })]),
       updateOf(WIDGET, "w"),
     );
     expect(outcome).toMatchObject({ kind: "done", summary: "size 3" });

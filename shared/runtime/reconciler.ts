@@ -169,10 +169,12 @@ export interface Reconciler<T extends KubeObject, Observed, Decision extends Dec
    */
   readonly passes?: number;
   /**
-   * Whether an object being deleted is reconciled like any other, its decision releasing what it
-   * holds (its finalizer among it), rather than by `finalize`. Default false.
+   * Whether an object being deleted still goes through prepare, observe, decide and act, rather
+   * than `finalize`: a finalizer whose release is itself decided from what is observed (a user's
+   * drain, a cluster's data kept until its servers are evacuated), and whose wait keeps the
+   * object's schedules, which `schedulesOf` would drop.
    */
-  readonly reconcilesDeletion?: boolean;
+  reconcilesWhileDeleting?(object: T): boolean;
   /**
    * Objects that read this one, reconciled after it in the same delivery whatever its reconcile
    * came to (it may be gone): the echo of its status write is dropped, so they learn of it only
@@ -462,7 +464,7 @@ async function pass<T extends KubeObject, O, D extends Decided, C>(
   for (let pass = 1; ; pass++) {
     const found = reconciler.load ? await reconciler.load(key, context) : await context.kube.get<T>(key);
     if (!found) return ended(`${describeKey(key)} is gone`);
-    if (found.metadata.deletionTimestamp && !reconciler.reconcilesDeletion) {
+    if (found.metadata.deletionTimestamp && !reconciler.reconcilesWhileDeleting?.(found)) {
       if (!reconciler.finalize) return ended(`${describeKey(key)} is being deleted`);
       return { acted: withActedSchedules(await reconciler.finalize(found, context), goneSchedules), gone: true };
     }

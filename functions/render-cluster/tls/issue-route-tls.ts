@@ -2,10 +2,21 @@
 // the keys, writes the Secrets, and answers the Secrets as they now stand.
 import type { Kube } from "../../../shared/kube/client.ts";
 import { guarded } from "../../../shared/kube/guarded.ts";
-import { type Cluster, routesCaSecretName } from "../../cluster/index.ts";
-import { issueCa, issueLeaf, leafRenewalReason, type RouteCa } from "./route-certificates.ts";
-import type { IssueRouteTls } from "./route-tls.ts";
-import { readCa, readLeaf, type RouteSecrets, routeSecret, secretKey, type SecretObject } from "./route-secrets.ts";
+import {
+  type Cluster,
+  routesCaSecretName,
+  issueCa,
+  issueLeaf,
+  leafRenewalReason,
+  type RouteCa,
+  type IssueRouteTls,
+  readCa,
+  readLeaf,
+  type RouteSecrets,
+  routeSecret,
+  secretKey,
+  type SecretObject,
+} from "../../cluster/index.ts";
 
 /** Creates the object; false when it already exists (another delivery created it first). */
 async function createOnce(kube: Kube, object: SecretObject): Promise<boolean> {

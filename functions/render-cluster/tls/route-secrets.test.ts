@@ -4,10 +4,14 @@ import type { Kube } from "../../../shared/kube/client.ts";
 import { KubeRequestError } from "../../../shared/kube/errors.ts";
 import type { KubeObject, ObjectKey } from "../../../shared/kube/object.ts";
 import { demoCluster } from "../../../test/fixtures/cluster/clusters.ts";
-import type { Cluster } from "../../cluster/index.ts";
+import {
+  type Cluster,
+  readRouteSecrets,
+  type SecretObject,
+  judgeRouteTls,
+  routeTlsForRender,
+} from "../../cluster/index.ts";
 import { issueRouteTls } from "./issue-route-tls.ts";
-import { readRouteSecrets, type SecretObject } from "./route-secrets.ts";
-import { judgeRouteTls, routeTlsForRender } from "./route-tls.ts";
 
 /** Secrets in memory; `create` refuses an existing name like the API server, and every call yields first. */
 function secretStore(): Kube & { secrets: Map<string, SecretObject> } {
