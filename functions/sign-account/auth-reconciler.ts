@@ -18,8 +18,12 @@ import type { KickOutcome } from "./user/types.ts";
 /** Generating takes one pass, signing and pushing the next, confirming the push a third: and a spare. */
 const PASSES = 4;
 
-/** What act did that the next pass looks at. */
-export type Carry = Exclude<Acted, { kind: "done" } | { kind: "conflict" }>;
+/**
+ * What act did that the next pass looks at; `raced`: a later pass's status write lost to another
+ * delivery, so the next pass decides again from what that one wrote (what this one did is still
+ * carried, and recorded then).
+ */
+export type Carry = Exclude<Acted, { kind: "done" } | { kind: "conflict" }> | { kind: "raced" };
 
 /** The latest push, delete request and kick of this reconcile's earlier passes, as observe hears of them. */
 export interface LastActs {
@@ -114,9 +118,13 @@ export function authReconciler<T extends Decision["object"], O, D extends Decisi
     },
     async act(_object, { decision, keyring, system, pass }, context) {
       const acted = await act(context.kube, recorderOf(context), keyring, decision, system, context.now());
+      const last = pass === PASSES - 1;
+      // A first pass that loses its claim leaves the decision to the delivery that won it. A later
+      // one already acted (pushed, asked for a delete, kicked): what it did is recorded on what the
+      // other delivery wrote, or a push acknowledged here would never show in lastPushTime.
+      if (acted.kind === "conflict" && pass > 0 && !last) return { kind: "look-again", carry: { kind: "raced" } };
       if (acted.kind === "conflict")
         return { kind: "conflict", message: `${decision.summary} (lost to another write)` };
-      const last = pass === PASSES - 1;
       // After the last pass's push the poll (kept by this decision) confirms it.
       if (acted.kind === "done" || (acted.kind !== "generated" && last))
         return { kind: "done", summary: decision.summary, schedules: decision.schedules };
