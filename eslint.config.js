@@ -13,6 +13,12 @@ const catalogOnlyInBin = {
 };
 // Functions declare the schedules they want in their outcome (shared/runtime/schedule.ts); only the
 // runtime writes PingSources, so no path of a function can forget a drop.
+// Functions reach shared/ through each package's front door (shared/<package>/index.ts), which says
+// what a package offers them; its other modules are the package's own.
+const sharedThroughFrontDoors = {
+  regex: "^(\\.\\./)+shared/[a-z-]+/(?!index\\.ts$)",
+  message: "a function imports shared/<package>/index.ts, the package's front door, not its modules.",
+};
 const schedulesOwnedByRuntime = {
   regex: "(^|/)shared/(eventing/schedule|runtime/schedule-keeper)\\.ts$",
   message:
@@ -59,25 +65,32 @@ export default tseslint.config(
     },
   },
   // A function folder uses another folder's code only through that folder's public index.ts
-  // (render-cluster and step-rollout reach the NatsCluster domain through cluster/index.ts).
-  ...functionFolders.map((folder) => ({
-    files: [`functions/${folder}/**/*.ts`],
-    rules: {
-      "no-restricted-imports": [
-        "error",
-        {
-          patterns: [
-            catalogOnlyInBin,
-            schedulesOwnedByRuntime,
-            {
-              regex: `^(\\.\\./)+(${functionFolders.filter((other) => other !== folder).join("|")})/(?!index\\.ts$)`,
-              message: "another function folder is used only through its public index.ts.",
-            },
+  // (render-cluster and step-rollout reach the NatsCluster domain through cluster/index.ts), and
+  // shared/ through its front doors; its tests may reach a shared module itself (a schema, decode).
+  ...functionFolders.flatMap((folder) => {
+    const otherFolders = {
+      regex: `^(\\.\\./)+(${functionFolders.filter((other) => other !== folder).join("|")})/(?!index\\.ts$)`,
+      message: "another function folder is used only through its public index.ts.",
+    };
+    return [
+      {
+        files: [`functions/${folder}/**/*.ts`],
+        ignores: ["**/*.test.ts"],
+        rules: {
+          "no-restricted-imports": [
+            "error",
+            { patterns: [catalogOnlyInBin, schedulesOwnedByRuntime, sharedThroughFrontDoors, otherFolders] },
           ],
         },
-      ],
-    },
-  })),
+      },
+      {
+        files: [`functions/${folder}/**/*.test.ts`],
+        rules: {
+          "no-restricted-imports": ["error", { patterns: [catalogOnlyInBin, schedulesOwnedByRuntime, otherFolders] }],
+        },
+      },
+    ];
+  }),
   {
     files: ["functions/*.ts"],
     rules: { "no-restricted-imports": ["error", { patterns: [catalogOnlyInBin, schedulesOwnedByRuntime] }] },

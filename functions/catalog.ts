@@ -1,4 +1,4 @@
-import type { OperatorFunction } from "../shared/runtime/function.ts";
+import type { OperatorFunction } from "../shared/runtime/index.ts";
 
 /**
  * Every function the image carries, imported only when selected so a Knative

@@ -1,5 +1,4 @@
-import type { OperatorFunction } from "../shared/runtime/function.ts";
-import { skipped } from "../shared/runtime/outcome.ts";
+import { type OperatorFunction, skipped } from "../shared/runtime/index.ts";
 
 /**
  * A function whose reconciler has not landed yet: it is routed, decodes and

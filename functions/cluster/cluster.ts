@@ -1,6 +1,6 @@
 // A NatsCluster as read from the API server: its name and namespace are always set.
-import type { NatsCluster } from "../../shared/api/cluster/nats-cluster.ts";
-import type { KubeObject, ObjectMeta } from "../../shared/kube/object.ts";
+import type { NatsCluster } from "../../shared/api/index.ts";
+import type { KubeObject, ObjectMeta } from "../../shared/kube/index.ts";
 
 export type Cluster = Omit<NatsCluster, "metadata"> &
   KubeObject & { metadata: ObjectMeta & { name: string; namespace: string } };

@@ -1,7 +1,7 @@
 // How a NatsCluster's servers reach the rest of the system (C50, C57), judged from what they
 // answer to GATEWAYZ and LEAFZ (pure): `status.gateways[]` with `GatewaysConnected`, and
 // `status.leafRemotes[]` with `LeafnodesConnected`.
-import type { ConditionUpdate } from "../../shared/kube/conditions.ts";
+import type { ConditionUpdate } from "../../shared/kube/index.ts";
 import type { Cluster } from "./cluster.ts";
 import type { RefusedLeafRemote } from "./leaf-remotes.ts";
 import type { ReadyLeafRemote } from "./plan/leafnodes.ts";

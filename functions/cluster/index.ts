@@ -17,7 +17,7 @@ export {
   scheduleName,
   serverLabels,
 } from "./names.ts";
-export { operatorNamespace } from "../../shared/runtime/operator-namespace.ts";
+export { operatorNamespace } from "../../shared/runtime/index.ts";
 export {
   ALLOW_GATEWAY_WITHOUT_TLS_ENV,
   allowGatewayWithoutTls,

@@ -3,12 +3,9 @@
 // servers, creds and CA make the remote, bound to the global account, the cluster's system
 // account, or the account of a NatsAccountTrust, whose JWT is preloaded. A remote that cannot be read is left out and named;
 // the others are rendered.
-import type { NatsConnectionSpec } from "../../shared/api/core/nats-connection.ts";
-import { KINDS } from "../../shared/api/kinds.ts";
-import type { Kube } from "../../shared/kube/client.ts";
-import type { KubeObject } from "../../shared/kube/object.ts";
-import { isAdmitted } from "../../shared/kube/reference-grants.ts";
-import { readConnectionSettings } from "../../shared/nats/connection-settings.ts";
+import { KINDS, type NatsConnectionSpec } from "../../shared/api/index.ts";
+import { isAdmitted, type Kube, type KubeObject } from "../../shared/kube/index.ts";
+import { readConnectionSettings } from "../../shared/nats/index.ts";
 import type { Cluster } from "./cluster.ts";
 import type { ReadyLeafRemote } from "./plan/leafnodes.ts";
 import { type AccountTrustObject, judgeAccountTrust } from "./trust/account-trust.ts";

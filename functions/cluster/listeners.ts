@@ -2,8 +2,7 @@
 // TLS, and a leaf's resolver, may be rendered, and what the listeners' TLS Secrets hold.
 // render-cluster and step-rollout judge the same way, so neither renders nor rolls out what the
 // other holds back.
-import type { Kube } from "../../shared/kube/client.ts";
-import type { KubeObject } from "../../shared/kube/object.ts";
+import type { Kube, KubeObject } from "../../shared/kube/index.ts";
 import type { Cluster } from "./cluster.ts";
 import { chooseResolver } from "./plan/auth-config.ts";
 import { gatewayTlsSecretName } from "./plan/gateway.ts";

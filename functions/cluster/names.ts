@@ -1,6 +1,6 @@
 // Names, labels and addresses of everything rendered for a NatsCluster, in one place
 // so the renderer and the rollout agree on them.
-import { APP_NAME, LABELS, MANAGED_BY } from "../../shared/api/constants/labels.ts";
+import { APP_NAME, LABELS, MANAGED_BY } from "../../shared/api/index.ts";
 
 export const PORTS = {
   client: 4222,

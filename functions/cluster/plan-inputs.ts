@@ -2,8 +2,8 @@
 // and step-rollout read it: the trust `spec.auth` names, the route TLS Secrets, the client and
 // listener TLS Secrets, the leaf remotes, and the namespace the operator runs in. planOf
 // (plan-of.ts) makes the plan of them, so both functions see the same revision by construction.
-import type { Kube } from "../../shared/kube/client.ts";
-import { operatorNamespace } from "../../shared/runtime/operator-namespace.ts";
+import type { Kube } from "../../shared/kube/index.ts";
+import { operatorNamespace } from "../../shared/runtime/index.ts";
 import type { Cluster } from "./cluster.ts";
 import { type LeafRemotes, resolveLeafRemotes } from "./leaf-remotes.ts";
 import { type ListenerSecrets, readListenerSecrets } from "./listeners.ts";

@@ -1,10 +1,8 @@
 // What leads to a NatsCluster besides its own events, for the reconcilers of render-cluster and
 // step-rollout: a change of one of its servers' StatefulSets, and the ticks of its own schedules
 // (whose work names the cluster as `{namespace, cluster}`, as the PingSources already running do).
-import type { Kube } from "../../shared/kube/client.ts";
-import type { KubeObject, ObjectKey } from "../../shared/kube/object.ts";
-import type { ObjectRef } from "../../shared/runtime/event.ts";
-import type { KindRef, Related, RelatedContext } from "../../shared/runtime/reconciler.ts";
+import type { Kube, KubeObject, ObjectKey } from "../../shared/kube/index.ts";
+import type { KindRef, ObjectRef, Related, RelatedContext } from "../../shared/runtime/index.ts";
 import { asCluster, type Cluster } from "./cluster.ts";
 import { CLUSTER_API_VERSION, CLUSTER_KIND } from "./names.ts";
 

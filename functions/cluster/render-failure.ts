@@ -1,5 +1,5 @@
 // What a failed render reads as; the annotations that record it are in shared/api/constants.
-import { RENDER_FAILURE_REASON_ANNOTATION } from "../../shared/api/constants/annotations.ts";
+import { RENDER_FAILURE_REASON_ANNOTATION } from "../../shared/api/index.ts";
 
 /** The reason of a failure that names none. */
 export const GENERIC_FAILURE_REASON = "ReconcileFailed";

@@ -1,6 +1,6 @@
 // step-rollout's tick, declared by step-rollout while a rollout moves and by render-cluster when a
 // new revision (a renewed certificate, a changed trust) needs a rollout that no event would start.
-import { keepPolling, type Poll, type ScheduleDecision, stopPolling } from "../../shared/runtime/schedule.ts";
+import { keepPolling, type Poll, type ScheduleDecision, stopPolling } from "../../shared/runtime/index.ts";
 import type { Cluster } from "./cluster.ts";
 import { scheduleName } from "./names.ts";
 

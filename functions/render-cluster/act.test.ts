@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
-import { RENDER_FAILURE_ANNOTATION } from "../../shared/api/constants/annotations.ts";
-import type { KubeObject } from "../../shared/kube/object.ts";
+import { RENDER_FAILURE_ANNOTATION } from "../../shared/api/index.ts";
+import type { KubeObject } from "../../shared/kube/index.ts";
 import { demoCluster } from "../../test/fixtures/cluster/clusters.ts";
 import { memoryKube } from "../../test/support/memory-kube.ts";
 import { type Cluster, readCluster } from "../cluster/index.ts";

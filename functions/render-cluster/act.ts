@@ -1,12 +1,8 @@
 // Carrying out render-cluster's decisions: phase 1 writes the route TLS Secrets an order asks for;
 // the render then writes its objects, render-cluster's fields of the status, and last the
 // render-failure annotations with their event.
-import { FIELD_MANAGERS } from "../../shared/api/constants/field-managers.ts";
-import type { Kube } from "../../shared/kube/client.ts";
-import type { EventRecorder } from "../../shared/kube/events.ts";
-import { guarded } from "../../shared/kube/guarded.ts";
-import { keyOf } from "../../shared/kube/object.ts";
-import { writeStatus } from "../../shared/kube/status.ts";
+import { FIELD_MANAGERS } from "../../shared/api/index.ts";
+import { type EventRecorder, guarded, keyOf, type Kube, writeStatus } from "../../shared/kube/index.ts";
 import { type Cluster, type IssueRouteTls } from "../cluster/index.ts";
 import type { Decision } from "./decide.ts";
 import { recordFailure } from "./failure.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
-import { RENDER_FAILURE_ANNOTATION, RENDER_FAILURE_REASON_ANNOTATION } from "../../shared/api/constants/annotations.ts";
-import type { KubeObject } from "../../shared/kube/object.ts";
+import { RENDER_FAILURE_ANNOTATION, RENDER_FAILURE_REASON_ANNOTATION } from "../../shared/api/index.ts";
+import type { KubeObject } from "../../shared/kube/index.ts";
 import { demoCluster, routeTlsData } from "../../test/fixtures/cluster/clusters.ts";
 import { type Cluster, planCertificates, routeTlsPlan, type SecretObject } from "../cluster/index.ts";
 import { decide } from "./decide.ts";

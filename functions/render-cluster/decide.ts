@@ -2,7 +2,7 @@
 // the same observation always gives the same decision. Route TLS is decided first, on its own
 // (decideRouteTls): the render's revision is made of the certificate the servers mount, so a
 // leaf issued or renewed in this delivery is written before the render is decided from it.
-import type { ScheduleDecision } from "../../shared/runtime/schedule.ts";
+import type { ScheduleDecision } from "../../shared/runtime/index.ts";
 import {
   clientTlsSecretName,
   type Cluster,

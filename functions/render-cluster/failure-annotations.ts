@@ -3,7 +3,7 @@
 // `ReconcileFailed` unless the failure names a more specific one (a refused trust), kept in
 // `render-failure-reason`. The message is cut to the 1 kB an Event note holds, so the annotation
 // and the Warning event say the same.
-import { RENDER_FAILURE_ANNOTATION, RENDER_FAILURE_REASON_ANNOTATION } from "../../shared/api/constants/annotations.ts";
+import { RENDER_FAILURE_ANNOTATION, RENDER_FAILURE_REASON_ANNOTATION } from "../../shared/api/index.ts";
 import { failureMessage, GENERIC_FAILURE_REASON, type RenderFailure } from "../cluster/index.ts";
 
 /** A failure named by its message alone reads as `ReconcileFailed`. */

@@ -1,10 +1,8 @@
 import { describe, expect, it } from "@jest/globals";
-import type { EventRecorder } from "../../shared/kube/events.ts";
-import { createKube } from "../../shared/kube/client.ts";
-import { KubeRequestError } from "../../shared/kube/errors.ts";
+import { createKube, type EventRecorder, KubeRequestError } from "../../shared/kube/index.ts";
 import { demoCluster } from "../../test/fixtures/cluster/clusters.ts";
 import { scriptedTransport } from "../../test/support/fake-transport.ts";
-import { RENDER_FAILURE_ANNOTATION, RENDER_FAILURE_REASON_ANNOTATION } from "../../shared/api/constants/annotations.ts";
+import { RENDER_FAILURE_ANNOTATION, RENDER_FAILURE_REASON_ANNOTATION } from "../../shared/api/index.ts";
 import { reportFailure } from "./failure.ts";
 
 const path = "/apis/cluster.nats-operator.io/v1beta1/namespaces/nats-system/natsclusters/demo";

@@ -1,10 +1,7 @@
 // Records a render failure on the NatsCluster (what it says: failure-annotations.ts). The
 // annotations are written guarded by the resourceVersion, so of concurrent deliveries that find the
 // same new failure, only one writes it and records its Warning event.
-import type { Kube } from "../../shared/kube/client.ts";
-import type { EventRecorder } from "../../shared/kube/events.ts";
-import { guarded } from "../../shared/kube/guarded.ts";
-import { keyOf } from "../../shared/kube/object.ts";
+import { type EventRecorder, guarded, keyOf, type Kube } from "../../shared/kube/index.ts";
 import { type Cluster, readCluster, type RenderFailure } from "../cluster/index.ts";
 import { failureAnnotationChanges, failureEvent, namedFailure } from "./failure-annotations.ts";
 

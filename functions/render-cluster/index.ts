@@ -1,7 +1,7 @@
 // render-cluster: renders a NatsCluster into its route TLS, Services, PDB and NetworkPolicy, and
 // creates the StatefulSet and ConfigMap of every server that does not exist yet; existing servers
 // are changed only by step-rollout. One reconciler (reconciler.ts), of NatsClusters.
-import { defineFunction } from "../../shared/runtime/reconciler.ts";
+import { defineFunction } from "../../shared/runtime/index.ts";
 import { natsCluster } from "./reconciler.ts";
 import { routeCertificateDue } from "./status.ts";
 

@@ -3,8 +3,7 @@
 // NatsConnections; read by the cluster package's readPlanInputs, as step-rollout reads them), the
 // namespace's cert-manager Certificates, and the objects of the names it renders (with the
 // servers' data claims). What it all comes to is decided in decide.ts.
-import type { Kube } from "../../shared/kube/client.ts";
-import { keyOf, type KubeObject, type ObjectKey } from "../../shared/kube/object.ts";
+import { keyOf, type Kube, type KubeObject, type ObjectKey } from "../../shared/kube/index.ts";
 import {
   claimName,
   type Cluster,

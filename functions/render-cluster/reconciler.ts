@@ -3,8 +3,8 @@
 // Two phases in one delivery: decide says which route TLS Secrets to issue first, and act issues
 // them, decides the render from the Secrets as they now stand (pure, decide.ts) and writes it.
 // A delivery that fails tells the user (failure.ts), once; a write conflict is only retried.
-import { isConflict } from "../../shared/kube/guarded.ts";
-import type { Acted, Reconciler, ReconcileContext } from "../../shared/runtime/reconciler.ts";
+import { isConflict } from "../../shared/kube/index.ts";
+import type { Acted, ReconcileContext, Reconciler } from "../../shared/runtime/index.ts";
 import {
   allowGatewayWithoutTls,
   type Cluster,

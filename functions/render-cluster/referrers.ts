@@ -3,11 +3,15 @@
 // its `spec.auth` names, the NatsConnections its leaf remotes dial (their URLs and creds), and the
 // NatsReferenceGrants that admit those references across namespaces. A change of any of them is a
 // new revision for each NatsCluster that uses it (a rotated certificate is reloaded by step-rollout).
-import type { Kube } from "../../shared/kube/client.ts";
-import type { ObjectRef } from "../../shared/runtime/event.ts";
-import { qualifiedKind } from "../../shared/runtime/function.ts";
-import type { KindRef, Related, RelatedContext } from "../../shared/runtime/reconciler.ts";
-import { KINDS } from "../../shared/api/kinds.ts";
+import type { Kube } from "../../shared/kube/index.ts";
+import {
+  type KindRef,
+  type ObjectRef,
+  qualifiedKind,
+  type Related,
+  type RelatedContext,
+} from "../../shared/runtime/index.ts";
+import { KINDS } from "../../shared/api/index.ts";
 import {
   asCluster,
   type Cluster,

@@ -3,8 +3,8 @@
 // of the cluster domain. A route certificate falling due needs no schedule of its own: the status
 // says when (`routeCertificate.renewAt`), and the resync tick after that time delivers the
 // NatsCluster (`routeCertificateDue`).
-import { RENDER_FAILURE_REASON_ANNOTATION } from "../../shared/api/constants/annotations.ts";
-import { keepPolling, type Poll, type ScheduleDecision, stopPolling } from "../../shared/runtime/schedule.ts";
+import { RENDER_FAILURE_REASON_ANNOTATION } from "../../shared/api/index.ts";
+import { keepPolling, type Poll, type ScheduleDecision, stopPolling } from "../../shared/runtime/index.ts";
 import { type Cluster, rolloutPoll } from "../cluster/index.ts";
 
 export const renderPollName = (cluster: string): string => `${cluster}-render-poll`;

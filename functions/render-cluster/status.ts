@@ -1,6 +1,6 @@
 // The part of the NatsCluster status render-cluster owns: what the spec renders to.
 // Conditions, servers, the config revision being applied and the rollout are step-rollout's.
-import type { ObjectSnapshot } from "../../shared/runtime/event.ts";
+import type { ObjectSnapshot } from "../../shared/runtime/index.ts";
 import { type Cluster, type ClusterPlan, type CertificateTimes } from "../cluster/index.ts";
 
 export type RenderedStatus = ClusterPlan["status"] & Pick<NonNullable<Cluster["status"]>, "routeCertificate">;

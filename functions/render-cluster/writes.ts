@@ -1,10 +1,8 @@
 // Which rendered objects a delivery writes (pure): shared objects when they differ from the render,
 // a server's objects only when the server does not exist yet (existing servers change only
 // through step-rollout's steps), and nothing of a rendered name this NatsCluster does not control.
-import { RENDERED_ANNOTATIONS } from "../../shared/api/constants/annotations.ts";
-import { containsRendered } from "../../shared/kube/contains.ts";
-import type { KubeObject } from "../../shared/kube/object.ts";
-import { describeObject, isControlledBy } from "../../shared/kube/ownership.ts";
+import { RENDERED_ANNOTATIONS } from "../../shared/api/index.ts";
+import { containsRendered, describeObject, isControlledBy, type KubeObject } from "../../shared/kube/index.ts";
 import { claimName, type Cluster, type ClusterPlan, joinsSuperclusterMetaGroup } from "../cluster/index.ts";
 import { type RenderedObjects, sharedKey } from "./observe.ts";
 

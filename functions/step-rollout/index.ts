@@ -1,6 +1,5 @@
-import { CLUSTER_ANNOTATIONS, RENDER_FAILURE_ANNOTATION } from "../../shared/api/constants/annotations.ts";
-import type { OperatorFunction } from "../../shared/runtime/function.ts";
-import { defineFunction } from "../../shared/runtime/reconciler.ts";
+import { CLUSTER_ANNOTATIONS, RENDER_FAILURE_ANNOTATION } from "../../shared/api/index.ts";
+import { defineFunction, type OperatorFunction } from "../../shared/runtime/index.ts";
 import type { MonitorAddress } from "./servers/monitor.ts";
 import { natsCluster } from "./nats-cluster/reconciler.ts";
 import { closeSystemConnections } from "./servers/system-user.ts";

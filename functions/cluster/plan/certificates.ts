@@ -2,7 +2,7 @@
 // `certManager`, issued into the Secret the servers mount for that listener, so the servers wait
 // for it as they wait for a named Secret. Pure: what to issue for, never whether it is issued.
 import { isIP } from "node:net";
-import { controllerReference, type KubeObject } from "../../../shared/kube/object.ts";
+import { controllerReference, type KubeObject } from "../../../shared/kube/index.ts";
 import type { Cluster as NatsCluster } from "../cluster.ts";
 import { clusterLabels, headlessServiceName, leafnodesServiceName } from "../names.ts";
 

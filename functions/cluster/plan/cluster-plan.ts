@@ -1,7 +1,7 @@
 // Everything a NatsCluster renders to, computed from the object and the TLS Secrets it mounts.
 import type { Cluster as NatsCluster } from "../cluster.ts";
-import { RENDERED_ANNOTATIONS } from "../../../shared/api/constants/annotations.ts";
-import { controllerReference, type KubeObject } from "../../../shared/kube/object.ts";
+import { RENDERED_ANNOTATIONS } from "../../../shared/api/index.ts";
+import { controllerReference, type KubeObject } from "../../../shared/kube/index.ts";
 import {
   PORTS,
   clusterLabels,

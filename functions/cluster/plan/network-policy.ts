@@ -2,7 +2,7 @@
 // operator's namespace, metrics from there and exporter.from, the client, gateway and leafnode
 // ports from anywhere.
 import type { Cluster as NatsCluster } from "../cluster.ts";
-import type { KubeObject, OwnerReference } from "../../../shared/kube/object.ts";
+import type { KubeObject, OwnerReference } from "../../../shared/kube/index.ts";
 import { PORTS, clusterLabels, clusterSelector } from "../names.ts";
 
 const tcp = (port: number) => ({ protocol: "TCP", port });

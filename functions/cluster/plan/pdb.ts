@@ -1,6 +1,6 @@
 // At most one server pod voluntarily disrupted at a time.
 import type { Cluster as NatsCluster } from "../cluster.ts";
-import type { KubeObject, OwnerReference } from "../../../shared/kube/object.ts";
+import type { KubeObject, OwnerReference } from "../../../shared/kube/index.ts";
 import { clusterLabels, clusterSelector } from "../names.ts";
 
 export function renderPdb(

@@ -1,8 +1,8 @@
 // The client Service (client port only), the headless Service the pods' DNS names live under,
 // and the Services a gateway or leafnode listener is exposed with when the spec asks for them.
 import type { Cluster as NatsCluster } from "../cluster.ts";
-import type { ServiceTemplate } from "../../../shared/api/cluster/service-template.ts";
-import type { KubeObject, OwnerReference } from "../../../shared/kube/object.ts";
+import type { ServiceTemplate } from "../../../shared/api/index.ts";
+import type { KubeObject, OwnerReference } from "../../../shared/kube/index.ts";
 import {
   PORTS,
   clusterLabels,

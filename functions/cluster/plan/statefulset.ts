@@ -1,7 +1,7 @@
 // One server's StatefulSet (replicas 1) with the nats container and the exporter sidecar.
 import type { Cluster as NatsCluster } from "../cluster.ts";
-import { RENDERED_ANNOTATIONS, VOLUME_DIGEST_ANNOTATION } from "../../../shared/api/constants/annotations.ts";
-import type { KubeObject } from "../../../shared/kube/object.ts";
+import { RENDERED_ANNOTATIONS, VOLUME_DIGEST_ANNOTATION } from "../../../shared/api/index.ts";
+import type { KubeObject } from "../../../shared/kube/index.ts";
 import {
   PORTS,
   clusterSelector,

@@ -1,7 +1,6 @@
 // The route TLS Secrets of a cluster as read (the CA Secret and the mounted leaf Secret), what
 // they hold, and the Secret objects the operator writes for them.
-import type { Kube } from "../../../shared/kube/client.ts";
-import { controllerReference, type KubeObject, type ObjectKey } from "../../../shared/kube/object.ts";
+import { controllerReference, type Kube, type KubeObject, type ObjectKey } from "../../../shared/kube/index.ts";
 import type { Cluster } from "../cluster.ts";
 import { clusterLabels, routesCaSecretName } from "../names.ts";
 import { routeTlsPlan, type RouteTlsPlan } from "../plan/cluster-plan.ts";

@@ -1,7 +1,7 @@
 // What the route TLS Secrets come to (pure): off, ready to mount, waited for, held by someone
 // else, or to be issued. Key generation is not pure, so a Secret to write is an order that
 // issue-route-tls.ts carries out; the judgement itself only reads certificates.
-import { isControlledBy } from "../../../shared/kube/ownership.ts";
+import { isControlledBy } from "../../../shared/kube/index.ts";
 import type { Cluster } from "../cluster.ts";
 import { readCertificate } from "./certificate.ts";
 import { caUsable, leafRenewalReason } from "./route-certificates.ts";

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "@jest/globals";
-import type { KubeObject } from "../../../shared/kube/object.ts";
+import type { KubeObject } from "../../../shared/kube/index.ts";
 import { memoryKube } from "../../../test/support/memory-kube.ts";
 import { createOperator, type SignedAccount, type TestOperator } from "../../../test/support/nats-auth.ts";
 import { judgeAccountTrust, mergePreloads, type AccountTrustObject } from "./account-trust.ts";

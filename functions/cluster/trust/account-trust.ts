@@ -2,11 +2,8 @@
 // each from a NatsAccountTrust. Judged like the operator trust: a JWT must be an account's,
 // for the key the trust names, issued by the operator or one of its signing keys.
 import { isAccount } from "@nats-io/jwt";
-import type { NatsAccountTrustSpec, NatsAccountTrustStatus } from "../../../shared/api/core/nats-account-trust.ts";
-import { KINDS } from "../../../shared/api/kinds.ts";
-import type { Kube } from "../../../shared/kube/client.ts";
-import type { KubeObject } from "../../../shared/kube/object.ts";
-import { isAdmitted } from "../../../shared/kube/reference-grants.ts";
+import { KINDS, type NatsAccountTrustSpec, type NatsAccountTrustStatus } from "../../../shared/api/index.ts";
+import { isAdmitted, type Kube, type KubeObject } from "../../../shared/kube/index.ts";
 import type { Cluster } from "../cluster.ts";
 import { decodeClaims } from "./jwt-claims.ts";
 import { refuse, type RefusedTrust } from "./trust-validation.ts";

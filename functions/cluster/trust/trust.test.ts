@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "@jest/globals";
 import { createAccount, createOperator as createOperatorKey, encodeAccount, encodeOperator } from "@nats-io/jwt";
-import type { KubeObject } from "../../../shared/kube/object.ts";
+import type { KubeObject } from "../../../shared/kube/index.ts";
 import { createOperator, type TestOperator } from "../../../test/support/nats-auth.ts";
 import { memoryKube } from "../../../test/support/memory-kube.ts";
 import type { Cluster } from "../cluster.ts";

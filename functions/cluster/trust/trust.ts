@@ -1,10 +1,7 @@
 // Follows a NatsCluster's `spec.auth.trustRef` to the NatsOperatorTrust it names. Both cluster
 // functions plan from the result, so they must read it the same way: this is the one place.
-import type { NatsOperatorTrustSpec, NatsOperatorTrustStatus } from "../../../shared/api/core/nats-operator-trust.ts";
-import { KINDS } from "../../../shared/api/kinds.ts";
-import type { Kube } from "../../../shared/kube/client.ts";
-import type { KubeObject } from "../../../shared/kube/object.ts";
-import { isAdmitted } from "../../../shared/kube/reference-grants.ts";
+import { KINDS, type NatsOperatorTrustSpec, type NatsOperatorTrustStatus } from "../../../shared/api/index.ts";
+import { isAdmitted, type Kube, type KubeObject } from "../../../shared/kube/index.ts";
 import { resolveAccountTrusts } from "./account-trust.ts";
 import type { Cluster } from "../cluster.ts";
 import { refuse, validateTrust, type TrustResolution } from "./trust-validation.ts";

@@ -5,11 +5,14 @@
 // render failure says so, while the servers keep waiting. An issuer of cert-manager.io that does
 // not exist holds the render (issuers.ts reads it): cert-manager would never issue, and the servers
 // would wait for a Secret without anyone saying why.
-import type { Kube } from "../../../shared/kube/client.ts";
-import { containsRendered } from "../../../shared/kube/contains.ts";
-import { isKubeRequestError } from "../../../shared/kube/errors.ts";
-import type { KubeObject } from "../../../shared/kube/object.ts";
-import { describeObject, isControlledBy } from "../../../shared/kube/ownership.ts";
+import {
+  containsRendered,
+  describeObject,
+  isControlledBy,
+  isKubeRequestError,
+  type Kube,
+  type KubeObject,
+} from "../../../shared/kube/index.ts";
 import {
   CERTIFICATE_API_VERSION,
   CERTIFICATE_KIND,

@@ -1,7 +1,6 @@
 // Carries out an order to issue the self-signed route Secrets (judged in route-tls.ts): generates
 // the keys, writes the Secrets, and answers the Secrets as they now stand.
-import type { Kube } from "../../../shared/kube/client.ts";
-import { guarded } from "../../../shared/kube/guarded.ts";
+import { guarded, type Kube } from "../../../shared/kube/index.ts";
 import {
   type Cluster,
   routesCaSecretName,

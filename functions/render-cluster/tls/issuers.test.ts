@@ -1,6 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import { createKube } from "../../../shared/kube/client.ts";
-import { KubeRequestError } from "../../../shared/kube/errors.ts";
+import { createKube, KubeRequestError } from "../../../shared/kube/index.ts";
 import { demoCluster } from "../../../test/fixtures/cluster/clusters.ts";
 import { scriptedTransport } from "../../../test/support/fake-transport.ts";
 import { readCertificates } from "./certificates.ts";

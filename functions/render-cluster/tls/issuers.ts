@@ -3,9 +3,7 @@
 // servers would wait for their Secret without the NatsCluster ever saying why. Read here, at the
 // edge; judged in certificates.ts. Only issuers of group cert-manager.io are checked: an external
 // issuer's kind is its own project's, and whether it exists is not ours to know.
-import type { Kube } from "../../../shared/kube/client.ts";
-import { isKubeRequestError } from "../../../shared/kube/errors.ts";
-import type { KubeObject } from "../../../shared/kube/object.ts";
+import { isKubeRequestError, type Kube, type KubeObject } from "../../../shared/kube/index.ts";
 import type { CertificateObject, Cluster } from "../../cluster/index.ts";
 
 export const ISSUER_GROUP = "cert-manager.io";

@@ -1,8 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
 import { X509Certificate } from "node:crypto";
-import type { Kube } from "../../../shared/kube/client.ts";
-import { KubeRequestError } from "../../../shared/kube/errors.ts";
-import type { KubeObject, ObjectKey } from "../../../shared/kube/object.ts";
+import { type Kube, type KubeObject, KubeRequestError, type ObjectKey } from "../../../shared/kube/index.ts";
 import { demoCluster } from "../../../test/fixtures/cluster/clusters.ts";
 import {
   type Cluster,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import type { KubeObject } from "../../../shared/kube/object.ts";
+import type { KubeObject } from "../../../shared/kube/index.ts";
 import { memoryKube } from "../../../test/support/memory-kube.ts";
 import { demoCluster } from "../../../test/fixtures/cluster/clusters.ts";
 import { reportsOf } from "../../../test/fixtures/cluster/jsz.ts";

@@ -4,20 +4,23 @@
 // the Events and the one-shot annotations.
 import {
   CLUSTER_ANNOTATIONS,
+  FIELD_MANAGERS,
+  FINALIZERS,
+  type NatsClusterStatus,
   REMOVAL_ANNOTATION,
   RENDERED_ANNOTATIONS,
   VOLUME_DIGEST_ANNOTATION,
-} from "../../../shared/api/constants/annotations.ts";
-import { FIELD_MANAGERS } from "../../../shared/api/constants/field-managers.ts";
-import type { NatsClusterStatus } from "../../../shared/api/cluster/nats-cluster.ts";
-import { FINALIZERS } from "../../../shared/api/constants/finalizers.ts";
-import type { Kube } from "../../../shared/kube/client.ts";
-import type { EventRecorder } from "../../../shared/kube/events.ts";
-import { addFinalizer, removeFinalizer } from "../../../shared/kube/finalizers.ts";
-import { guarded } from "../../../shared/kube/guarded.ts";
-import { keyOf } from "../../../shared/kube/object.ts";
-import { writeStatus } from "../../../shared/kube/status.ts";
-import { isControlledBy } from "../../../shared/kube/ownership.ts";
+} from "../../../shared/api/index.ts";
+import {
+  addFinalizer,
+  type EventRecorder,
+  guarded,
+  isControlledBy,
+  keyOf,
+  type Kube,
+  removeFinalizer,
+  writeStatus,
+} from "../../../shared/kube/index.ts";
 import { claimName, type Cluster, configMapName, type PlannedServer, serverLabels } from "../../cluster/index.ts";
 import type { ReloadAction } from "../reload/changes.ts";
 import type { Decision, RolloutStepDecision, Observed, StatefulSet } from "./types.ts";

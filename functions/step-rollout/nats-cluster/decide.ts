@@ -1,10 +1,8 @@
 // The decision of one step-rollout delivery, from what observe.ts read and the time: pure, so
 // the same observation always gives the same decision, and `nats-operator preview` can show a
 // change's decision without acting on it.
-import { CLUSTER_ANNOTATIONS, RENDER_FAILURE_ANNOTATION } from "../../../shared/api/constants/annotations.ts";
-import { FINALIZERS } from "../../../shared/api/constants/finalizers.ts";
-import { type ConditionUpdate, setConditions } from "../../../shared/kube/conditions.ts";
-import { hasFinalizer } from "../../../shared/kube/finalizers.ts";
+import { CLUSTER_ANNOTATIONS, FINALIZERS, RENDER_FAILURE_ANNOTATION } from "../../../shared/api/index.ts";
+import { type ConditionUpdate, hasFinalizer, setConditions } from "../../../shared/kube/index.ts";
 import { renderFailureReason } from "../../cluster/index.ts";
 import { appliedBy } from "../reload/decision.ts";
 import { decideConfigChanges } from "../reload/changes.ts";

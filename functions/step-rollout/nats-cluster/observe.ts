@@ -1,9 +1,8 @@
 // Everything one rollout decision needs, read and nothing else: the planned render, the servers'
 // StatefulSets and ConfigMaps, objects of rendered names held by others, what every server's
 // monitoring port answers, and the system user. What it all means is derived in decide.ts.
-import { LABELS } from "../../../shared/api/constants/labels.ts";
-import type { Kube } from "../../../shared/kube/client.ts";
-import { keyOf, type KubeObject } from "../../../shared/kube/object.ts";
+import { LABELS } from "../../../shared/api/index.ts";
+import { describeObject, isControlledBy, keyOf, type Kube, type KubeObject } from "../../../shared/kube/index.ts";
 import {
   allowGatewayWithoutTls,
   type Cluster,
@@ -12,7 +11,6 @@ import {
   readPlanInputs,
   type ServerConnectivity,
 } from "../../cluster/index.ts";
-import { describeObject, isControlledBy } from "../../../shared/kube/ownership.ts";
 import { pingConnectivity, readConnectivity } from "../servers/connectivity.ts";
 import { readServers, type MonitorAddress } from "../servers/monitor.ts";
 import { readSystemUser, systemConnection, type SystemUser } from "../servers/system-user.ts";

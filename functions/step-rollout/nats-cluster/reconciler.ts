@@ -1,10 +1,9 @@
 // step-rollout's NatsCluster reconciler: its servers' StatefulSets and its own tick lead here
 // too. A NatsCluster being deleted is still reconciled while it holds the jetstream-data
 // finalizer: the deletion guard (deletion.ts) is decided from what is observed, as a step is.
-import { FINALIZERS } from "../../../shared/api/constants/finalizers.ts";
-import { hasFinalizer } from "../../../shared/kube/finalizers.ts";
-import type { Reconciler } from "../../../shared/runtime/reconciler.ts";
-import { stopPolling } from "../../../shared/runtime/schedule.ts";
+import { FINALIZERS } from "../../../shared/api/index.ts";
+import { hasFinalizer } from "../../../shared/kube/index.ts";
+import { type Reconciler, stopPolling } from "../../../shared/runtime/index.ts";
 import {
   type Cluster,
   CLUSTER_REF,

@@ -1,7 +1,7 @@
 // The part of the NatsCluster status step-rollout owns, computed from a decision and an
 // observation; the fields render-cluster owns are carried over untouched.
-import type { NatsClusterStatus } from "../../../shared/api/cluster/nats-cluster.ts";
-import { setConditions } from "../../../shared/kube/conditions.ts";
+import type { NatsClusterStatus } from "../../../shared/api/index.ts";
+import { setConditions } from "../../../shared/kube/index.ts";
 import { type Cluster, type Hold, type ClusterPlan } from "../../cluster/index.ts";
 import type { RolloutDecision, ServerInput } from "../rollout/types.ts";
 import type { Snapshot } from "../rollout/snapshot.ts";

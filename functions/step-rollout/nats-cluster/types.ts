@@ -1,8 +1,8 @@
 // step-rollout's vocabulary for a NatsCluster: what one delivery observes (observe.ts) and what it
 // decides (decide.ts), which act.ts carries out. `plan` is the cluster's render plan only; the
 // rollout's own decision is `rollout`.
-import type { NatsClusterStatus } from "../../../shared/api/cluster/nats-cluster.ts";
-import type { KubeObject } from "../../../shared/kube/object.ts";
+import type { NatsClusterStatus } from "../../../shared/api/index.ts";
+import type { KubeObject } from "../../../shared/kube/index.ts";
 import type { Cluster, ClusterPlan, Hold, LeafRemotes, ServerConnectivity } from "../../cluster/index.ts";
 import type { ReloadAction } from "../reload/changes.ts";
 import type { ServerReport } from "../rollout/snapshot.ts";

@@ -1,8 +1,7 @@
 // The `nats-operator preview` command: reads the proposal, asks previewChange, prints the report.
 import { readFile } from "node:fs/promises";
 import { parse } from "yaml";
-import { createKube } from "../../../shared/kube/client.ts";
-import { createTransport } from "../../../shared/kube/transport.ts";
+import { createKube, createTransport } from "../../../shared/kube/index.ts";
 import { asCluster, type Cluster } from "../../cluster/index.ts";
 import { formatPreview, previewChange } from "./preview.ts";
 

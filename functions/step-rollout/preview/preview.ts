@@ -1,6 +1,6 @@
 // `nats-operator preview`: what a change to a NatsCluster would do, from the live cluster
 // observed now and the decision made on the proposed spec, without acting on it.
-import type { Kube } from "../../../shared/kube/client.ts";
+import type { Kube } from "../../../shared/kube/index.ts";
 import { type Cluster, readCluster } from "../../cluster/index.ts";
 import { decide } from "../nats-cluster/decide.ts";
 import { META_UNOBSERVED, OWN_META_GROUP } from "../rollout/meta-join.ts";

@@ -1,8 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
 import type { NatsConnection } from "@nats-io/transport-node";
-import type { Kube } from "../../../shared/kube/client.ts";
-import { KubeRequestError } from "../../../shared/kube/errors.ts";
-import type { ObjectKey } from "../../../shared/kube/object.ts";
+import { type Kube, KubeRequestError, type ObjectKey } from "../../../shared/kube/index.ts";
 import type { PlannedServer } from "../../cluster/index.ts";
 import { carryReload, type ReloadingServer } from "./carry.ts";
 

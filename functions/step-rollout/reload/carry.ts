@@ -2,14 +2,12 @@
 // resourceVersion read in this delivery and every request may be repeated, so duplicated or
 // concurrent deliveries do no harm: a conflict only leaves the work to a later tick.
 import type { NatsConnection } from "@nats-io/transport-node";
-import { RENDERED_ANNOTATIONS } from "../../../shared/api/constants/annotations.ts";
-import type { Kube } from "../../../shared/kube/client.ts";
-import { guarded } from "../../../shared/kube/guarded.ts";
-import { keyOf } from "../../../shared/kube/object.ts";
+import { RENDERED_ANNOTATIONS } from "../../../shared/api/index.ts";
+import { guarded, keyOf, type Kube } from "../../../shared/kube/index.ts";
 import { CONFIG_KEY, type PlannedServer } from "../../cluster/index.ts";
 import { judgeReload, type ConfigApply } from "./decision.ts";
 import type { ConfigMap, StatefulSet } from "../nats-cluster/types.ts";
-import { NatsApiError } from "../../../shared/nats/request.ts";
+import { NatsApiError } from "../../../shared/nats/index.ts";
 import { loadedConfig, reloadServer } from "./server-api.ts";
 
 export type ReloadOutcome =

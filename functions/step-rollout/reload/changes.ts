@@ -2,7 +2,7 @@
 // once (reloads are not rollout steps: no gate, not one at a time), and the servers as the
 // rollout planner must then see them: reloaded ones on target, reloading ones aside, the rest
 // restarts with their reason. Pure: the reload requests themselves are sent by act.ts.
-import { RENDERED_ANNOTATIONS } from "../../../shared/api/constants/annotations.ts";
+import { RENDERED_ANNOTATIONS } from "../../../shared/api/index.ts";
 import { configMapName } from "../../cluster/index.ts";
 import { decideConfigApply, type ConfigMapMarks, type SystemUserState } from "./decision.ts";
 import type { Observed } from "../nats-cluster/types.ts";

@@ -1,7 +1,7 @@
 // What step-rollout asks one server over its `$SYS` server API: the config it has loaded (VARZ)
 // and to reload it (RELOAD). Errors are the shared NATS request family (shared/nats/request.ts).
 import type { NatsConnection } from "@nats-io/transport-node";
-import { serverRequest } from "../../../shared/nats/request.ts";
+import { serverRequest } from "../../../shared/nats/index.ts";
 
 /** The part of a VARZ answer a reload is judged by. */
 export interface LoadedConfig {

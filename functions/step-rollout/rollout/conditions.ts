@@ -1,5 +1,5 @@
 // Ready and Settled, each decided here and nowhere else (Progressing is the rollout's own, in plan.ts).
-import type { ConditionUpdate } from "../../../shared/kube/conditions.ts";
+import type { ConditionUpdate } from "../../../shared/kube/index.ts";
 import type { ServerInput } from "./types.ts";
 import { judgeSettled, type Snapshot } from "./snapshot.ts";
 

@@ -1,6 +1,6 @@
 // The deletion guard: a NatsCluster whose NATS cluster still holds JetStream streams is not
 // deleted (finalizer) until the data is gone or force-delete says to go anyway.
-import type { ConditionUpdate } from "../../../shared/kube/conditions.ts";
+import type { ConditionUpdate } from "../../../shared/kube/index.ts";
 import type { Snapshot } from "./snapshot.ts";
 
 export type DeletionVerdict =

@@ -2,7 +2,7 @@
 // groups: servers that formed one of their own and are then given a gateway into a supercluster
 // (a remote added, a domain dropped) would bring it into the supercluster's, a split. Such servers
 // keep their last render; render-cluster guards new servers on old claims the same way.
-import { CLUSTER_ANNOTATIONS } from "../../../shared/api/constants/annotations.ts";
+import { CLUSTER_ANNOTATIONS } from "../../../shared/api/index.ts";
 import {
   claimName,
   CONFIG_KEY,

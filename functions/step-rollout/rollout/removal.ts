@@ -2,7 +2,7 @@
 // the meta leader off it, remove it from the meta group, then delete it (C33). Each phase is
 // entered by a guarded status write before its request is sent, and every request is safe to
 // send again, so a lost or duplicated delivery only delays a phase.
-import type { NatsClusterStatus } from "../../../shared/api/cluster/nats-cluster.ts";
+import type { NatsClusterStatus } from "../../../shared/api/index.ts";
 import type { Gate } from "./gate.ts";
 import { describeUnsettled, judgeSettled, type Snapshot } from "./snapshot.ts";
 

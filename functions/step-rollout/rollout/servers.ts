@@ -5,7 +5,7 @@ import {
   REMOVAL_ANNOTATION,
   RENDERED_ANNOTATIONS,
   VOLUME_DIGEST_ANNOTATION,
-} from "../../../shared/api/constants/annotations.ts";
+} from "../../../shared/api/index.ts";
 import { CONFIG_KEY, configMapName, ordinalOf, runsStandaloneJetStream } from "../../cluster/index.ts";
 import { authChange } from "./auth-change.ts";
 import type { Observed, StatefulSet } from "../nats-cluster/types.ts";

@@ -1,6 +1,6 @@
 // The rollout state machine: from what is observed now (and the little status keeps),
 // the next step to take, if any, and the status and conditions that describe it.
-import type { ConditionUpdate } from "../../../shared/kube/conditions.ts";
+import type { ConditionUpdate } from "../../../shared/kube/index.ts";
 import type { AuthChange } from "./auth-change.ts";
 import { evaluateGate, type Gate, type WaitingFor } from "./gate.ts";
 import { advanceRemoval, groupsWithNowhereToGo, widestStream, type Removal, type RemovalProgress } from "./removal.ts";

@@ -1,7 +1,7 @@
 // The rollout's vocabulary: the servers as the state machine sees them, what it is given, and
 // the step and status it decides (state-machine.ts).
-import type { NatsClusterStatus } from "../../../shared/api/cluster/nats-cluster.ts";
-import type { ConditionUpdate } from "../../../shared/kube/conditions.ts";
+import type { NatsClusterStatus } from "../../../shared/api/index.ts";
+import type { ConditionUpdate } from "../../../shared/kube/index.ts";
 import type { AuthChange } from "./auth-change.ts";
 import type { Removal, RemovalAction } from "./removal.ts";
 import type { Snapshot } from "./snapshot.ts";

@@ -3,9 +3,9 @@
 // system user, one `$SYS.REQ.SERVER.PING.GATEWAYZ` / `.LEAFZ` each, filtered to this cluster's
 // servers; without one, each server's monitoring port.
 import type { NatsConnection } from "@nats-io/transport-node";
-import type { NatsClusterStatus } from "../../../shared/api/cluster/nats-cluster.ts";
-import { type ConditionUpdate, setConditions } from "../../../shared/kube/conditions.ts";
-import { gatherReplies } from "../../../shared/nats/request.ts";
+import type { NatsClusterStatus } from "../../../shared/api/index.ts";
+import { type ConditionUpdate, setConditions } from "../../../shared/kube/index.ts";
+import { gatherReplies } from "../../../shared/nats/index.ts";
 import {
   type Cluster,
   type Gatewayz,

@@ -2,10 +2,15 @@
 // JetStream server API that moves a server's data off it and takes it out of the meta group,
 // and the `$SYS` server API that reloads a server's config.
 import type { NatsConnection } from "@nats-io/transport-node";
-import type { Kube } from "../../../shared/kube/client.ts";
-import { readConnectionSettings, type ConnectionSettings } from "../../../shared/nats/connection-settings.ts";
-import { NatsApiError, jsRequest } from "../../../shared/nats/request.ts";
-import { connectWithInbox, createConnectionPool } from "../../../shared/nats/pool.ts";
+import type { Kube } from "../../../shared/kube/index.ts";
+import {
+  type ConnectionSettings,
+  connectWithInbox,
+  createConnectionPool,
+  jsRequest,
+  NatsApiError,
+  readConnectionSettings,
+} from "../../../shared/nats/index.ts";
 import type { Cluster, ClusterPlan } from "../../cluster/index.ts";
 import type { RemovalAction } from "../rollout/removal.ts";
 
