@@ -14,8 +14,7 @@ import { actAccount } from "./act.ts";
 import { ACCOUNT_BALANCER, type NatsBalancer } from "./resource.ts";
 import { type AccountDecision, decideAccount } from "./decide.ts";
 import { accountConnection, type AccountObserved, observeAccount } from "./observe.ts";
-import type { MoveSender } from "../pass/claim.ts";
-import { countHeldPass } from "../pass/held-passes.ts";
+import { type MoveSender, passAnswer } from "../pass/claim.ts";
 import { requestStepdown } from "../leaders/stepdown.ts";
 
 export const accountScheduleId = (namespace: string, name: string) => ({ namespace, name: `${name}-balance` });
@@ -64,16 +63,7 @@ export function accountBalancer(pool: ConnectionPool): Reconciler<NatsBalancer, 
     decide: decideAccount,
     async act(balancer, decision, { kube, recorder }) {
       const acted = await actAccount(kube, await recorder(), balancer, decision, sendWith(kube, pool, balancer));
-      const schedules = [accountBalancerPoll(balancer, decision.poll)];
-      if (acted.kind === "conflict")
-        return {
-          kind: "conflict",
-          message:
-            "the balancer or its move lease changed while deciding; the pass is left to the delivery that claimed it",
-          schedules,
-        };
-      countHeldPass(balancer, decision.status);
-      return { kind: "done", summary: acted.refused ?? decision.summary, schedules };
+      return passAnswer(balancer, decision, acted, [accountBalancerPoll(balancer, decision.poll)]);
     },
   };
 }

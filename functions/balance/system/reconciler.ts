@@ -11,8 +11,7 @@ import {
 import type { Kube } from "../../../shared/kube/index.ts";
 import { requestCopyMove } from "../leaders/move.ts";
 import { requestStepdown } from "../leaders/stepdown.ts";
-import type { MoveSender } from "../pass/claim.ts";
-import { countHeldPass } from "../pass/held-passes.ts";
+import { type MoveSender, passAnswer } from "../pass/claim.ts";
 import { act } from "./act.ts";
 import { decide } from "./decide.ts";
 import type { Decision } from "./types.ts";
@@ -62,16 +61,7 @@ export function systemBalancer(pool: ConnectionPool): Reconciler<NatsSystemBalan
     decide,
     async act(balancer, decision, { kube, recorder }) {
       const acted = await act(kube, await recorder(), balancer, decision, sendWith(kube, pool, balancer));
-      const schedules = [balancerPoll(balancer, decision.poll)];
-      if (acted.kind === "conflict")
-        return {
-          kind: "conflict",
-          message:
-            "the balancer or its move lease changed while deciding; the pass is left to the delivery that claimed it",
-          schedules,
-        };
-      countHeldPass(balancer, decision.status);
-      return { kind: "done", summary: acted.refused ?? decision.summary, schedules };
+      return passAnswer(balancer, decision, acted, [balancerPoll(balancer, decision.poll)]);
     },
   };
 }
