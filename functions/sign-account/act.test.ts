@@ -163,6 +163,42 @@ describe("sign-account acting on its decisions", () => {
     expect(decode<Record<string, unknown>>(String(account?.status?.["jwt"])).nats["revocations"]).toBeUndefined();
   });
 
+  it("records a new operator's keys in one delivery even when another writes it between that delivery's passes", async () => {
+    const world = authWorld([operatorObject()]);
+    const operator = { apiVersion: AUTH, kind: "NatsOperator", namespace: "auth", name: "main" };
+    // Just before the status write of the pass that signs (the pass after the seeds were made),
+    // another delivery writes the operator: the write this pass was decided on is now stale.
+    let statusWrites = 0;
+    const racing = new Proxy(world.kube as Kube, {
+      get(target, name, receiver) {
+        const member: unknown = Reflect.get(target, name, receiver);
+        if (typeof member !== "function") return member;
+        if (name !== "replaceStatus" && name !== "applyStatus") return member.bind(target);
+        return async (...args: unknown[]) => {
+          if (statusWrites++ === 0) {
+            const current = await target.get<WithStatus>(operator);
+            await target.patch(
+              operator,
+              { metadata: { labels: { touched: String(current?.metadata.resourceVersion) } } },
+              "merge",
+            );
+          }
+          return (member as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+        };
+      },
+    });
+    const answer = await reconcile(
+      racing,
+      { record: async () => undefined },
+      { kind: "NatsOperator", namespace: "auth", name: "main" },
+      new Date(),
+    );
+    expect(answer.kind).toBe("done");
+    expect(statusWrites).toBeGreaterThan(1);
+    const status = (await world.get<WithStatus>(AUTH, "NatsOperator", "main"))?.status;
+    expect(status?.["publicKey"]).toEqual(expect.stringMatching(/^O[A-Z2-7]{55}$/));
+  });
+
   it("never shows a seed in a status or an Event", async () => {
     const world = await signedChain([
       accountObject("broken", { keys: { identity: { secretKeyRef: { name: "x", key: "seed" } } } }),
