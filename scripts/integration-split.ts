@@ -37,12 +37,13 @@ export function readDurations(root = repoRoot): Record<string, number> {
 }
 
 /**
- * Files that must run in the same process, one after another: each starts a control plane of the
- * Knative profile, whose Services have the same names in every run (knative-eventing, traefik,
- * nats-operator, kubernetes.default ...). The names resolve through the machine's one /etc/hosts,
- * so two such control planes at once would reach each other's webhooks and brokers.
+ * Whether a file starts a Knative-profile control plane of its own. Such files run in the same
+ * process, one after another: Knative's Services have the same names in every run
+ * (knative-eventing, traefik, kubernetes.default ...) and resolve through the machine's one
+ * /etc/hosts, so the harness lets one such control plane run at a time (machine-lock.ts), and
+ * files in two processes would wait on each other.
  */
-export function mustRunApart(file: string, root = repoRoot): boolean {
+export function startsKnativeControlPlane(file: string, root = repoRoot): boolean {
   const text = readFileSync(join(root, file), "utf8");
   return /startKnativeCluster\(|profile:\s*"knative"/.test(text);
 }

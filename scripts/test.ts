@@ -3,7 +3,8 @@
  * tests, the build of the real control plane, nats-server and Knative
  * Eventing (each a no-op when cached), then integration and end-to-end tests against them, in two
  * Jest processes with a control plane each. Ends with the line `N passed, N failed` (each static
- * check counts as one). `node scripts/test.ts integration` runs the builds and integration tests only.
+ * check counts as one). `node scripts/test.ts integration [path ...]` runs the builds and the
+ * integration tests (those under the paths) only.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -11,7 +12,7 @@ import {
   durationsFromReport,
   formatDurations,
   integrationFiles,
-  mustRunApart,
+  startsKnativeControlPlane,
   readDurations,
   split,
 } from "./integration-split.ts";
@@ -85,8 +86,10 @@ function jest(title: string, config: string, extra: string[] = [], env: NodeJS.P
  */
 async function integration(processes: number, env: NodeJS.ProcessEnv): Promise<void> {
   const durations = readDurations();
-  const files = integrationFiles();
-  const groups = split(files, durations, processes, (f) => mustRunApart(f));
+  // `node scripts/test.ts integration <path> ...`: only the files under those paths.
+  const only = process.argv.slice(3);
+  const files = integrationFiles().filter((f) => only.length === 0 || only.some((o) => f.startsWith(o)));
+  const groups = split(files, durations, processes, (f) => startsKnativeControlPlane(f));
   const started = Date.now();
   process.stdout.write(`\n== integration tests: ${files.length} files in ${groups.length} processes\n`);
   for (const [i, g] of groups.entries())
