@@ -2,13 +2,13 @@
  * How `npm test` splits the integration test files between its two Jest processes (each with a
  * control plane of its own), and the table of per-file durations the split is balanced by.
  *
- *   node scripts/integration-split.ts [report.json ...]
+ *   node scripts/integration-split.ts [--write] [report.json ...]
  *
  * prints the table measured in the given Jest --json reports (default: the reports of the last
  * `npm test`, .cache/test-reports/integration-*.json) merged over test/integration/durations.json,
- * in the form that file has; `> test/integration/durations.json` refreshes it.
+ * in the form that file has; with --write, writes it to test/integration/durations.json instead.
  */
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -76,7 +76,7 @@ export function split(
     lightest.files.push(...item.files);
     lightest.seconds += item.seconds;
   }
-  // Longest first within a group too, so a slow file does not start last.
+  // Listed longest first; Jest still runs them in the order its own sequencer picks.
   for (const g of groups) g.files.sort((a, b) => seconds(b) - seconds(a) || a.localeCompare(b));
   return groups;
 }
@@ -111,9 +111,12 @@ export function formatDurations(durations: Record<string, number>): string {
 
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const reportsDir = join(repoRoot, ".cache", "test-reports");
+  const args = process.argv.slice(2);
+  const write = args[0] === "--write";
+  if (write) args.shift();
   const reports =
-    process.argv.length > 2
-      ? process.argv.slice(2)
+    args.length > 0
+      ? args
       : existsSync(reportsDir)
         ? readdirSync(reportsDir)
             .filter((f) => /^integration-\d+\.json$/.test(f))
@@ -132,5 +135,6 @@ if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(
   ) as Record<string, number>;
   const merged = { ...readDurations(), ...measured };
   const table = Object.fromEntries(Object.entries(merged).filter(([f]) => known.has(f)));
-  process.stdout.write(formatDurations(table));
+  if (write) writeFileSync(join(repoRoot, DURATIONS_FILE), formatDurations(table));
+  else process.stdout.write(formatDurations(table));
 }
