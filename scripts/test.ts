@@ -1,17 +1,35 @@
 /**
  * The whole test suite, as the README and CI run it: static checks, unit
  * tests, the build of the real control plane, nats-server and Knative
- * Eventing (each a no-op when cached), then integration and end-to-end tests against them. Ends with
- * the line `N passed, N failed` (each static check counts as one).
+ * Eventing (each a no-op when cached), then integration and end-to-end tests against them, in two
+ * Jest processes with a control plane each. Ends with the line `N passed, N failed` (each static
+ * check counts as one). `node scripts/test.ts integration [path ...]` runs the builds and the
+ * integration tests (those under the paths) only.
  */
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  durationsFromReport,
+  formatDurations,
+  integrationFiles,
+  startsKnativeControlPlane,
+  readDurations,
+  split,
+} from "./integration-split.ts";
 
 interface JestReport {
   numPassedTests: number;
   numFailedTests: number;
   numRuntimeErrorTestSuites: number;
   success: boolean;
+  testResults?: {
+    name: string;
+    status?: string;
+    message?: string;
+    startTime?: number;
+    endTime?: number;
+    assertionResults?: { fullName?: string; status?: string }[];
+  }[];
 }
 
 const reports = ".cache/test-reports";
@@ -34,29 +52,141 @@ function check(title: string, command: string, args: string[]): void {
   else failed++;
 }
 
-function jest(title: string, config: string, extra: string[] = [], env: NodeJS.ProcessEnv = {}): void {
-  const output = `${reports}/${config.replace(/\W+/g, "-")}.json`;
-  const ok = run(title, "jest", ["-c", config, "--json", `--outputFile=${output}`, ...extra], {
-    NODE_OPTIONS: "--experimental-vm-modules --no-warnings",
-    ...env,
-  });
+/** Adds a Jest --json report to the totals; `ok` is whether Jest exited 0. */
+function count(output: string, ok: boolean): JestReport | undefined {
   if (!existsSync(output)) {
     failed++;
-    return;
+    return undefined;
   }
   const report = JSON.parse(readFileSync(output, "utf8")) as JestReport;
   passed += report.numPassedTests;
   // A suite that fails to load has no failed tests of its own; count it.
   failed += report.numFailedTests + report.numRuntimeErrorTestSuites;
   if (!ok && report.numFailedTests + report.numRuntimeErrorTestSuites === 0) failed++;
+  return report;
 }
 
-check("type-check", "tsc", ["-p", "tsconfig.json"]);
-check("lint", "eslint", ["."]);
-check("format", "prettier", ["--check", "."]);
-if (existsSync("scripts/check-generated.ts"))
-  check("generated files match the API source", process.execPath, ["scripts/check-generated.ts"]);
-jest("unit tests", "jest.config.js");
+function jest(title: string, config: string, extra: string[] = [], env: NodeJS.ProcessEnv = {}): void {
+  const output = `${reports}/${config.replace(/\W+/g, "-")}.json`;
+  rmSync(output, { force: true });
+  const ok = run(title, "jest", ["-c", config, "--json", `--outputFile=${output}`, ...extra], {
+    NODE_OPTIONS: "--experimental-vm-modules --no-warnings",
+    ...env,
+  });
+  count(output, ok);
+}
+
+/**
+ * The integration tests in two Jest processes at once, each with a control plane of its own (the
+ * harness keeps runs apart: work dir, ports, pod addresses, hosts-file block). The suite mostly
+ * waits, so two processes on 2 cores take about half the time of one. The files are split by the
+ * durations in test/integration/durations.json (scripts/integration-split.ts). Each process's
+ * output goes to .cache/test-reports/integration-<n>.log and, line by line with the prefix
+ * `[integration-<n>]`, to stdout.
+ */
+async function integration(processes: number, env: NodeJS.ProcessEnv): Promise<void> {
+  const durations = readDurations();
+  // `node scripts/test.ts integration <path> ...`: only the files under those paths.
+  const only = process.argv.slice(3);
+  const files = integrationFiles().filter((f) => only.length === 0 || only.some((o) => f.startsWith(o)));
+  const groups = split(files, durations, processes, (f) => startsKnativeControlPlane(f));
+  const started = Date.now();
+  process.stdout.write(`\n== integration tests: ${files.length} files in ${groups.length} processes\n`);
+  for (const [i, g] of groups.entries())
+    process.stdout.write(
+      `== integration-${i + 1}: ${g.files.length} files, about ${Math.round(g.seconds / 60)} min: ${g.files
+        .map((f) => f.replace(/^test\/integration\//, ""))
+        .join(" ")}\n`,
+    );
+  const results = await Promise.all(groups.map((g, i) => jestProcess(`integration-${i + 1}`, g.files, env)));
+  const measured: Record<string, number> = Object.fromEntries(
+    files.filter((f) => durations[f] !== undefined).map((f) => [f, durations[f] as number]),
+  );
+  for (const { name, output, ok, seconds } of results) {
+    const report = count(output, ok);
+    process.stdout.write(
+      `== ${name}: ${ok ? "ok" : "FAILED"} in ${seconds.toFixed(1)} s` +
+        (report ? `, ${report.numPassedTests} passed, ${report.numFailedTests} failed` : ", no report") +
+        ` (log: ${reports}/${name}.log)\n`,
+    );
+    for (const r of report?.testResults ?? []) {
+      if (r.status !== "failed") continue;
+      const tests = (r.assertionResults ?? []).filter((a) => a.status === "failed").map((a) => a.fullName);
+      process.stdout.write(`   FAILED ${r.name}${tests.length > 0 ? "" : " (did not run: see the log)"}\n`);
+      for (const t of tests) process.stdout.write(`     - ${t}\n`);
+    }
+    if (report) Object.assign(measured, durationsFromReport(report));
+  }
+  // What this run measured, in durations.json's form: copy it over to rebalance the split.
+  writeFileSync(`${reports}/integration-durations.json`, formatDurations(measured));
+  process.stdout.write(
+    `== integration tests: ${((Date.now() - started) / 1000).toFixed(1)} s; measured durations in ` +
+      `${reports}/integration-durations.json\n`,
+  );
+}
+
+function jestProcess(
+  name: string,
+  files: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ name: string; output: string; ok: boolean; seconds: number }> {
+  const output = `${reports}/${name}.json`;
+  rmSync(output, { force: true });
+  const log = createWriteStream(`${reports}/${name}.log`);
+  const started = Date.now();
+  const child = spawn(
+    "jest",
+    [
+      "-c",
+      "jest.integration.config.js",
+      "--runInBand",
+      "--json",
+      `--outputFile=${output}`,
+      "--runTestsByPath",
+      ...files,
+    ],
+    {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, NODE_OPTIONS: "--experimental-vm-modules --no-warnings", ...env },
+    },
+  );
+  const prefix = `[${name}] `;
+  const pipe = (stream: NodeJS.ReadableStream): void => {
+    let rest = "";
+    stream.on("data", (chunk: Buffer) => {
+      log.write(chunk);
+      const lines = (rest + chunk.toString("utf8")).split("\n");
+      rest = lines.pop() ?? "";
+      if (lines.length > 0) process.stdout.write(lines.map((l) => prefix + l + "\n").join(""));
+    });
+    stream.on("end", () => {
+      if (rest !== "") process.stdout.write(`${prefix}${rest}\n`);
+    });
+  };
+  pipe(child.stdout);
+  pipe(child.stderr);
+  return new Promise((resolve) => {
+    const done = (ok: boolean): void => {
+      log.end();
+      resolve({ name, output, ok, seconds: (Date.now() - started) / 1000 });
+    };
+    child.once("error", (err) => {
+      process.stdout.write(`${prefix}cannot start jest: ${err.message}\n`);
+      done(false);
+    });
+    child.once("close", (code) => done(code === 0));
+  });
+}
+
+// `node scripts/test.ts integration`: the builds and the integration tests only.
+if (process.argv[2] !== "integration") {
+  check("type-check", "tsc", ["-p", "tsconfig.json"]);
+  check("lint", "eslint", ["."]);
+  check("format", "prettier", ["--check", "."]);
+  if (existsSync("scripts/check-generated.ts"))
+    check("generated files match the API source", process.execPath, ["scripts/check-generated.ts"]);
+  jest("unit tests", "jest.config.js");
+}
 if (
   run("build the test infrastructure", "bash", ["test/infra/build.sh"]) &&
   run("build the second nats-server, for version moves", "bash", ["test/infra/build-nats-next.sh"]) &&
@@ -68,11 +198,11 @@ if (
   run("build cert-manager for the TLS tests", "bash", ["test/infra/build-cert-manager.sh"]) &&
   run("build nsc for the nsc adoption test", "bash", ["test/infra/build-nsc.sh"])
 ) {
-  // Every test file runs in this one process. A name the harness's hosts file does not hold (a
-  // client still redialling a server of a finished test) goes to the machine's resolver, which
-  // can take 5-10 s to say so; with libuv's default 4 threads a few of those stall every lookup,
-  // so each server's monitoring port "gives no answer" for minutes. More threads keep them apart.
-  jest("integration tests", "jest.integration.config.js", ["--runInBand"], { UV_THREADPOOL_SIZE: "64" });
+  // A name the harness's hosts file does not hold (a client still redialling a server of a
+  // finished test) goes to the machine's resolver, which can take 5-10 s to say so; with libuv's
+  // default 4 threads a few of those stall every lookup, so each server's monitoring port "gives
+  // no answer" for minutes. More threads keep them apart.
+  await integration(2, { UV_THREADPOOL_SIZE: "64" });
 } else {
   failed++;
 }

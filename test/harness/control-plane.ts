@@ -28,6 +28,7 @@ import { httpGet } from "./http-check.ts";
 import { installCrds, loadCrdFiles } from "./crds.ts";
 import { waitFor, errorMessage } from "./wait.ts";
 import { reserveSubnet, releaseSubnet } from "./subnet.ts";
+import { lock, unlock } from "./machine-lock.ts";
 import { removeHostsBlock, defaultHostsFile } from "./hosts-file.ts";
 import { repoRoot } from "./paths.ts";
 import type { HarnessState, ManagedProcess, Profile } from "./state.ts";
@@ -163,6 +164,13 @@ async function startOnce(options: StartOptions): Promise<HarnessState> {
 
   const withPods = profile !== "apiserver";
   try {
+    // One Knative control plane on the machine at a time: their Services' names are the same in
+    // every run and resolve through the one /etc/hosts (machine-lock.ts).
+    if (knativeDir !== undefined) {
+      note("waiting for the machine-wide knative lock");
+      await lock("knative", workDir, 30 * 60_000);
+      mark("knative-lock");
+    }
     if (withPods) state.podSubnet = reserveSubnet(workDir);
     // The Knative profile gives pods in network namespaces 10.A.B.2-127 and
     // Services 10.A.B.128/25, both from the run's reserved 127.A.B block, so
@@ -423,5 +431,6 @@ export async function stopControlPlane(state: HarnessState, options: { keepWorkD
   // network namespaces left behind by a kubelet that was killed
   if (state.profile === "knative") await deleteRunNetworks(state.runId);
   if (state.podSubnet !== undefined) releaseSubnet(state.podSubnet);
+  if (state.profile === "knative") unlock("knative", state.workDir);
   if (options.keepWorkDir !== true) await rm(state.workDir, { recursive: true, force: true });
 }
