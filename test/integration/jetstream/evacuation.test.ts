@@ -122,7 +122,10 @@ beforeAll(async () => {
     metadata: { [JETSTREAM_METADATA.owner]: pinned.metadata.uid },
   });
   const kv = await new Kvm(client).create("config", { replicas: 2 });
-  for (let i = 0; i < 20; i++) await kv.put(`key.${i}`, `value ${i}`);
+  // As with a stream's first publish (publishOnce): the new bucket's leader takes a moment to show
+  // its interest on the client's server, and a put before that meets no responders.
+  await eventually("the config bucket to take its first put", async () => (await kv.put("key.0", "value 0")) > 0);
+  for (let i = 1; i < 20; i++) await kv.put(`key.${i}`, `value ${i}`);
   for (let i = 0; i < 200; i++) await publishOnce(client, `events.${i}`, `event ${i}`, `events-${i}`);
   for (let i = 0; i < 50; i++) await publishOnce(client, `legacy.${i}`, `legacy ${i}`, `legacy-${i}`);
   for (const stream of [...MOVABLE, "PINNED"]) expect((await info(stream)).cluster?.name).toBe("east");
