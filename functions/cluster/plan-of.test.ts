@@ -1,31 +1,17 @@
 import { describe, expect, it } from "@jest/globals";
+import { issuedRouteSecrets } from "../../test/fixtures/cluster/route-secrets.ts";
 import { demoCluster } from "../../test/fixtures/cluster/clusters.ts";
 import type { Cluster } from "./cluster.ts";
-import { routesCaSecretName } from "./names.ts";
 import { planCluster, routeTlsPlan } from "./plan/cluster-plan.ts";
 import type { PlanInputs } from "./plan-inputs.ts";
 import { planOf } from "./plan-of.ts";
-import { issueCa, issueLeaf } from "./route-tls/route-certificates.ts";
 import { type RouteSecrets, routeSecret } from "./route-tls/route-secrets.ts";
 
 const NOW = new Date("2026-12-03T10:00:00.000Z");
 const YEAR = 365 * 24 * 3600 * 1000;
 const OPTIONS = { allowGatewayWithoutTls: false };
 
-/** Route Secrets the operator issued at `issued`. */
-function issuedRoutes(cluster: Cluster, issued = NOW): RouteSecrets {
-  const ca = issueCa("demo", issued);
-  const leaf = issueLeaf("demo", "nats-system", ca, issued);
-  return {
-    plan: routeTlsPlan(cluster),
-    ca: routeSecret(cluster, routesCaSecretName("demo"), { "tls.crt": ca.certificatePem, "tls.key": ca.keyPem }),
-    mounted: routeSecret(cluster, "demo-routes-tls", {
-      "ca.crt": leaf.caPem,
-      "tls.crt": leaf.certificatePem,
-      "tls.key": leaf.keyPem,
-    }),
-  };
-}
+const issuedRoutes = (cluster: Cluster, issued = NOW): RouteSecrets => issuedRouteSecrets(cluster, issued);
 
 const inputs = (cluster: Cluster, routes: RouteSecrets): PlanInputs => ({
   cluster,

@@ -1,18 +1,9 @@
 import { describe, expect, it } from "@jest/globals";
+import { issuedRouteSecrets } from "../../test/fixtures/cluster/route-secrets.ts";
 import { RENDER_FAILURE_ANNOTATION, RENDER_FAILURE_REASON_ANNOTATION } from "../../shared/api/index.ts";
 import type { KubeObject } from "../../shared/kube/index.ts";
 import { demoCluster } from "../../test/fixtures/cluster/clusters.ts";
-import {
-  type Cluster,
-  claimName,
-  planCluster,
-  routesCaSecretName,
-  routeTlsPlan,
-  issueCa,
-  issueLeaf,
-  type RouteSecrets,
-  routeSecret,
-} from "../cluster/index.ts";
+import { type Cluster, claimName, planCluster, routeTlsPlan, type RouteSecrets } from "../cluster/index.ts";
 import { decide, decideRouteTls } from "./decide.ts";
 import type { HeldCluster, RenderableCluster, RenderedObjects } from "./observe.ts";
 
@@ -20,20 +11,7 @@ const NOW = new Date("2026-12-03T10:00:00.000Z");
 const DAY = 24 * 3600 * 1000;
 const FOREIGN = "not controlled by this NatsCluster, left untouched";
 
-/** Route Secrets issued by the operator at `issued`: a CA and a leaf it signed, both the cluster's. */
-function routeSecrets(cluster: Cluster, issued = NOW): RouteSecrets {
-  const ca = issueCa("demo", issued);
-  const leaf = issueLeaf("demo", "nats-system", ca, issued);
-  return {
-    plan: routeTlsPlan(cluster),
-    ca: routeSecret(cluster, routesCaSecretName("demo"), { "tls.crt": ca.certificatePem, "tls.key": ca.keyPem }),
-    mounted: routeSecret(cluster, "demo-routes-tls", {
-      "ca.crt": leaf.caPem,
-      "tls.crt": leaf.certificatePem,
-      "tls.key": leaf.keyPem,
-    }),
-  };
-}
+const routeSecrets = (cluster: Cluster, issued = NOW): RouteSecrets => issuedRouteSecrets(cluster, issued);
 
 const nothingRendered = (): RenderedObjects => ({ shared: new Map(), servers: new Map() });
 
