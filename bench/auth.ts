@@ -18,9 +18,10 @@ import { signAccount } from "../functions/sign-account/index.ts";
 import { SYSTEM_CONNECTION_ENV } from "../functions/sign-account/servers/system-connection.ts";
 import type { KubeObject } from "../shared/kube/object.ts";
 import type { KubeTransport } from "../shared/kube/transport.ts";
-import { quickstart, waitAtRest, waitFor } from "../test/integration/cluster/support/natscluster.ts";
-import { startOperator } from "../test/integration/cluster/support/operator.ts";
+import { quickstart, waitAtRest } from "../test/integration/cluster/support/natscluster.ts";
+import { startOperator } from "../test/integration/support/operator.ts";
 import { startEnvironment } from "../test/integration/support/environment.ts";
+import { waitFor } from "../test/harness/wait.ts";
 
 const users = Number(process.env.BENCH_AUTH_USERS ?? 200);
 const batch = 20;
@@ -108,7 +109,9 @@ async function main(): Promise<void> {
       metadata: { name: "system", namespace },
       spec: { servers, credentials: { secretKeyRef: { name: "pusher-creds" } } },
     } as KubeObject);
-    await waitFor("the controller's creds", async () => (await credsOf("controller-creds")).includes("JWT"), 60_000);
+    await waitFor("the controller's creds", async () => (await credsOf("controller-creds")).includes("JWT"), {
+      timeoutMs: 60_000,
+    });
     const manifest = quickstart(namespace, CLUSTER);
     manifest.spec["auth"] = {
       trustRef: { name: "main" },
@@ -123,7 +126,7 @@ async function main(): Promise<void> {
     const distributed = (a: AuthObject | undefined) =>
       a?.status?.conditions?.some((c) => c.type === "Distributed" && c.status === "True") === true &&
       a.status?.distribution?.current === 3;
-    await waitFor("team distributed", async () => distributed(await readAccount()), 120_000);
+    await waitFor("team distributed", async () => distributed(await readAccount()), { timeoutMs: 120_000 });
     admin = await connect({
       servers,
       authenticator: credsAuthenticator(new TextEncoder().encode(await credsOf("admin-creds"))),
@@ -175,8 +178,7 @@ async function main(): Promise<void> {
         );
         return ready.length === users;
       },
-      360_000,
-      500,
+      { timeoutMs: 360_000, intervalMs: 500 },
     );
     const usersDone = performance.now();
     const usersApi = counted.count() - apiBefore;
@@ -204,8 +206,7 @@ async function main(): Promise<void> {
         const a = await readAccount();
         return distributed(a) && a?.status?.jwtHash !== before?.status?.jwtHash;
       },
-      120_000,
-      100,
+      { timeoutMs: 120_000, intervalMs: 100 },
     );
     const changeDone = performance.now();
     const changeApi = counted.count() - apiBefore;

@@ -14,13 +14,13 @@ import { readFile } from "node:fs/promises";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { OPERATOR_AUDIT_LOG } from "../test/harness/control-plane.ts";
-import { waitFor } from "../test/integration/cluster/support/natscluster.ts";
 import {
   functionPods,
   helmInstallOperator,
   startKnativeCluster,
   type KnativeCluster,
 } from "../test/integration/knative/support/knative-cluster.ts";
+import { waitFor } from "../test/harness/wait.ts";
 
 const namespaces = Number(process.env.BENCH_IDLE_NAMESPACES ?? 20);
 const streamsPer = Number(process.env.BENCH_IDLE_STREAMS ?? 10);
@@ -84,18 +84,15 @@ async function createNamespaces(k: KnativeCluster): Promise<void> {
       };
       return adapters.length === 3 && adapters.every((l) => l.includes(last) && rolledOut(l)) ? true : undefined;
     },
-    300_000,
-    2_000,
+    { timeoutMs: 300_000, intervalMs: 2_000 },
   );
 }
 
 async function waitZeroPods(k: KnativeCluster): Promise<void> {
-  await waitFor(
-    "no function pod running",
-    async () => ((await functionPods(k)).size === 0 ? true : undefined),
-    600_000,
-    1_000,
-  );
+  await waitFor("no function pod running", async () => ((await functionPods(k)).size === 0 ? true : undefined), {
+    timeoutMs: 600_000,
+    intervalMs: 1_000,
+  });
 }
 
 async function countAtRest(k: KnativeCluster): Promise<{ clusters: number; streams: number }> {
@@ -186,8 +183,7 @@ async function coldPath(k: KnativeCluster, run: number): Promise<number> {
       const [generation, observed, synced] = out.split(" ");
       return generation === observed && synced === "True" ? true : undefined;
     },
-    300_000,
-    100,
+    { timeoutMs: 300_000, intervalMs: 100 },
   );
   return performance.now() - started;
 }
@@ -207,8 +203,7 @@ try {
       const c = await countAtRest(k);
       return c.clusters === namespaces && c.streams === namespaces * streamsPer ? true : undefined;
     },
-    1_800_000,
-    5_000,
+    { timeoutMs: 1_800_000, intervalMs: 5_000 },
   );
   const settledS = (performance.now() - applied) / 1000;
   const installS = (applied - t0) / 1000;

@@ -11,14 +11,14 @@ import { createKube, type Kube } from "../shared/kube/client.ts";
 import type { KubeObject } from "../shared/kube/object.ts";
 import { createTransport } from "../shared/kube/transport.ts";
 import { syncStream } from "../functions/sync-stream/index.ts";
-import { startOperator } from "../test/integration/cluster/support/operator.ts";
+import { startOperator } from "../test/integration/support/operator.ts";
 import {
   startKnativeCluster,
   story1Cluster,
   waitClusterAtRest,
 } from "../test/integration/knative/support/knative-cluster.ts";
 import { startEnvironment } from "../test/integration/support/environment.ts";
-import { waitFor } from "../test/integration/cluster/support/natscluster.ts";
+import { waitFor } from "../test/harness/wait.ts";
 
 const runs = Number(process.env.BENCH_KNATIVE_RUNS ?? 20);
 
@@ -53,8 +53,7 @@ async function coldPaths(kube: Kube, namespace: string): Promise<number[]> {
           s?.status?.conditions?.some((c) => c.type === "Ready" && c.status === "True")
         );
       },
-      120_000,
-      20,
+      { timeoutMs: 120_000, intervalMs: 20 },
     );
     times.push(performance.now() - started);
   }
@@ -103,7 +102,7 @@ async function inProcess(): Promise<number[]> {
           });
           return c?.status?.conditions?.some((x) => x.type === "Ready" && x.status === "True");
         },
-        300_000,
+        { timeoutMs: 300_000 },
       );
       return await coldPaths(env.kube, namespace);
     } finally {

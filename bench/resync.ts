@@ -1,9 +1,11 @@
 /**
  * Resync benchmark: what one resync tick costs an installation at rest. 500 NatsClusters (and
- * nothing else) exist with a status that describes their spec (Ready True); a resync tick is
- * dispatched to render-cluster 20 times, as the Broker would deliver the PingSource's tick.
- * Reports the median time of a sweep and the API requests it made: at rest it lists each owned
- * kind once and delivers nothing. (sync-stream's tick is a drift check of every object, which
+ * nothing else) exist with a status that describes their spec (Ready True) and render-cluster's
+ * record of what their last reconcile read (each its client TLS Secret, absent:
+ * shared/runtime/inputs.ts); a resync tick is dispatched to render-cluster 20 times, as the Broker
+ * would deliver the PingSource's tick. Reports the median time of a sweep and the API requests it
+ * made: at rest it lists each owned kind once, and each kind of input once per namespace the
+ * records name, and delivers nothing. (sync-stream's tick is a drift check of every object, which
  * bench/idle.ts measures on real servers.)
  */
 import { CloudEvent } from "cloudevents";
@@ -12,6 +14,7 @@ import { createKube } from "../shared/kube/client.ts";
 import type { KubeObject } from "../shared/kube/object.ts";
 import type { KubeTransport } from "../shared/kube/transport.ts";
 import { dispatch } from "../shared/runtime/dispatch.ts";
+import { formatRecord } from "../shared/runtime/inputs.ts";
 import { RESYNC_WORK } from "../shared/runtime/resync.ts";
 import { createLogger } from "../shared/telemetry/logger.ts";
 import { startEnvironment } from "../test/integration/support/environment.ts";
@@ -66,6 +69,12 @@ async function main(): Promise<void> {
                   lastTransitionTime: now,
                 },
               ],
+              inputs: {
+                "render-cluster": formatRecord(
+                  [{ apiVersion: "v1", kind: "Secret", namespace, name: `${name}-tls`, version: "" }],
+                  created.metadata.generation,
+                ),
+              },
             },
           });
         }),

@@ -10,7 +10,7 @@ import type { KubeObject } from "../shared/kube/object.ts";
 import { judgeSettled, mergeSnapshot, type Jsz, type Varz } from "../functions/step-rollout/rollout/snapshot.ts";
 import { monitorUrl } from "../functions/cluster/index.ts";
 import { startEnvironment } from "../test/integration/support/environment.ts";
-import { startOperator } from "../test/integration/cluster/support/operator.ts";
+import { startOperator } from "../test/integration/support/operator.ts";
 import { clusterKey, quickstart, readCluster, waitAtRest } from "../test/integration/cluster/support/natscluster.ts";
 
 type StatefulSet = KubeObject & { spec: { template: { metadata: { annotations?: Record<string, string> } } } };

@@ -9,7 +9,7 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { clusterEvent } from "../test/support/events.ts";
-import { postEvent } from "../shared/eventing/replay.ts";
+import { postEvent } from "../shared/local/replay.ts";
 import { functionNames } from "../functions/catalog.ts";
 import { buildImageSources, checkout, entryFile } from "../scripts/build.ts";
 import { join } from "node:path";

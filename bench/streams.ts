@@ -29,7 +29,7 @@ import type { KubeObject } from "../shared/kube/object.ts";
 import type { KubeTransport } from "../shared/kube/transport.ts";
 import { jsApiRequestCount } from "../shared/nats/request.ts";
 import { ensureBinaries } from "../test/harness/binaries.ts";
-import { startDriver } from "../test/integration/jetstream/support/driver.ts";
+import { startOperator, syncStreamOnly, type RunningOperator } from "../test/integration/support/operator.ts";
 import { startEnvironment } from "../test/integration/support/environment.ts";
 import { startNatsCluster } from "../test/integration/jetstream/support/nats-cluster.ts";
 
@@ -218,13 +218,13 @@ async function main(): Promise<void> {
   const kubectl = (await ensureBinaries(() => undefined)).kubectl;
   if (!kubectl) throw new Error("the test infrastructure built no kubectl");
   const nats = await startNatsCluster({ servers: 3, name: "bench" });
-  let driver: ReturnType<typeof startDriver> | undefined;
+  let driver: RunningOperator | undefined;
   try {
     const nack = runNack(kubectl, nats.urls);
 
     const namespace = await env.namespace("bench-streams");
     const fn = counting(env.transport);
-    driver = startDriver(env.transport, createKube(fn.transport), [namespace]);
+    driver = await startOperator(env.transport, syncStreamOnly(createKube(fn.transport), [namespace]));
     await env.kube.create({
       apiVersion: "nats-operator.io/v1beta1",
       kind: "NatsConnection",
@@ -239,7 +239,11 @@ async function main(): Promise<void> {
       });
     // As NACK's side does: one stream Ready first, so connections are up before the clock starts.
     await env.kube.create(natsStream(namespace, "warmup") as never);
-    while (!(await list()).some(isReady)) await new Promise((r) => setTimeout(r, 100));
+    const warmupDeadline = performance.now() + 120_000;
+    while (!(await list()).some(isReady)) {
+      if (performance.now() > warmupDeadline) throw new Error("the warm-up stream was not Ready within 120 s");
+      await new Promise((r) => setTimeout(r, 100));
+    }
     await driver.settle(1_000, 30_000);
 
     const names = Array.from({ length: streams }, (_, i) => `s${String(i).padStart(4, "0")}`);

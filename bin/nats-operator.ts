@@ -54,7 +54,7 @@ async function main(argv: string[]): Promise<number> {
     }
     case "run": {
       const [{ runLocally }, { createLogger }, catalog] = await Promise.all([
-        import("../shared/eventing/local-runner.ts"),
+        import("../shared/local/local-runner.ts"),
         import("../shared/telemetry/logger.ts"),
         import("../functions/catalog.ts"),
       ]);
@@ -67,7 +67,7 @@ async function main(argv: string[]): Promise<number> {
         return 2;
       }
       const [{ replayCommand }, catalog] = await Promise.all([
-        import("../shared/eventing/replay-command.ts"),
+        import("../shared/local/replay-command.ts"),
         import("../functions/catalog.ts"),
       ]);
       return replayCommand(catalog, {

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "@jest/globals";
-import { durationsFromReport, formatDurations, integrationFiles, readDurations, split } from "./integration-split.ts";
+import {
+  durationsFromReport,
+  formatDurations,
+  integrationFiles,
+  readDurations,
+  runsOnRealNode,
+  split,
+} from "./integration-split.ts";
 
 describe("integration split", () => {
   it("puts the longest first onto the lighter side", () => {
@@ -28,6 +35,11 @@ describe("integration split", () => {
       "test/integration/b.test.ts": 4,
     });
     expect(formatDurations({ b: 2, a: 1 })).toBe('{\n  "a": 1,\n  "b": 2\n}\n');
+  });
+
+  it("finds the files that ask for the real node by their marker line", () => {
+    expect(integrationFiles().filter((f) => runsOnRealNode(f))).toContain("test/integration/node/real-node.test.ts");
+    expect(runsOnRealNode("test/integration/harness/kubelet-translation.test.ts")).toBe(false);
   });
 
   it("has a duration for every integration test file", () => {

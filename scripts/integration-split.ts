@@ -48,9 +48,19 @@ export function startsKnativeControlPlane(file: string, root = repoRoot): boolea
   return /startKnativeCluster\(|profile:\s*"knative"/.test(text);
 }
 
+/** The line that puts a file on the real node (test/harness/node/): the process that runs it starts one. */
+export const REAL_NODE_MARKER = "// harness: real node";
+
+/** Whether a file asks for the real node (its own line `// harness: real node`). */
+export function runsOnRealNode(file: string, root = repoRoot): boolean {
+  return readFileSync(join(root, file), "utf8").split("\n").includes(REAL_NODE_MARKER);
+}
+
 export interface Group {
   files: string[];
   seconds: number;
+  /** What the group's Jest process is started with, besides the common environment. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /**

@@ -13,10 +13,13 @@ export {
   leafRemotesSecretName,
   monitorUrl,
   ordinalOf,
+  podName,
+  PORTS,
   routesCaSecretName,
   scheduleName,
   serverLabels,
 } from "./names.ts";
+export { isClaimLeftBehind, isServerClaim } from "./old-claim.ts";
 export { operatorNamespace } from "../../shared/runtime/index.ts";
 export {
   ALLOW_GATEWAY_WITHOUT_TLS_ENV,
@@ -50,6 +53,7 @@ export {
 } from "./plan/certificates.ts";
 export { joinsSuperclusterMetaGroup } from "./plan/gateway.ts";
 export { CONFIG_KEY } from "./plan/paths.ts";
+export { EXPORTER_TAG } from "./plan/statefulset.ts";
 export { runsStandaloneJetStream } from "./plan/server-config.ts";
 export {
   clientTlsSecretName,
@@ -61,7 +65,7 @@ export {
 } from "./plan/cluster-plan.ts";
 export { failureMessage, GENERIC_FAILURE_REASON, renderFailureReason, type RenderFailure } from "./render-failure.ts";
 export { ROLLOUT_POLL, rolloutPoll } from "./schedules.ts";
-export { readPlanInputs, type PlanInputs, type ReadPlanInputs } from "./plan-inputs.ts";
+export { PLAN_INPUT_KINDS, readPlanInputs, type PlanInputs, type ReadPlanInputs } from "./plan-inputs.ts";
 export { planOf, type Hold, type PlannedCluster, type PlanOptions } from "./plan-of.ts";
 export {
   readCa,

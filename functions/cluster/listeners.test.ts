@@ -63,7 +63,7 @@ describe("listener TLS (C47, C48, C51)", () => {
       demoCluster({
         auth: { trustRef: { name: "corp" } },
         leafRemotes: [{ connectionRef: { name: "hub" }, localAccountTrustRef: { name: "sensors" } }],
-        jetstream: { domain: "site" },
+        jetstream: { domain: "site", storage: "Ephemeral" },
         ...extra,
       });
     expect(judgeListeners(leaf({}), {}, false)).toMatchObject({ kind: "refused", reason: "UnsupportedSpec" });

@@ -2,8 +2,9 @@
 // and step-rollout read it: the trust `spec.auth` names, the route TLS Secrets, the client and
 // listener TLS Secrets, the leaf remotes, and the namespace the operator runs in. planOf
 // (plan-of.ts) makes the plan of them, so both functions see the same revision by construction.
+import { KINDS } from "../../shared/api/index.ts";
 import type { Kube } from "../../shared/kube/index.ts";
-import { operatorNamespace } from "../../shared/runtime/index.ts";
+import { type KindRef, operatorNamespace } from "../../shared/runtime/index.ts";
 import type { Cluster } from "./cluster.ts";
 import { type LeafRemotes, resolveLeafRemotes } from "./leaf-remotes.ts";
 import { type ListenerSecrets, readListenerSecrets } from "./listeners.ts";
@@ -11,6 +12,17 @@ import { clientTlsSecretName } from "./plan/cluster-plan.ts";
 import { readRouteSecrets, type RouteSecrets, secretKey, type SecretObject } from "./route-tls/route-secrets.ts";
 import { resolveTrust } from "./trust/trust.ts";
 import type { ReadyTrust, RefusedTrust } from "./trust/trust-validation.ts";
+
+/**
+ * The kinds a plan is made of besides the NatsCluster: a change of one is a new revision. Both
+ * functions record what they read of them (the resync reconciles the cluster again when one changed).
+ */
+export const PLAN_INPUT_KINDS: readonly KindRef[] = [
+  ...[KINDS.NatsOperatorTrust, KINDS.NatsAccountTrust, KINDS.NatsConnection, KINDS.NatsReferenceGrant].map(
+    ({ apiVersion, kind }) => ({ apiVersion, kind }),
+  ),
+  { apiVersion: "v1", kind: "Secret" },
+];
 
 /** Plain data: the inputs of a plan, as read (and the route Secrets, after render-cluster's phase 1, as written). */
 export interface PlanInputs {

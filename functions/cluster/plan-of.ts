@@ -6,6 +6,7 @@ import { judgeListeners } from "./listeners.ts";
 import { clientTlsSecretName, type ClusterPlan, planCluster } from "./plan/cluster-plan.ts";
 import type { PlanInputs, ReadPlanInputs } from "./plan-inputs.ts";
 import { type RouteTls, routeTlsForRender } from "./route-tls/route-tls.ts";
+import type { Reason } from "../../shared/api/index.ts";
 
 /** How the operator was started, as far as a plan goes. */
 export interface PlanOptions {
@@ -15,7 +16,7 @@ export interface PlanOptions {
 
 /** Why servers wait or are held, as a condition says it. */
 export interface Hold {
-  reason: string;
+  reason: Reason;
   message: string;
 }
 

@@ -1,18 +1,23 @@
 // What a failed render reads as; the annotations that record it are in shared/api/constants.
-import { RENDER_FAILURE_REASON_ANNOTATION } from "../../shared/api/index.ts";
+import { CLUSTER_REASONS, isReason, type Reason, RENDER_FAILURE_REASON_ANNOTATION } from "../../shared/api/index.ts";
 
 /** The reason of a failure that names none. */
-export const GENERIC_FAILURE_REASON = "ReconcileFailed";
+export const GENERIC_FAILURE_REASON = CLUSTER_REASONS.ReconcileFailed;
 
 /** What a failed render reads as: the condition reason and the message. */
 export interface RenderFailure {
-  reason: string;
+  reason: Reason;
   message: string;
 }
 
-/** The reason a recorded render failure reads as. */
-export const renderFailureReason = (annotations: Record<string, string> | undefined): string =>
-  annotations?.[RENDER_FAILURE_REASON_ANNOTATION] ?? GENERIC_FAILURE_REASON;
+/**
+ * The reason a recorded render failure reads as: the one render-cluster wrote, which is always of
+ * the vocabulary; anything else in the annotation (an edit by hand) reads as the generic reason.
+ */
+export const renderFailureReason = (annotations: Record<string, string> | undefined): Reason => {
+  const recorded = annotations?.[RENDER_FAILURE_REASON_ANNOTATION];
+  return recorded !== undefined && isReason(recorded) ? recorded : GENERIC_FAILURE_REASON;
+};
 
 /** Kubernetes caps an Event note at 1 kB; the annotation keeps the same text as the Event. */
 const maxMessageLength = 1024;

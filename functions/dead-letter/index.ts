@@ -2,11 +2,13 @@
 // retries, or at once for an answer they never retry). It tells the user on the object the event
 // named, with a Warning Event `EventDropped`, and logs the event's attributes (never its data: a
 // Resource-mode payload is the whole object). The object is reconciled again by the next resync.
+// Its endpoint is reachable by more than the Broker (SECURITY.md), so it reads the object back
+// before recording: an event naming no object that exists writes nothing but a log line.
 import type { CloudEvent } from "cloudevents";
 import { KINDS } from "../../shared/api/index.ts";
-import type { KubeObject } from "../../shared/kube/index.ts";
+import { keyOf, KubeRequestError, type Kube, type KubeObject } from "../../shared/kube/index.ts";
 import { done, type OperatorFunction } from "../../shared/runtime/index.ts";
-import { droppedNote, regardingOf } from "./dropped.ts";
+import { droppedNote, isSecret, recordOn, regardingOf } from "./dropped.ts";
 
 export const deadLetter: OperatorFunction = {
   name: "dead-letter",
@@ -26,9 +28,20 @@ export const deadLetter: OperatorFunction = {
       note,
     );
     if (regarding === undefined) return done("dropped event logged; it names no object");
-    await (await context.recorder()).record(regarding, "Warning", "EventDropped", note, "Deliver");
-    return done(
-      `dropped event recorded on ${regarding.kind} ${regarding.metadata.namespace}/${regarding.metadata.name}`,
-    );
+    if (isSecret(regarding)) return done("dropped event logged; Secrets are not read, so nothing is recorded on one");
+    const target = recordOn(regarding, await readBack(await context.kube(), regarding));
+    if (target === undefined) return done("dropped event logged; the object it names does not exist");
+    await (await context.recorder()).record(target, "Warning", "EventDropped", note, "Deliver");
+    return done(`dropped event recorded on ${target.kind} ${target.metadata.namespace}/${target.metadata.name}`);
   },
 };
+
+/** The named object as the API server has it; a kind dead-letter may not read counts as absent. */
+async function readBack(kube: Kube, named: KubeObject): Promise<KubeObject | undefined> {
+  try {
+    return await kube.get(keyOf(named));
+  } catch (error) {
+    if (error instanceof KubeRequestError && error.code === 403) return undefined;
+    throw error;
+  }
+}

@@ -3,7 +3,14 @@ import { issuedRouteSecrets } from "../../test/fixtures/cluster/route-secrets.ts
 import { RENDER_FAILURE_ANNOTATION, RENDER_FAILURE_REASON_ANNOTATION } from "../../shared/api/index.ts";
 import type { KubeObject } from "../../shared/kube/index.ts";
 import { demoCluster } from "../../test/fixtures/cluster/clusters.ts";
-import { type Cluster, claimName, planCluster, routeTlsPlan, type RouteSecrets } from "../cluster/index.ts";
+import {
+  type Cluster,
+  claimName,
+  planCluster,
+  routeTlsPlan,
+  type RouteSecrets,
+  serverLabels,
+} from "../cluster/index.ts";
 import { decide, decideRouteTls } from "./decide.ts";
 import type { HeldCluster, RenderableCluster, RenderedObjects } from "./observe.ts";
 
@@ -223,6 +230,50 @@ describe("render-cluster decision", () => {
     expect(writes(decision)).toEqual([]);
     expect(decision.summary).toContain("waiting for the old claim of demo-1");
     expect(scheduleNames(decision)).toContain('demo-render-poll {"every":"10s"}');
+  });
+
+  describe("a server being replaced, deleted on its way out (status.removals Deleting)", () => {
+    const DELETING_SINCE = new Date(NOW.getTime() - 60_000);
+    const replacing = () => {
+      const base = demoCluster();
+      return {
+        ...base,
+        status: { removals: [{ name: "demo-1", phase: "Deleting" as const, since: DELETING_SINCE.toISOString() }] },
+      };
+    };
+    const claimOf = (made: Date, labels = serverLabels("demo", "demo-1")): KubeObject => ({
+      apiVersion: "v1",
+      kind: "PersistentVolumeClaim",
+      metadata: { name: claimName("demo-1"), namespace: "nats-system", labels, creationTimestamp: made.toISOString() },
+    });
+    const decideWith = (cluster: Cluster, claim: KubeObject | undefined) => {
+      const routes = routeSecrets(cluster);
+      const rendered = renderedFrom(cluster, routes);
+      rendered.servers.set("demo-1", claim ? { claim } : {});
+      return decide(observed(cluster, routes, rendered), NOW);
+    };
+
+    it("is not recreated on the claim its deletion left (StatefulSet gone, claim not yet deleted)", () => {
+      const decision = decideWith(replacing(), claimOf(new Date("2026-01-01T00:00:00Z")));
+      expect(writes(decision)).toEqual([]);
+      expect(decision.summary).toContain("waiting for the old claim of demo-1");
+      expect(scheduleNames(decision)).toContain('demo-render-poll {"every":"10s"}');
+    });
+
+    it("is recreated once the old claim is gone", () => {
+      const decision = decideWith(replacing(), undefined);
+      expect(writes(decision).filter((w) => w.includes("StatefulSet"))).toHaveLength(1);
+    });
+
+    it("is recreated when the claim there is newer than the deletion (the replacement's own)", () => {
+      const decision = decideWith(replacing(), claimOf(new Date(NOW.getTime() - 1000)));
+      expect(writes(decision).filter((w) => w.includes("StatefulSet"))).toHaveLength(1);
+    });
+
+    it("is recreated on a claim someone else made (without the server's labels), as deletion leaves it", () => {
+      const decision = decideWith(replacing(), claimOf(new Date("2026-01-01T00:00:00Z"), {}));
+      expect(writes(decision).filter((w) => w.includes("StatefulSet"))).toHaveLength(1);
+    });
   });
 
   describe("a cluster joining a supercluster's JetStream meta group", () => {

@@ -4,7 +4,24 @@
 // `render-failure-reason`. The message is cut to the 1 kB an Event note holds, so the annotation
 // and the Warning event say the same.
 import { RENDER_FAILURE_ANNOTATION, RENDER_FAILURE_REASON_ANNOTATION } from "../../shared/api/index.ts";
+import { KubeRequestError } from "../../shared/kube/index.ts";
 import { failureMessage, GENERIC_FAILURE_REASON, type RenderFailure } from "../cluster/index.ts";
+
+/**
+ * What a failed delivery records: one text for every failure of the API server for now (429, 503,
+ * no answer), whatever request it was; the error's message otherwise. A run of such failures then
+ * writes the annotation once, where a message naming each failing request was a new annotation per
+ * delivery, each write an event that fed render-cluster another delivery while observedGeneration
+ * was behind (not an echo), and each bumping the resourceVersion step-rollout's guarded status write
+ * needs: at a tenth of requests failing, step-rollout lost every claim to that loop.
+ */
+export function failureOfError(error: unknown): string {
+  if (error instanceof KubeRequestError && error.isTransient) return API_FAILED_FOR_NOW;
+  return error instanceof Error ? error.message : String(error);
+}
+
+export const API_FAILED_FOR_NOW =
+  "the API server failed a request for now (throttled, unavailable or unanswered); the render is tried again";
 
 /** A failure named by its message alone reads as `ReconcileFailed`. */
 export const namedFailure = (failure: RenderFailure | string | undefined): RenderFailure | undefined =>

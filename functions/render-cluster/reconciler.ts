@@ -17,6 +17,7 @@ import {
 import { act, actRouteTls } from "./act.ts";
 import { decide, decideDelivery, type DeliveryDecision, type RenderOptions } from "./decide.ts";
 import { reportFailure } from "./failure.ts";
+import { failureOfError } from "./failure-annotations.ts";
 import { observe, type Observed } from "./observe.ts";
 import { fromInputs, isInputRef } from "./referrers.ts";
 import { noRenderTicks } from "./schedule.ts";
@@ -42,7 +43,7 @@ async function reporting<T>(cluster: Cluster, context: ReconcileContext, step: (
     return await step();
   } catch (error) {
     if (!isConflict(error)) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = failureOfError(error);
       await reportFailure(context.kube, () => context.recorder(), cluster, message).catch(() => undefined);
     }
     throw error;

@@ -18,16 +18,12 @@ import {
   CLUSTER_API_VERSION,
   CLUSTER_KIND,
   CLUSTER_REF,
+  PLAN_INPUT_KINDS,
   planCertificates,
 } from "../cluster/index.ts";
 
 /** The kinds a rendered config is made of besides the NatsCluster. */
-const INPUTS: readonly KindRef[] = [
-  ...[KINDS.NatsOperatorTrust, KINDS.NatsAccountTrust, KINDS.NatsConnection, KINDS.NatsReferenceGrant].map(
-    ({ apiVersion, kind }) => ({ apiVersion, kind }),
-  ),
-  { apiVersion: "v1", kind: "Secret" },
-];
+const INPUTS: readonly KindRef[] = PLAN_INPUT_KINDS;
 
 const INPUT_KINDS = INPUTS.map((k) => qualifiedKind(k.apiVersion, k.kind));
 

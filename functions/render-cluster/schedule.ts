@@ -3,7 +3,7 @@
 // of the cluster domain. A route certificate falling due needs no schedule of its own: the status
 // says when (`routeCertificate.renewAt`), and the resync tick after that time delivers the
 // NatsCluster (`routeCertificateDue`).
-import { RENDER_FAILURE_REASON_ANNOTATION } from "../../shared/api/index.ts";
+import { RENDER_FAILURE_ANNOTATION, RENDER_FAILURE_REASON_ANNOTATION } from "../../shared/api/index.ts";
 import { keepPolling, type Poll, type ScheduleDecision, stopPolling } from "../../shared/runtime/index.ts";
 import { type Cluster, rolloutPoll } from "../cluster/index.ts";
 
@@ -71,8 +71,9 @@ export function renderSchedules(cluster: Cluster, waits: RenderWaits): ScheduleD
   else if (waits.certificateWait) schedules.push(renderPoll(cluster, "certificate"));
   else if (waits.leafRemotesRefused) schedules.push(renderPoll(cluster, "leafRemote"));
   // Otherwise a poll can exist only under auth, with leaf remotes or listener TLS, when auth
-  // went away while the trust was refused, or while a server is being replaced; elsewhere it is
-  // not named, which saves every render of a plain cluster a DELETE that would find nothing.
+  // went away while the trust was refused (its reason may since have given way to a failed
+  // delivery's), or while a server is being replaced; elsewhere it is not named, which saves
+  // every render of a plain cluster a DELETE that would find nothing.
   else if (
     cluster.spec.auth ||
     cluster.spec.leafRemotes !== undefined ||
@@ -82,6 +83,7 @@ export function renderSchedules(cluster: Cluster, waits: RenderWaits): ScheduleD
     cluster.spec.gateway?.tls !== undefined ||
     cluster.spec.leafnodes?.tls !== undefined ||
     cluster.metadata.annotations?.[RENDER_FAILURE_REASON_ANNOTATION] !== undefined ||
+    cluster.metadata.annotations?.[RENDER_FAILURE_ANNOTATION] !== undefined ||
     cluster.status?.removals !== undefined
   ) {
     schedules.push(renderPoll(cluster, "nothing"));

@@ -3,7 +3,13 @@
 // through step-rollout's steps), and nothing of a rendered name this NatsCluster does not control.
 import { RENDERED_ANNOTATIONS } from "../../shared/api/index.ts";
 import { containsRendered, describeObject, isControlledBy, type KubeObject } from "../../shared/kube/index.ts";
-import { claimName, type Cluster, type ClusterPlan, joinsSuperclusterMetaGroup } from "../cluster/index.ts";
+import {
+  claimName,
+  type Cluster,
+  type ClusterPlan,
+  isClaimLeftBehind,
+  joinsSuperclusterMetaGroup,
+} from "../cluster/index.ts";
 import { type RenderedObjects, sharedKey } from "./observe.ts";
 
 export type RenderWrite =
@@ -19,7 +25,10 @@ export interface RenderWrites {
   writes: RenderWrite[];
   /** Objects of a rendered name this NatsCluster does not control, left untouched. */
   foreign: string[];
-  /** Servers held back because their old claim is still terminating. */
+  /**
+   * Servers held back because their old claim is still there: terminating, or left behind by the
+   * server's deletion on its way out (step-rollout deletes it next).
+   */
   claimTerminating: string[];
   /**
    * Claims older than the NatsCluster, of servers held back because they would join a
@@ -71,6 +80,11 @@ export function renderWrites(
     }
     if (!createServers) continue;
     if (objects.claim?.metadata.deletionTimestamp) {
+      result.claimTerminating.push(server.name);
+      continue;
+    }
+    // A server being replaced comes back on a new claim only: never on the one its deletion left.
+    if (isClaimLeftBehind(cluster, server.name, objects.claim)) {
       result.claimTerminating.push(server.name);
       continue;
     }

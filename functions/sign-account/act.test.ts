@@ -103,6 +103,10 @@ describe("sign-account acting on its decisions", () => {
     expect(claims.iss).not.toBe(operator?.status?.["publicKey"]);
     expect(claims.sub).toBe(account?.status?.["publicKey"]);
     expect((claims.exp ?? 0) - claims.iat).toBe(48 * 3600);
+    // What kube-state-metrics reads as the account's expiry: the JWT's exp claim, RFC 3339.
+    expect(account?.status?.["jwtExpires"]).toBe(
+      new Date((claims.exp ?? 0) * 1000).toISOString().replace(".000Z", "Z"),
+    );
     expect(claims.nats["limits"]).toMatchObject({ conn: 10, subs: -1, disk_storage: 1024 ** 3, mem_storage: -1 });
     const op = decode<Record<string, unknown>>(String(operator?.status?.["jwt"]));
     expect(op.iss).toBe(op.sub);

@@ -3,7 +3,13 @@
 // (the claim), then the creds Secret and the Events. Of concurrent deliveries one gets past the
 // claim; the others answer conflict. A creds Secret made for the first time is the claim itself.
 import { createAccount, createOperator, createUser, encodeGeneric, type KeyPair } from "@nats-io/jwt";
-import { FIELD_MANAGERS, FINALIZERS, GENERATED_FOR_ANNOTATION, KINDS } from "../../shared/api/index.ts";
+import {
+  CREDS_DIGEST_ANNOTATION,
+  FIELD_MANAGERS,
+  FINALIZERS,
+  GENERATED_FOR_ANNOTATION,
+  KINDS,
+} from "../../shared/api/index.ts";
 import {
   addFinalizer,
   controllerReference,
@@ -14,11 +20,12 @@ import {
   removeFinalizer,
   writeStatus,
 } from "../../shared/kube/index.ts";
-import { formatCreds } from "./user/creds.ts";
+import { credsDigest, formatCreds } from "./user/creds.ts";
 import type { NatsConnection } from "@nats-io/transport-node";
 import type { CredsWrite, Decision, DeletedAccountRecord, Kick, SignStep } from "./decision.ts";
 import type { KickOutcome } from "./user/types.ts";
 import { jwtHash } from "./jwt/hash.ts";
+import { accountJwtFields } from "./jwt/account-jwt-status.ts";
 import type { ExportStatus } from "./wiring/export-tokens.ts";
 import type { SeedToGenerate } from "./keys/key-verdict.ts";
 import type { Keyring } from "./keys/keyring.ts";
@@ -30,7 +37,7 @@ import type { NatsOperator } from "./objects.ts";
 
 export const FIELD_MANAGER = FIELD_MANAGERS.signAccount;
 
-export type Acted =
+export type PassResult =
   | { kind: "done" }
   /** Seeds were generated: observe again to sign with them. */
   | { kind: "generated" }
@@ -90,22 +97,42 @@ function userPair(keyring: Keyring, creds: CredsWrite): KeyPair {
   return pair;
 }
 
-async function writeCreds(kube: Kube, decision: Decision, creds: CredsWrite, jwt: string, pair: KeyPair) {
+/** The creds Secret a user owns, holding `data` and its digest; at `resourceVersion` when it replaces one read. */
+function credsSecret(
+  decision: Decision,
+  name: string,
+  resourceVersion: string | undefined,
+  data: Record<string, string>,
+): KubeObject {
   const owner = decision.object;
-  const secret = {
+  return {
     apiVersion: "v1",
     kind: "Secret",
     type: "Opaque",
     metadata: {
-      name: creds.secret,
+      name,
       namespace: owner.metadata.namespace,
       labels: { ...WATCHED_SECRET_LABELS },
+      // Its own event then reads as the echo of this write (related.ts) and reconciles no one.
+      annotations: { [CREDS_DIGEST_ANNOTATION]: credsDigest(data) },
       ownerReferences: [controllerReference(owner)],
-      ...(creds.resourceVersion ? { resourceVersion: creds.resourceVersion } : {}),
+      ...(resourceVersion ? { resourceVersion } : {}),
     },
-    data: { [creds.key]: base64(formatCreds(jwt, pair)) },
+    data,
   } as KubeObject;
+}
+
+async function writeCreds(kube: Kube, decision: Decision, creds: CredsWrite, jwt: string, pair: KeyPair) {
+  const secret = credsSecret(decision, creds.secret, creds.resourceVersion, {
+    [creds.key]: base64(formatCreds(jwt, pair)),
+  });
   return guarded(() => (creds.resourceVersion ? kube.replace(secret) : kube.create(secret)));
+}
+
+/** Empties a creds Secret the user owns (its key given up and revoked), guarded by the resourceVersion read. */
+async function clearCreds(kube: Kube, decision: Decision, clear: NonNullable<Decision["clearCreds"]>) {
+  const secret = credsSecret(decision, clear.secret, clear.resourceVersion, {});
+  return guarded(() => kube.replace(secret));
 }
 
 /** An account's claims with the activation tokens of its imports signed in (each by its exporter's key). */
@@ -163,7 +190,10 @@ async function signAll(
       status["systemAccount"] = { ...(status["systemAccount"] as object), jwt };
     } else {
       status["jwt"] = jwt;
-      if (decision.kind === "NatsAccount") status["jwtHash"] = jwtHash(jwt);
+      if (decision.kind === "NatsAccount") {
+        delete status["jwtExpires"];
+        Object.assign(status, accountJwtFields(jwt));
+      }
     }
   }
   for (const token of decision.exportTokens ?? []) {
@@ -181,7 +211,7 @@ async function push(
   status: Record<string, unknown>,
   system: SystemLink | undefined,
   now: Date,
-): Promise<Acted> {
+): Promise<PassResult> {
   const jwt = decision.jwt ?? status["jwt"];
   if (!decision.push || system?.kind !== "up" || typeof jwt !== "string") return { kind: "done" };
   const servers = (status["distribution"] as { servers?: number } | undefined)?.servers ?? 0;
@@ -202,7 +232,7 @@ async function kick(
   decision: Decision,
   kicks: readonly Kick[],
   nc: NatsConnection,
-): Promise<Acted> {
+): Promise<PassResult> {
   const outcome = await kickConnections(nc, kicks);
   if (outcome.kicked > 0) {
     const servers = new Set(kicks.map((k) => k.server)).size;
@@ -223,7 +253,7 @@ async function sendDelete(
   decision: Decision,
   system: SystemLink | undefined,
   now: Date,
-): Promise<Acted> {
+): Promise<PassResult> {
   const request = decision.deleteRequest;
   if (!request || system?.kind !== "up") return { kind: "done" };
   // Subject and issuer are the same operator key: the resolver takes a delete only self-signed
@@ -250,7 +280,7 @@ export async function act(
   decision: Decision,
   system?: SystemLink,
   now: Date = new Date(),
-): Promise<Acted> {
+): Promise<PassResult> {
   const object = decision.object;
   if (decision.generate.length > 0) {
     for (const seed of decision.generate) {
@@ -294,6 +324,10 @@ export async function act(
   if (decision.creds && !newCreds && credsJwt && pair) {
     const creds = await writeCreds(kube, decision, decision.creds, credsJwt, pair);
     if (creds.kind === "conflict") return { kind: "conflict" };
+  }
+  if (decision.clearCreds) {
+    const cleared = await clearCreds(kube, decision, decision.clearCreds);
+    if (cleared.kind === "conflict") return { kind: "conflict" };
   }
   for (const event of decision.events) await recorder.record(object, event.type, event.reason, event.note);
   if (decision.deleteRequest) return sendDelete(recorder, keyring, decision, system, now);

@@ -5,9 +5,9 @@
 // records an acknowledged push's time), releases a finalizer a delete every server took, or lets
 // go of a user none of whose connections is left. Then the objects that read it (its dependents).
 import { KINDS } from "../../shared/api/index.ts";
-import type { EventRecorder, Kube } from "../../shared/kube/index.ts";
+import type { EventRecorder, Kube, ObjectKey } from "../../shared/kube/index.ts";
 import type { ReconcileContext, Reconciler, Related } from "../../shared/runtime/index.ts";
-import { act, type Acted } from "./act.ts";
+import { act, type PassResult } from "./act.ts";
 import type { Decision } from "./decision.ts";
 import type { Keyring } from "./keys/keyring.ts";
 import { keyOfSubject, type Dependent, type Subject, type SubjectKind } from "./objects.ts";
@@ -23,7 +23,7 @@ const PASSES = 4;
  * delivery, so the next pass decides again from what that one wrote (what this one did is still
  * carried, and recorded then).
  */
-export type Carry = Exclude<Acted, { kind: "done" } | { kind: "conflict" }> | { kind: "raced" };
+export type Carry = Exclude<PassResult, { kind: "done" } | { kind: "conflict" }> | { kind: "raced" };
 
 /** The latest push, delete request and kick of this reconcile's earlier passes, as observe hears of them. */
 export interface LastActs {
@@ -78,9 +78,24 @@ export interface AuthKind<T, O, D extends Decision> {
   readonly related?: readonly Related[];
   observe(object: T, context: ObserveContext): Promise<Read<O>>;
   decide(observed: O, now: Date): D;
-  /** The objects that read this one, reconciled after it in the same delivery (it may be gone). */
-  dependents(kube: Kube, subject: Subject): Promise<Dependent[]>;
+  /**
+   * What of the object those of its dependents read that only some changes concern (a user reads
+   * of its account: account/user-view.ts), as text; undefined when it cannot tell.
+   */
+  viewOf?(object: T): string | undefined;
+  /**
+   * The objects that read this one, reconciled after it in the same delivery (it may be gone).
+   * `viewChanged`: whether its `viewOf` changed since its reconcile began (true when the kind has
+   * none, or when it cannot be told: the object gone or being deleted, a signing key retiring).
+   */
+  dependents(kube: Kube, subject: Subject, viewChanged: boolean): Promise<Dependent[]>;
 }
+
+/** An object's view (`viewOf`) as its reconcile found it, by object, for the delivery's dependents. */
+const viewsOf = (context: Pick<ReconcileContext, "delivery">): Map<string, string | undefined> =>
+  context.delivery.once("sign-account views", () => new Map<string, string | undefined>());
+
+const idOf = (kind: string, namespace: string | undefined, name: string) => `${kind} ${namespace ?? ""}/${name}`;
 
 /** The delivery's STATSZ polls: one roster read shared by every object of one delivery, never across. */
 export const rostersOf = (context: Pick<ReconcileContext, "delivery">): RosterPolls =>
@@ -95,6 +110,19 @@ export function authReconciler<T extends Decision["object"], O, D extends Decisi
   spec: AuthKind<T, O, D>,
 ): Reconciler<T, Read<O> & { pass: number }, ToAct<D>, Carry> {
   const { apiVersion } = KINDS[spec.kind];
+  /**
+   * Whether the object's view as stored now differs from the view its reconcile found (read again:
+   * act signs into status what the decision only asks for). True when either cannot be told.
+   */
+  const viewChanged = async (key: ObjectKey, context: ReconcileContext): Promise<boolean> => {
+    const views = viewsOf(context);
+    const id = idOf(spec.kind, key.namespace, key.name);
+    const before = views.get(id);
+    views.delete(id);
+    if (!spec.viewOf || before === undefined) return true;
+    const now = await context.kube.get<T>(key);
+    return now === undefined || spec.viewOf(now) !== before;
+  };
   return {
     kind: { apiVersion, kind: spec.kind },
     ...(spec.ownsStatus === false ? { ownsStatus: false } : {}),
@@ -102,10 +130,15 @@ export function authReconciler<T extends Decision["object"], O, D extends Decisi
     passes: PASSES,
     // An object being deleted is decided like any other: its decision holds or removes its finalizer.
     reconcilesWhileDeleting: () => true,
-    observe: async (object, context, carried) => ({
-      ...(await spec.observe(object, { kube: context.kube, last: lastActs(carried), rosters: rostersOf(context) })),
-      pass: carried.length,
-    }),
+    observe: async (object, context, carried) => {
+      // The view as this reconcile found it: its first pass reads the object before anything is written.
+      if (spec.viewOf && carried.length === 0)
+        viewsOf(context).set(idOf(spec.kind, object.metadata.namespace, object.metadata.name), spec.viewOf(object));
+      return {
+        ...(await spec.observe(object, { kube: context.kube, last: lastActs(carried), rosters: rostersOf(context) })),
+        pass: carried.length,
+      };
+    },
     decide(read, now) {
       const decision = spec.decide(read.observed, now);
       return {
@@ -135,9 +168,9 @@ export function authReconciler<T extends Decision["object"], O, D extends Decisi
         message: `${kind} ${metadata.namespace}/${metadata.name}: seeds still missing after generating them`,
       };
     },
-    async dependents(key, { kube }) {
+    async dependents(key, context) {
       const subject: Subject = { kind: spec.kind, namespace: key.namespace, name: key.name };
-      return (await spec.dependents(kube, subject)).map((d) => ({
+      return (await spec.dependents(context.kube, subject, await viewChanged(key, context))).map((d) => ({
         ...keyOfSubject(d),
         ...(d.again ? { again: true } : {}),
       }));

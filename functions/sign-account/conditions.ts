@@ -2,14 +2,15 @@
 // Ready turns to it, rather than on every delivery.
 import { type Condition, type ConditionUpdate, setConditions } from "../../shared/kube/index.ts";
 import type { AuthEvent } from "./decision.ts";
+import type { Reason } from "../../shared/api/index.ts";
 
 /** Why an object is not Ready: a condition reason and a message naming the object. */
 export interface Refusal {
-  reason: string;
+  reason: Reason;
   message: string;
 }
 
-export const ready = (message: string, reason = "Signed"): ConditionUpdate => ({
+export const ready = (message: string, reason: Reason = "Signed"): ConditionUpdate => ({
   type: "Ready",
   status: "True",
   reason,
@@ -38,7 +39,7 @@ export const allImportsResolved = (): ConditionUpdate => ({
   message: "every reference and import resolves",
 });
 
-export const referencesUnresolved = (reason: string, message: string): ConditionUpdate => ({
+export const referencesUnresolved = (reason: Reason, message: string): ConditionUpdate => ({
   type: "ReferencesResolved",
   status: "False",
   reason,
@@ -46,7 +47,7 @@ export const referencesUnresolved = (reason: string, message: string): Condition
 });
 
 /** Whether the account's JWT may lack revocations the servers hold (True: not pushed until they answer). */
-export const revocationsUnrecovered = (status: "True" | "False", reason: string, message: string): ConditionUpdate => ({
+export const revocationsUnrecovered = (status: "True" | "False", reason: Reason, message: string): ConditionUpdate => ({
   type: "RevocationsUnrecovered",
   status,
   reason,
@@ -61,8 +62,16 @@ export const noSystemConnection = (): ConditionUpdate => ({
   message: "no system connection is configured: the JWT is signed into status only, nothing is pushed to servers",
 });
 
+/** A refused user with a system connection: there is no JWT of it for the servers to accept. */
+export const notSigned = (): ConditionUpdate => ({
+  type: "Distributed",
+  status: "False",
+  reason: "NotSigned",
+  message: "not signed: there are no creds for the servers to accept",
+});
+
 /** Reasons that only say something is on its way: no Warning for them. */
-const WAITING = new Set(["Pending"]);
+const WAITING: ReadonlySet<string> = new Set<Reason>(["Pending"]);
 
 /**
  * Merges the updates; a Warning Event when Ready turns False or changes its reason while False,

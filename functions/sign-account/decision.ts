@@ -68,6 +68,11 @@ interface DecisionOf<K extends string, T extends { status?: unknown }> {
   status: NonNullable<T["status"]>;
   sign: SignStep[];
   creds?: CredsWrite;
+  /**
+   * A creds Secret the user owns, emptied after the status write (guarded by this resourceVersion):
+   * the user gave its key up (its grant went, or its new key was refused) and the key is revoked.
+   */
+  clearCreds?: { secret: string; resourceVersion: string };
   events: AuthEvent[];
   /** Push the JWT status holds to every server once the status write held (an account, with a system connection). */
   push?: boolean;

@@ -136,12 +136,13 @@ describe("sign-account decisions", () => {
     await world.run("NatsSystemAccount", "sys");
     await world.run("NatsOperator", "main");
     await world.run("NatsAccount", "app");
-    const signed = await world.get<KubeObject & { status?: { jwt?: string } }>(
+    const signed = await world.get<KubeObject & { status?: { jwt?: string; jwtExpires?: string } }>(
       "auth.nats-operator.io/v1beta1",
       "NatsAccount",
       "app",
     );
     expect(decodeJwt(signed?.status?.jwt ?? "").exp).toBeUndefined();
+    expect(signed?.status).not.toHaveProperty("jwtExpires");
     const read = await observed(world.kube, "NatsAccount", "app");
     const decision = decide(read, NOW);
     expect(decision.sign).toEqual([]);

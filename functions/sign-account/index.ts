@@ -4,6 +4,7 @@
 // delivery and in order: one after another, breadth first, so each reads what the ones before it wrote.
 import { defineFunction } from "../../shared/runtime/index.ts";
 import { accountReconciler } from "./account/reconciler.ts";
+import { userViewOfAccount } from "./account/user-view.ts";
 import { operatorReconciler } from "./operator/reconciler.ts";
 import { closeSystemConnections } from "./servers/system-connection.ts";
 import { systemAccountReconciler } from "./system-account/reconciler.ts";
@@ -22,6 +23,7 @@ export const reconcilers = [
 
 export const signAccount = defineFunction("sign-account", reconcilers, {
   inOrder: true,
+  inputFacets: [userViewOfAccount],
   shutdown: () => closeSystemConnections(),
 });
 

@@ -1,7 +1,14 @@
 import { describe, expect, it } from "@jest/globals";
 import type { KubeObject } from "../../shared/kube/index.ts";
 import { memoryKube } from "../../test/support/memory-kube.ts";
-import { secretObject } from "../../test/fixtures/auth/objects.ts";
+import {
+  accountObject,
+  operatorObject,
+  secretObject,
+  systemAccountObject,
+  userObject,
+} from "../../test/fixtures/auth/objects.ts";
+import { authWorld } from "../../test/support/auth-world.ts";
 import { CloudEvent } from "cloudevents";
 import { decodeEvent, EventTypes } from "../../shared/runtime/event.ts";
 import { createLogger } from "../../shared/telemetry/index.ts";
@@ -38,6 +45,27 @@ describe("which auth object an event is about", () => {
       subject: { kind: "NatsUser", name: "alice" },
     });
     expect(await ownerOfSecret(memoryKube(), "auth", "alice-creds")).toMatchObject({
+      subject: { kind: "NatsUser", name: "alice" },
+    });
+  });
+
+  it("takes the event of a creds Secret holding what sign-account wrote as the echo of that write, and any other change to its user", async () => {
+    const world = authWorld([operatorObject(), systemAccountObject(), accountObject("app"), userObject("alice")]);
+    for (const [kind, name] of [
+      ["NatsSystemAccount", "sys"],
+      ["NatsOperator", "main"],
+      ["NatsAccount", "app"],
+      ["NatsUser", "alice"],
+    ] as const)
+      await world.run(kind, name);
+    expect(await ownerOfSecret(world.kube, "auth", "alice-creds")).toEqual({
+      kind: "none",
+      reason: "Secret alice-creds holds the creds sign-account wrote for NatsUser auth/alice",
+    });
+    // Edited by someone else (here: emptied), the Secret is its user's business again.
+    const secret = (await world.get<KubeObject>("v1", "Secret", "alice-creds")) as KubeObject;
+    await world.kube.replace({ ...secret, data: {} } as KubeObject);
+    expect(await ownerOfSecret(world.kube, "auth", "alice-creds")).toMatchObject({
       subject: { kind: "NatsUser", name: "alice" },
     });
   });

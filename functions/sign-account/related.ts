@@ -1,9 +1,10 @@
 // What other changes lead to an auth object: a seed Secret to the object it was generated for (by
-// its generated-for annotation, or by its name once it is gone), a creds Secret to its NatsUser, and
+// its generated-for annotation, or by its name once it is gone), a creds Secret to its NatsUser
+// (unless it holds just what sign-account wrote into it: the echo of that write), and
 // a NatsReferenceGrant to every object referring into its namespace from another one (an account's
 // operator or exporter, a user's account, a trust's operator or account): a grant has no status,
 // so nothing else tells them it was made, changed or deleted.
-import { GENERATED_FOR_ANNOTATION, KINDS } from "../../shared/api/index.ts";
+import { CREDS_DIGEST_ANNOTATION, GENERATED_FOR_ANNOTATION, KINDS } from "../../shared/api/index.ts";
 import type { Kube, KubeObject } from "../../shared/kube/index.ts";
 import type { ObjectRef, Related, RelatedContext } from "../../shared/runtime/index.ts";
 import {
@@ -17,6 +18,7 @@ import {
   type SubjectKind,
   subjectOf,
 } from "./objects.ts";
+import { credsDigest } from "./user/creds.ts";
 
 /** The object a Secret belongs to, or why it belongs to none. */
 export type SecretOwner = { kind: "subject"; subject: Subject } | { kind: "none"; reason: string };
@@ -43,13 +45,23 @@ function fromSecretName(namespace: string, name: string): SecretOwner {
 }
 
 export async function ownerOfSecret(kube: Kube, namespace: string, name: string): Promise<SecretOwner> {
-  const secret = await kube.get<KubeObject>({ apiVersion: "v1", kind: "Secret", namespace, name });
+  const secret = await kube.get<KubeObject & { data?: Record<string, string> }>({
+    apiVersion: "v1",
+    kind: "Secret",
+    namespace,
+    name,
+  });
   if (!secret) return fromSecretName(namespace, name);
   const generatedFor = secret.metadata.annotations?.[GENERATED_FOR_ANNOTATION];
   const [role, owner] = generatedFor?.split("/") ?? [];
   const kind = role ? ROLE_KINDS[role] : undefined;
   if (kind && owner) return subject(kind, namespace, owner);
   const user = secret.metadata.ownerReferences?.find((o) => o.controller && o.kind === "NatsUser");
+  // A creds Secret holding what sign-account wrote into it: the event is that write's echo (the
+  // user's reconcile that wrote it goes on to its status); a change by anyone else reaches the user.
+  const written = secret.metadata.annotations?.[CREDS_DIGEST_ANNOTATION];
+  if (user && written !== undefined && written === credsDigest(secret.data))
+    return none(`Secret ${name} holds the creds sign-account wrote for NatsUser ${namespace}/${user.name}`);
   if (user) return subject("NatsUser", namespace, user.name);
   return none(`Secret ${name} is neither a generated seed nor a creds Secret`);
 }

@@ -1,5 +1,6 @@
-import { CLUSTER_ANNOTATIONS, RENDER_FAILURE_ANNOTATION } from "../../shared/api/index.ts";
+import { CLUSTER_ANNOTATIONS, RENDER_FAILURE_ANNOTATION, CLUSTER_REASONS } from "../../shared/api/index.ts";
 import { defineFunction, type OperatorFunction } from "../../shared/runtime/index.ts";
+import { PLAN_INPUT_KINDS } from "../cluster/index.ts";
 import type { MonitorAddress } from "./servers/monitor.ts";
 import { natsCluster } from "./nats-cluster/reconciler.ts";
 import { closeSystemConnections } from "./servers/system-user.ts";
@@ -24,8 +25,12 @@ export function createStepRollout(options: { monitor?: MonitorAddress } = {}): O
     // A render failure that render-cluster has since cleared: Progressing still shows it.
     caresAbout: (snapshot) =>
       !(RENDER_FAILURE_ANNOTATION in (snapshot.metadata?.annotations ?? {})) &&
-      (snapshot.status?.conditions ?? []).some((c) => c.type === "Progressing" && c.reason === "ReconcileFailed"),
+      (snapshot.status?.conditions ?? []).some(
+        (c) => c.type === "Progressing" && c.reason === CLUSTER_REASONS.ReconcileFailed,
+      ),
     shutdown: closeSystemConnections,
+    // It plans from them as render-cluster does; their events reach it only through render-cluster's poke.
+    inputKinds: PLAN_INPUT_KINDS,
   });
 }
 

@@ -15,6 +15,12 @@ export const resyncPeriodMs = 10 * 60_000;
 export const settleCron = process.env.SYNC_STREAM_SETTLE_CRON ?? "*/15 * * * * *";
 /** An apiserver event for an object checked this recently, at its current generation, is not rechecked. */
 export const freshForMs = 30_000;
+/**
+ * How often a check that changes nothing else in status still records its time in
+ * `status.lastSyncedTime`: every hour, so that an idle stream costs one status write an hour, not
+ * one per drift check (every 10 minutes), and a user still sees that the checks run.
+ */
+export const syncedTimeCadenceMs = 60 * 60_000;
 
 /** What recording an Event needs (a reconcile's context has it). */
 export interface Notes {

@@ -15,6 +15,8 @@ export type JetStreamObject = KubeObject & {
     adoptionPolicy?: AdoptionPolicy;
     terminalPolicy?: "Hold" | "Retry";
     deletionPolicy?: "Retain" | "Delete";
+    /** NatsStream only. */
+    onLoss?: "Recreate" | "Hold";
   };
   status?: ObjectStatus;
 };

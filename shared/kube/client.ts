@@ -40,6 +40,8 @@ export interface ListQuery {
   /** Omitted: across all namespaces. */
   namespace?: string;
   labelSelector?: string;
+  /** A field selector, such as `involvedObject.name=demo-0,reason=FailedCreate` (the fields the kind indexes). */
+  fieldSelector?: string;
 }
 
 export type PatchType = "merge" | "json";
@@ -91,7 +93,7 @@ export function createKube(transport: KubeTransport): Kube {
     },
     async list<T extends KubeObject>(query: ListQuery) {
       const list = (await transport.request("GET", pathOf(query), {
-        query: { labelSelector: query.labelSelector },
+        query: { labelSelector: query.labelSelector, fieldSelector: query.fieldSelector },
       })) as {
         items?: Omit<T, "apiVersion" | "kind">[];
       };

@@ -25,7 +25,7 @@ describe("setCondition", () => {
 
   it("moves lastTransitionTime when the status changes", () => {
     const before = setCondition([], ready, t0);
-    const after = setCondition(before, { ...ready, status: "False", reason: "ServersNotReady" }, t1);
+    const after = setCondition(before, { ...ready, status: "False", reason: "QuorumUnavailable" }, t1);
     expect(after[0]?.lastTransitionTime).toBe(t1.toISOString());
   });
 
@@ -35,7 +35,7 @@ describe("setCondition", () => {
       [ready, { type: "Settled", status: "True", reason: "AllGroupsCurrent", message: "" }],
       t0,
     );
-    const after = setCondition(before, { ...ready, status: "False", reason: "ServersNotReady" }, t1);
+    const after = setCondition(before, { ...ready, status: "False", reason: "QuorumUnavailable" }, t1);
     expect(after.map((c) => c.type)).toEqual(["Ready", "Settled"]);
     expect(after[1]).toEqual(before[1]);
   });

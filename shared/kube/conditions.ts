@@ -1,3 +1,5 @@
+import type { Reason } from "../api/constants/reasons.ts";
+
 /** A status condition as metav1.Condition defines it. */
 export interface Condition {
   type: string;
@@ -8,8 +10,12 @@ export interface Condition {
   observedGeneration?: number;
 }
 
-/** A condition as a planner states it; the time is filled in by `setCondition`. */
-export type ConditionUpdate = Omit<Condition, "lastTransitionTime">;
+/**
+ * A condition as a planner states it; the time is filled in by `setCondition`. Its reason is one
+ * of the vocabulary's (shared/api/constants/reasons.ts), so a reason the API does not declare fails
+ * type-check; a condition read back from the cluster keeps a plain string.
+ */
+export type ConditionUpdate = Omit<Condition, "lastTransitionTime" | "reason"> & { reason: Reason };
 
 /**
  * Returns the conditions with `update` merged in. `lastTransitionTime` moves

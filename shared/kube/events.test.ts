@@ -10,6 +10,19 @@ const regarding = {
 };
 
 describe("the Event recorder", () => {
+  it("writes a note with URL credentials redacted", async () => {
+    const transport = scriptedTransport();
+    await createEventRecorder(createKube(transport), "nats-operator.io/sync-stream", "pod").record(
+      regarding,
+      "Warning",
+      "ConnectFailed",
+      "cannot connect to nats://user:pass@host:4222",
+    );
+    expect(transport.requests[0]).toMatchObject({
+      options: { body: { note: "cannot connect to nats://***@host:4222" } },
+    });
+  });
+
   it("writes at most four Events at once for one API client, each record resolving once its Event is written", async () => {
     const transport = scriptedTransport();
     let inFlight = 0;

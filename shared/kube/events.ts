@@ -1,9 +1,10 @@
+import { redactCredentials } from "../telemetry/redact.ts";
 import type { Kube } from "./client.ts";
 import type { KubeObject } from "./object.ts";
 
 export type EventType = "Normal" | "Warning";
 
-/** Records Kubernetes Events (events.k8s.io/v1) about the objects a function reconciles. */
+/** Records Kubernetes Events (events.k8s.io/v1) about the objects a function reconciles; URL credentials in a note are redacted. */
 export interface EventRecorder {
   record(regarding: KubeObject, type: EventType, reason: string, note: string, action?: string): Promise<void>;
 }
@@ -41,6 +42,7 @@ export function createEventRecorder(kube: Kube, controller: string, instance: st
     action: string,
   ): Promise<void> {
     const now = new Date();
+    const text = redactCredentials(note);
     await kube.create({
       apiVersion: "events.k8s.io/v1",
       kind: "Event",
@@ -54,7 +56,7 @@ export function createEventRecorder(kube: Kube, controller: string, instance: st
       action,
       reason,
       type,
-      note: note.length > maxNoteLength ? `${note.slice(0, maxNoteLength - 1)}…` : note,
+      note: text.length > maxNoteLength ? `${text.slice(0, maxNoteLength - 1)}…` : text,
       regarding: {
         apiVersion: regarding.apiVersion,
         kind: regarding.kind,

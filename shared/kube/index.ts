@@ -10,7 +10,6 @@ export * from "./finalizers.ts";
 export * from "./guarded.ts";
 export * from "./object.ts";
 export * from "./ownership.ts";
-export * from "./quantity.ts";
 export * from "./reference-grants.ts";
 export * from "./status.ts";
 export { createTransport, type KubeTransport } from "./transport.ts";

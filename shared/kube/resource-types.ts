@@ -18,6 +18,7 @@ const builtIn: Record<string, ResourceType> = {
   "v1/PersistentVolumeClaim": { group: "", version: "v1", plural: "persistentvolumeclaims", namespaced: true },
   "v1/ServiceAccount": { group: "", version: "v1", plural: "serviceaccounts", namespaced: true },
   "v1/Endpoints": { group: "", version: "v1", plural: "endpoints", namespaced: true },
+  "v1/Event": { group: "", version: "v1", plural: "events", namespaced: true },
   "apps/v1/StatefulSet": { group: "apps", version: "v1", plural: "statefulsets", namespaced: true },
   "policy/v1/PodDisruptionBudget": { group: "policy", version: "v1", plural: "poddisruptionbudgets", namespaced: true },
   "networking.k8s.io/v1/NetworkPolicy": {

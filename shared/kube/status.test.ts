@@ -32,6 +32,17 @@ describe("writeStatus", () => {
     });
   });
 
+  it("redacts URL credentials in any string, and reads the redacted status it stored as unchanged", async () => {
+    const transport = scriptedTransport();
+    const leaking = { observedGeneration: 3, phase: "cannot connect to nats://user:pass@host:4222" };
+    await writeStatus(createKube(transport), object, leaking, "m");
+    expect(transport.requests[0]).toMatchObject({
+      options: { body: { status: { phase: "cannot connect to nats://***@host:4222" } } },
+    });
+    const stored = { ...object, status: { observedGeneration: 3, phase: "cannot connect to nats://***@host:4222" } };
+    expect(await writeStatus(createKube(transport), stored, leaking, "m")).toEqual({ kind: "unchanged" });
+  });
+
   it("carries the resourceVersion it read as a precondition when guarded", async () => {
     const transport = scriptedTransport();
     await writeStatus(createKube(transport), read, { phase: "Terminal" }, "m", { guarded: true });

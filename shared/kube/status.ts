@@ -1,6 +1,7 @@
 // The one way functions write status. Every write goes through here so that it is skipped when
 // nothing changed, owned by the function's field manager, a claim when guarded, and read by the
 // condition and rollout gauges (`shared/telemetry/status-gauges.ts`).
+import { redactStrings } from "../telemetry/redact.ts";
 import { recordStatus } from "../telemetry/status-gauges.ts";
 import type { Kube } from "./client.ts";
 import { jsonEqual } from "./equal.ts";
@@ -48,22 +49,26 @@ export interface StatusWriteOptions<T extends WithStatus<object>> {
  * Writes `status` through the status subresource unless the object already shows it: every
  * write feeds another update event and bumps the resourceVersion, so an unchanged world must
  * write nothing. By default a server-side apply under `fieldManager`, which owns just the
- * fields `status` names. Errors other than a lost guarded write are thrown.
+ * fields `status` names. Errors other than a lost guarded write are thrown. URL credentials in
+ * any of its strings are redacted (`redactCredentials`).
  */
 export async function writeStatus<T extends WithStatus<object>>(
   kube: Kube,
   object: T,
-  status: StatusFields<T>,
+  unredacted: StatusFields<T>,
   fieldManager: string,
   options: StatusWriteOptions<T> = {},
 ): Promise<StatusWrite<T>> {
-  const shown = options.owned ? options.owned(object.status) : object.status;
+  // A message may quote a URL with credentials (a NatsConnection's, granted to this namespace):
+  // redacted before the comparison, so the stored, redacted status reads as unchanged.
+  const status = redactStrings(unredacted);
+  const shown = options.owned ? options.owned(object.status) : withoutInputs(object.status);
   if (jsonEqual(shown, status)) {
     recordStatus(object, object.status);
     return { kind: "unchanged" };
   }
   const write = options.whole
-    ? () => kube.replaceStatus<T>({ ...object, status }, fieldManager)
+    ? () => kube.replaceStatus<T>({ ...object, status: withInputsOf(object.status, status) }, fieldManager)
     : () =>
         kube.applyStatus<T>(
           { apiVersion: object.apiVersion, kind: object.kind, metadata: object.metadata, status },
@@ -77,4 +82,20 @@ export async function writeStatus<T extends WithStatus<object>>(
   const stored = result.value.status ?? (options.whole ? status : { ...object.status, ...status });
   recordStatus(object, stored);
   return { kind: "written", object: result.value };
+}
+
+/**
+ * `status.inputs` is the runtime's record of what each function's reconcile read (written under
+ * managers of its own, shared/runtime/inputs.ts): a function's status is compared without it, and
+ * a whole status written by a function keeps it.
+ */
+function withoutInputs(status: unknown): unknown {
+  if (status === null || typeof status !== "object" || !("inputs" in status)) return status;
+  const { inputs: _inputs, ...rest } = status as Record<string, unknown>;
+  return rest;
+}
+
+function withInputsOf(current: unknown, status: object): object {
+  const inputs = (current as { inputs?: unknown } | undefined)?.inputs;
+  return inputs === undefined || "inputs" in status ? status : { ...status, inputs };
 }

@@ -83,8 +83,3 @@ export async function readConnectionSettings(
   const fingerprint = createHash("sha256").update(JSON.stringify(settings)).digest("hex").slice(0, 16);
   return { ok: true, settings: { ...settings, fingerprint } };
 }
-
-/** A server URL without any user or password it embeds, for messages. */
-export function redactUrl(url: string): string {
-  return url.replace(/\/\/[^@/]*@/, "//");
-}

@@ -4,9 +4,11 @@ import type { NatsConnection } from "@nats-io/transport-node";
 import type { Kube } from "../kube/client.ts";
 import type { KubeObject } from "../kube/object.ts";
 import { readConnectionSettings, type ConnectionSpec } from "./connection-settings.ts";
+import { redactCredentials } from "../telemetry/redact.ts";
 import type { ConnectionPool } from "./pool.ts";
 import { isAdmitted, type Referrer } from "../kube/reference-grants.ts";
 import { KINDS } from "../api/kinds.ts";
+import type { Reason } from "../api/constants/reasons.ts";
 
 export type NatsConnectionObject = KubeObject & { spec: ConnectionSpec };
 
@@ -96,7 +98,7 @@ export async function resolveConnection(
 
 export const poolKey = (connection: KubeObject) => `${connection.metadata.namespace ?? ""}/${connection.metadata.name}`;
 
-export type Connected = { ok: true; nc: NatsConnection } | { ok: false; reason: string; message: string };
+export type Connected = { ok: true; nc: NatsConnection } | { ok: false; reason: Reason; message: string };
 
 /** The pooled connection of a NatsConnection, connecting on first use. */
 export async function connectWith(
@@ -109,11 +111,13 @@ export async function connectWith(
   try {
     return { ok: true, nc: await pool.acquire(poolKey(connection), settings.settings) };
   } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
+    const why = redactCredentials(error instanceof Error ? error.message : String(error));
+    // The message reaches the status of every object granted this connection, in any namespace.
+    const servers = connection.spec.servers.map(redactCredentials).join(", ");
     return {
       ok: false,
       reason: "ConnectFailed",
-      message: `cannot connect to ${connection.spec.servers.join(", ")}: ${why}`,
+      message: `cannot connect to ${servers}: ${why}`,
     };
   }
 }

@@ -1,6 +1,7 @@
 // Request/reply on the NATS APIs the functions use, with one error family: the JetStream API
 // (`$JS.API.*`) and the server API (`$SYS.REQ.SERVER.<id>.*`, answered by one server, as the
 // system user). An answer carrying an error throws NatsApiError; no answer throws NatsRequestError.
+import type { ApiError } from "@nats-io/jetstream";
 import { createInbox, type NatsConnection } from "@nats-io/transport-node";
 
 /** JetStream API default request timeout. */
@@ -69,7 +70,8 @@ async function request<T>(nc: NatsConnection, subject: string, body: unknown, ti
   } catch (error) {
     throw new NatsRequestError(`${subject}: ${error instanceof Error ? error.message : String(error)}`);
   }
-  const failure = reply.error as { code?: number; err_code?: number; description?: string } | undefined;
+  // The JetStream API and the server API answer a failure alike (nats-server's ApiError).
+  const failure = reply.error as Partial<ApiError> | undefined;
   if (failure)
     throw new NatsApiError(
       failure.code ?? 500,

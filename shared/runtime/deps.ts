@@ -1,5 +1,6 @@
 import { hostname } from "node:os";
 import { createKube, type Kube } from "../kube/client.ts";
+import { confinedKube, watchedNamespaces } from "../kube/confined.ts";
 import { createEventRecorder, type EventRecorder } from "../kube/events.ts";
 import { createTransport } from "../kube/transport.ts";
 import type { Logger } from "../telemetry/logger.ts";
@@ -10,10 +11,7 @@ import type { DispatchDeps } from "./dispatch.ts";
  * the API server client is made on the first event that needs it and kept
  * for the life of the process (a warm Knative pod answers many events).
  */
-export function processDeps(
-  log: Logger,
-  kubeFactory: () => Promise<Kube> = async () => createKube(await createTransport()),
-): DispatchDeps {
+export function processDeps(log: Logger, kubeFactory: () => Promise<Kube> = apiServerKube): DispatchDeps {
   let kube: Promise<Kube> | undefined;
   const getKube = () => {
     kube ??= kubeFactory().catch((error: unknown) => {
@@ -33,4 +31,14 @@ export function processDeps(
       );
     },
   };
+}
+
+/**
+ * The API server client of a function's pod: confined to WATCH_NAMESPACES when the installation
+ * is (chart value watchNamespaces), so lists across namespaces stay within what its Roles allow.
+ */
+async function apiServerKube(): Promise<Kube> {
+  const kube = createKube(await createTransport());
+  const namespaces = watchedNamespaces();
+  return namespaces === undefined ? kube : confinedKube(kube, namespaces);
 }

@@ -7,7 +7,8 @@ import { decodeEvent, type OperatorEvent } from "./event.ts";
 import { qualifiedKind, type FunctionContext, type OperatorFunction } from "./function.ts";
 import { conflict, malformed, refused, retry, skipped, type Outcome } from "./outcome.ts";
 import { createScheduleKeeper, type ScheduleKeeper } from "./schedule-keeper.ts";
-import { isResyncTick, resyncNamespace, sweep } from "./resync.ts";
+import { isResyncTick, malformedResync, resyncNamespace, sweep } from "./resync.ts";
+import type { SweepPatience } from "./sweep-patience.ts";
 import {
   carriesStalled,
   clearStalled,
@@ -23,6 +24,8 @@ export interface DispatchDeps {
   kube: FunctionContext["kube"];
   recorder: (functionName: string) => ReturnType<FunctionContext["recorder"]>;
   now?: () => Date;
+  /** How a resync sweep tries again what failed for now (tests shorten the waits). */
+  sweepPatience?: SweepPatience;
 }
 
 // One schedule keeper per set of dependencies, i.e. per process: what it remembers of its own
@@ -47,6 +50,8 @@ export async function dispatch(fn: OperatorFunction, ce: CloudEvent<unknown>, de
   const decoded = decodeEvent(ce);
   if (!decoded.ok) return malformed(decoded.message);
   const event = decoded.event;
+  const notResync = malformedResync(event);
+  if (notResync) return malformed(notResync);
   if (isResyncTick(event) && fn.owns !== undefined) return resyncTick(fn, ce, event, deps);
   return deliver(fn, ce, event, deps, { echoes: "drop" });
 }
@@ -66,7 +71,13 @@ async function resyncTick(
   const namespace = resyncNamespace(event);
   const outcome = await sweep(
     fn,
-    (apiVersion, kind) => kube.list({ apiVersion, kind, ...(namespace ? { namespace } : {}) }),
+    {
+      list: (apiVersion, kind, inNamespace = namespace) =>
+        kube.list({ apiVersion, kind, ...(inNamespace ? { namespace: inNamespace } : {}) }),
+      get: (ref) => kube.get(ref),
+      refused: (error) => error instanceof KubeRequestError && error.code === 403,
+      transient: (error) => error instanceof KubeRequestError && error.isTransient,
+    },
     async (synthetic) => {
       const decoded = decodeEvent(synthetic);
       return decoded.ok
@@ -74,6 +85,8 @@ async function resyncTick(
         : malformed(decoded.message);
     },
     nowOf(deps),
+    namespace,
+    deps.sweepPatience,
   ).catch((error: unknown) => outcomeOfError(error, log));
   log.info({ outcome: outcome.kind, detail: detailOf(outcome) }, "resync tick handled");
   return outcome;

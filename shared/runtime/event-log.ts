@@ -4,11 +4,16 @@
 import { appendFile } from "node:fs/promises";
 import type { CloudEvent } from "cloudevents";
 import type { Logger } from "../telemetry/logger.ts";
+import { redactCredentials } from "../telemetry/redact.ts";
 
-/** Appends the event as one line; a log that cannot be written is said once per failure, never fatal. */
+/**
+ * Appends the event as one line; a log that cannot be written is said once per failure, never
+ * fatal. A NatsConnection's event carries its URLs: their credentials are redacted (a replay reads
+ * the object afresh, so it loses nothing).
+ */
 export async function recordEvent(file: string, event: CloudEvent<unknown>, log: Logger): Promise<void> {
   try {
-    await appendFile(file, `${JSON.stringify(event.toJSON())}\n`);
+    await appendFile(file, `${redactCredentials(JSON.stringify(event.toJSON()))}\n`);
   } catch (error) {
     log.warn({ err: error, file }, "could not record the event");
   }

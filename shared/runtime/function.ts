@@ -3,6 +3,7 @@ import type { Logger } from "../telemetry/logger.ts";
 import type { Kube } from "../kube/client.ts";
 import type { EventRecorder } from "../kube/events.ts";
 import type { ObjectSnapshot, OperatorEvent } from "./event.ts";
+import type { InputFacet } from "./input-facet.ts";
 import type { Outcome } from "./outcome.ts";
 
 /** What a function gets besides the event: all of it lazily, so idle paths stay cheap. */
@@ -40,6 +41,14 @@ export interface OperatorFunction {
    * compares each with state outside the API server (JetStream), which drifts without an event.
    */
   readonly checksDrift?: boolean;
+  /**
+   * Whether its reconciles record in each owned object's status what they read of other objects
+   * (`status.inputs.<function>`, shared/runtime/inputs.ts): a resync tick then also re-delivers
+   * the objects whose inputs changed since, or that carry no readable record.
+   */
+  readonly recordsInputs?: boolean;
+  /** The inputs its reconciles read through a facet (shared/runtime/inputs.ts): the sweep reads them alike. */
+  readonly inputFacets?: readonly InputFacet[];
   /** Annotations that make an otherwise unchanged object worth a look. */
   readonly actionAnnotations?: readonly string[];
   /**
@@ -49,6 +58,13 @@ export interface OperatorFunction {
    * dropped as a status echo and a resync tick re-delivers the object.
    */
   caresAbout?(snapshot: ObjectSnapshot, now: Date): boolean;
+  /**
+   * Whether the object shows a failure of the function's own last reconcile of it, which the
+   * function records on it (render-cluster's render-failure annotation): a resync tick re-delivers
+   * it, as one Stalled, until a reconcile gets through. Its echoes are still dropped, so a failure
+   * recorded afresh does not feed the function another event at once.
+   */
+  showsFailure?(snapshot: ObjectSnapshot): boolean;
   handle(context: FunctionContext, cloudEvent: CloudEvent<unknown>): Promise<Outcome>;
   /** Releases what the function keeps across events (NATS connections). */
   shutdown?(): Promise<void>;

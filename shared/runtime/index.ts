@@ -10,3 +10,4 @@ export { EventTypes } from "./event.ts";
 export { inBatches } from "./in-batches.ts";
 export { operatorNamespace } from "./operator-namespace.ts";
 export { isResyncDelivery, RESYNC_WORK } from "./resync.ts";
+export type { InputFacet } from "./input-facet.ts";

@@ -99,7 +99,11 @@ describe("defineFunction", () => {
     const outcome = await run(defineFunction("widgets", [widgets(steps)]), updateOf(WIDGET, "w"));
     expect(outcome).toEqual({ kind: "done", summary: "size 3", schedules: [poll("w")] });
     expect(steps).toEqual(["observe w", "act w"]);
-    expect((await kube.get<Widget>(keyOf("w")))?.status).toEqual({ size: 3 });
+    // Beside its own status, the record of what it read (nothing): the resync compares it (inputs.ts).
+    expect((await kube.get<Widget>(keyOf("w")))?.status).toEqual({
+      size: 3,
+      inputs: { widgets: expect.stringMatching(/^[0-9a-f]{16}$/) },
+    });
   });
 
   it("answers an object that is gone without observing it, and drops its schedules", async () => {
@@ -379,5 +383,70 @@ describe("defineFunction", () => {
     expect(reads).toBe(1);
     await run(fn, updateOf(GADGET, "g"));
     expect(reads).toBe(2);
+  });
+});
+
+describe("the record of a reconcile's inputs", () => {
+  const gadget = (name: string, resourceVersion: string, extra: Partial<KubeObject["metadata"]> = {}): KubeObject => ({
+    ...GADGET,
+    metadata: { name, namespace: "team-a", resourceVersion, ...extra },
+  });
+  /** Widgets that read a Gadget by name, their own child Gadget, and the namespace's Gadgets. */
+  const reading = (steps: string[]) =>
+    widgets(steps, {
+      related: [{ kind: GADGET, map: async () => [] }],
+      async observe(object, { kube }) {
+        await kube.get(keyOf("shared", GADGET));
+        await kube.get(keyOf("child", GADGET));
+        await kube.get(keyOf("missing", GADGET));
+        await kube.list({ ...GADGET, namespace: "team-a" });
+        await kube.list({ ...GADGET });
+        return object.spec.size;
+      },
+      act: async () => ({ kind: "done" }),
+    });
+  const seed = () => [
+    widget("w", { uid: "uid-w" }),
+    gadget("shared", "5"),
+    gadget("child", "6", { ownerReferences: [{ ...WIDGET, name: "w", uid: "uid-w", controller: true }] }),
+  ];
+  const recordIn = async (kube: ReturnType<typeof memoryKube>) =>
+    (await kube.get<Widget & { status?: { inputs?: Record<string, string> } }>(keyOf("w")))?.status?.inputs?.[
+      "widgets"
+    ];
+
+  it("names the objects of related kinds read by name (absent ones too) and the namespaced listings, not its children", async () => {
+    const { kube, run } = harness(seed());
+    await run(defineFunction("widgets", [reading([])]), updateOf(WIDGET, "w"));
+    const [digest, ...refs] = (await recordIn(kube))?.split(" ") ?? [];
+    expect(digest).toMatch(/^[0-9a-f]{16}$/);
+    expect(refs).toEqual([
+      "example.nats-operator.io/v1beta1:Gadget:team-a/*",
+      "example.nats-operator.io/v1beta1:Gadget:team-a/missing",
+      "example.nats-operator.io/v1beta1:Gadget:team-a/shared",
+    ]);
+  });
+
+  it("changes with an input's resourceVersion, and is not written again while nothing changed", async () => {
+    const { kube, run } = harness(seed());
+    const fn = defineFunction("widgets", [reading([])]);
+    await run(fn, updateOf(WIDGET, "w"));
+    const first = await recordIn(kube);
+    const records = () => kube.writes.filter((w) => w === "status Widget w").length;
+    const written = records();
+    await run(fn, updateOf(WIDGET, "w"));
+    expect(records()).toBe(written);
+    expect(await recordIn(kube)).toBe(first);
+    await kube.patch(keyOf("shared", GADGET), { metadata: { labels: { rotated: "yes" } } }, "merge");
+    await run(fn, updateOf(WIDGET, "w"));
+    expect(await recordIn(kube)).not.toBe(first);
+  });
+
+  it("is not kept by a function whose resync re-delivers everything, nor for a kind whose status it does not own", async () => {
+    const { kube, run } = harness(seed());
+    await run(defineFunction("widgets", [reading([])], { checksDrift: true }), updateOf(WIDGET, "w"));
+    expect(await recordIn(kube)).toBeUndefined();
+    await run(defineFunction("widgets", [{ ...reading([]), ownsStatus: false }]), updateOf(WIDGET, "w"));
+    expect(await recordIn(kube)).toBeUndefined();
   });
 });

@@ -5,12 +5,14 @@
 import type { CloudEvent } from "cloudevents";
 import type { Kube } from "../kube/client.ts";
 import type { EventRecorder } from "../kube/events.ts";
-import { describeKey, type KubeObject, type ObjectKey } from "../kube/object.ts";
+import { KubeRequestError } from "../kube/errors.ts";
+import { describeKey, keyOf, type KubeObject, type ObjectKey } from "../kube/object.ts";
 import type { Logger } from "../telemetry/logger.ts";
 import type { ObjectRef, OperatorEvent } from "./event.ts";
 import { qualifiedKind, type FunctionContext, type OperatorFunction } from "./function.ts";
 import { inBatches } from "./in-batches.ts";
 import { conflict, done, retry, skipped, withSchedules, type Outcome } from "./outcome.ts";
+import { formatRecord, type InputFacet, type InputScope, recordingReads, recordOf, writeRecord } from "./inputs.ts";
 import { isResyncDelivery } from "./resync.ts";
 import type { ScheduleDecision } from "./schedule.ts";
 
@@ -42,6 +44,11 @@ export interface ReconcileContext {
   now(): Date;
   readonly cause: Cause;
   readonly delivery: Delivery;
+  /**
+   * Whose inputs an object's reconcile records in its status, and of which kinds (for the resync
+   * sweep: shared/runtime/inputs.ts). Absent for a function whose sweep re-delivers everything.
+   */
+  readonly inputs?: InputScope;
 }
 
 /** What lives for one delivery, however many objects it reconciles. */
@@ -219,6 +226,7 @@ export interface FunctionOptions {
   readonly checksDrift?: boolean;
   readonly actionAnnotations?: readonly string[];
   readonly caresAbout?: OperatorFunction["caresAbout"];
+  readonly showsFailure?: OperatorFunction["showsFailure"];
   /** Releases what the function keeps across events (NATS connections). */
   shutdown?(): Promise<void>;
   /**
@@ -227,6 +235,13 @@ export interface FunctionOptions {
    * ones before them wrote see it within the delivery (an account's users after the account).
    */
   readonly inOrder?: boolean;
+  /**
+   * Kinds whose reads a reconcile records as its inputs beside those the function takes events of
+   * (shared/runtime/inputs.ts): what it reads whose change reaches it only through another function.
+   */
+  readonly inputKinds?: readonly KindRef[];
+  /** Inputs read through a facet: the part of an object a reader's decision depends on (shared/runtime/inputs.ts). */
+  readonly inputFacets?: readonly InputFacet[];
 }
 
 const qualified = (kind: KindRef) => qualifiedKind(kind.apiVersion, kind.kind);
@@ -239,15 +254,26 @@ export function defineFunction(
 ): OperatorFunction {
   const own = reconcilers.map((r) => qualified(r.kind));
   const related = reconcilers.flatMap((r) => r.related ?? []).flatMap((r) => ("kind" in r ? [qualified(r.kind)] : []));
+  const kinds = [...new Set([...own, ...related])];
+  // A function whose sweep re-delivers every object needs no record of what changed.
+  const inputs: InputScope | undefined = options.checksDrift
+    ? undefined
+    : {
+        function: name,
+        kinds: new Set([...kinds, ...(options.inputKinds ?? []).map(qualified)]),
+        ...(options.inputFacets ? { facets: options.inputFacets } : {}),
+      };
   return {
     name,
-    kinds: [...new Set([...own, ...related])],
+    kinds,
     handlesPings: true,
     owns: reconcilers.filter((r) => r.ownsStatus !== false).map((r) => qualified(r.kind)),
-    ...(options.checksDrift ? { checksDrift: true } : {}),
+    ...(options.checksDrift ? { checksDrift: true } : { recordsInputs: true }),
+    ...(options.inputFacets && !options.checksDrift ? { inputFacets: options.inputFacets } : {}),
     ...(options.actionAnnotations ? { actionAnnotations: options.actionAnnotations } : {}),
     ...(options.caresAbout ? { caresAbout: options.caresAbout } : {}),
-    handle: (context, cloudEvent) => route(name, reconcilers, context, cloudEvent, options.inOrder === true),
+    ...(options.showsFailure ? { showsFailure: options.showsFailure } : {}),
+    handle: (context, cloudEvent) => route(name, reconcilers, context, cloudEvent, options.inOrder === true, inputs),
     ...(options.shutdown ? { shutdown: options.shutdown } : {}),
   };
 }
@@ -258,6 +284,7 @@ async function route(
   context: FunctionContext,
   cloudEvent: CloudEvent<unknown>,
   inOrder: boolean,
+  inputs: InputScope | undefined,
 ): Promise<Outcome> {
   const event = context.event;
   const kube = await context.kube();
@@ -267,6 +294,7 @@ async function route(
     recorder: () => context.recorder(),
     now: () => context.now(),
     delivery: newDelivery(),
+    ...(inputs ? { inputs } : {}),
   };
   if (event.source === "ping")
     return routeTick(
@@ -474,7 +502,15 @@ async function pass<T extends KubeObject, O, D extends Decided, C>(
       if (prepared.kind !== "ready") return { acted: prepared, gone: false };
       object = prepared.object;
     }
-    const observed = await reconciler.observe(object, context, carried);
+    const recording =
+      context.inputs && reconciler.ownsStatus !== false
+        ? recordingReads(context.kube, object, context.inputs)
+        : undefined;
+    const observed = await reconciler.observe(
+      object,
+      recording ? { ...context, kube: recording.kube } : context,
+      carried,
+    );
     const decision = reconciler.decide(observed, context.now());
     const result = await reconciler.act(object, decision, context);
     if (result.kind === "look-again" && pass < (reconciler.passes ?? 1)) {
@@ -482,10 +518,31 @@ async function pass<T extends KubeObject, O, D extends Decided, C>(
       continue;
     }
     const acted: Acted = result.kind === "look-again" ? { kind: "done" } : result;
+    if (recording && context.inputs && (acted.kind === "done" || acted.kind === "skipped"))
+      await keepRecord(
+        context,
+        object,
+        context.inputs.function,
+        formatRecord(recording.reads(), object.metadata.generation),
+      );
     const schedules = [...(decision.schedules ?? []), ...(acted.schedules ?? [])];
     if (acted.kind === "done")
       return { acted: { ...acted, summary: acted.summary ?? decision.summary, schedules }, gone: false };
     return { acted: { ...acted, schedules }, gone: false };
+  }
+}
+
+/**
+ * Records what the reconcile read (unless the object shows it already). A record that cannot be
+ * written is the sweep's business: the object is reconciled again on its next tick.
+ */
+async function keepRecord(context: ReconcileContext, object: KubeObject, fn: string, record: string): Promise<void> {
+  if (recordOf(object, fn) === record) return;
+  try {
+    await writeRecord(context.kube, object, fn, record);
+  } catch (error) {
+    if (error instanceof KubeRequestError && error.isNotFound) return;
+    context.log.warn({ err: error, object: describeKey(keyOf(object)) }, "the reconcile's inputs were not recorded");
   }
 }
 

@@ -1,4 +1,6 @@
+import { CONDITION_TYPES } from "../api/constants/conditions.ts";
 import { FIELD_MANAGERS } from "../api/constants/field-managers.ts";
+import { RUNTIME_REASONS } from "../api/constants/reasons.ts";
 import { API_GROUPS } from "../api/groups.ts";
 import type { Kube } from "../kube/client.ts";
 import type { KubeRequestError } from "../kube/errors.ts";
@@ -14,8 +16,8 @@ import type { ObjectRef, ObjectSnapshot } from "./event.ts";
  * reconcile makes (400, 403, 422), which retrying as is cannot fix. kstatus and Flux read
  * `Stalled` the same way. Only the runtime writes it.
  */
-export const STALLED = "Stalled";
-export const REQUEST_REFUSED = "RequestRefused";
+export const STALLED = CONDITION_TYPES.Stalled;
+export const REQUEST_REFUSED = RUNTIME_REASONS.RequestRefused;
 
 /** A refusal that will not go away by retrying the same request: a human has to act. */
 export function isPermanentRefusal(error: KubeRequestError): boolean {

@@ -4,7 +4,7 @@ import { clusterEvent } from "../../test/support/events.ts";
 import { KubeRequestError } from "../kube/errors.ts";
 import type { KubeObject } from "../kube/object.ts";
 import { createLogger } from "../telemetry/logger.ts";
-import { pingSourceFor, type PingSourceObject } from "../eventing/schedule.ts";
+import { pingSourceFor, type PingSourceObject } from "./schedule-source.ts";
 import { dispatch, type DispatchDeps } from "./dispatch.ts";
 import type { OperatorFunction } from "./function.ts";
 import { conflict, done, refused, retry, skipped, withSchedules, type Outcome } from "./outcome.ts";

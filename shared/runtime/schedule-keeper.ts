@@ -1,12 +1,6 @@
 // Makes the PingSources match what an outcome's schedules ask for. Functions never write
 // PingSources themselves: a forgotten drop on one path would leave a namespace paying for ticks.
-import {
-  dropSchedule,
-  keepSchedule,
-  pingSourceFor,
-  pingSourceType,
-  type PingSourceObject,
-} from "../eventing/schedule.ts";
+import { dropSchedule, keepSchedule, pingSourceFor, pingSourceType, type PingSourceObject } from "./schedule-source.ts";
 import type { Kube } from "../kube/client.ts";
 import { jsonEqual } from "../kube/equal.ts";
 import type { Logger } from "../telemetry/logger.ts";

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { KubeRequestError } from "../kube/errors.ts";
 import { clusterEvent } from "../../test/support/events.ts";
 import { offlineDeps, scriptedFunction } from "../../test/support/functions.ts";
-import { postEvent, readEventLog } from "../eventing/replay.ts";
+import { postEvent, readEventLog } from "../local/replay.ts";
 import { conflict, done, retry, type Outcome } from "./outcome.ts";
 import { startServer, type RunningServer } from "./server.ts";
 
@@ -66,6 +66,26 @@ describe("the CloudEvents server", () => {
     await postEvent(`http://127.0.0.1:${server.port}/`, sent, "binary");
     const recorded = await readEventLog(eventLog);
     expect(recorded.map((e) => [e.id, e.type, e["name"]])).toEqual([[sent.id, sent.type, "demo"]]);
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("answers and records no URL credentials: the Broker logs answers and dead-letters their bodies", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "event-log-"));
+    const eventLog = join(dir, "events.jsonl");
+    server = await startServer({
+      functions: [scriptedFunction(async () => retry("cannot connect to nats://user:pass@host:4222"))],
+      deps: offlineDeps(),
+      port: 0,
+      host: "127.0.0.1",
+      eventLog,
+    });
+    const sent = clusterEvent();
+    const leaking = sent.cloneWith({ data: { spec: { servers: ["nats://user:pass@host:4222"] } } }, false);
+    const result = await postEvent(`http://127.0.0.1:${server.port}/`, leaking, "binary");
+    expect(result.status).toBe(503);
+    expect(JSON.stringify(result)).not.toContain("user:pass");
+    expect(JSON.stringify(result)).toContain("nats://***@host:4222");
+    expect(JSON.stringify(await readEventLog(eventLog))).not.toContain("user:pass");
     await rm(dir, { recursive: true, force: true });
   });
 

@@ -2,10 +2,12 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { HTTP, type CloudEvent } from "cloudevents";
 import type { Logger } from "../telemetry/logger.ts";
+import { redactCredentials } from "../telemetry/redact.ts";
 import { dispatch, type DispatchDeps } from "./dispatch.ts";
 import { recordEvent } from "./event-log.ts";
 import type { OperatorFunction } from "./function.ts";
 import { httpStatusFor, malformed, type Outcome } from "./outcome.ts";
+import type { SenderCheck } from "./sender-check.ts";
 
 export interface ServerOptions {
   functions: readonly OperatorFunction[];
@@ -17,6 +19,11 @@ export interface ServerOptions {
    * handled (NATS_OPERATOR_EVENT_LOG): what `nats-operator replay` reads to replay an incident.
    */
   eventLog?: string;
+  /**
+   * When set, every POST must carry a bearer token this check accepts (Knative Eventing's OIDC;
+   * NATS_OPERATOR_OIDC_AUDIENCE): anything else is answered 401 before its body is read.
+   */
+  senderCheck?: SenderCheck;
 }
 
 export interface RunningServer {
@@ -61,6 +68,11 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
     }
   };
 
+  const post = async (fn: OperatorFunction | undefined, req: http.IncomingMessage, res: http.ServerResponse) => {
+    if (options.senderCheck !== undefined && !(await senderAccepted(options.senderCheck, req, res, deps.log))) return;
+    await receive(fn, req, res);
+  };
+
   const only = functions.length === 1 ? functions[0] : undefined;
   // A handful of routes, so plain node:http: a web framework would double the start-up time of
   // every pod that scales from zero.
@@ -71,9 +83,9 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
       return answer(res, 200, { status: "ok" });
     if (method === "GET" && path === "/health/readiness")
       return answer(res, draining ? 503 : 200, { status: draining ? "draining" : "ok" });
-    if (method === "POST" && path === "/") return receive(only, req, res);
+    if (method === "POST" && path === "/") return post(only, req, res);
     const named = /^\/([^/]+)$/.exec(path);
-    if (method === "POST" && named) return receive(byName.get(decodeURIComponent(named[1] ?? "")), req, res);
+    if (method === "POST" && named) return post(byName.get(decodeURIComponent(named[1] ?? "")), req, res);
     return answer(res, 404, { status: "not found" });
   };
 
@@ -104,6 +116,29 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
       });
     });
   });
+}
+
+/**
+ * Whether the request's sender passes the check; when not, the answer is sent: 401 saying only
+ * "unauthenticated" (why goes to the log, never the token), or 503 when the API server could not
+ * be asked, which the Broker retries.
+ */
+async function senderAccepted(
+  check: SenderCheck,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  log: Logger,
+): Promise<boolean> {
+  const verdict = await check(req.headers.authorization);
+  if (verdict.kind === "accepted") return true;
+  log.warn({ reason: verdict.reason, path: req.url }, "event refused: sender not authenticated");
+  if (verdict.kind === "unavailable") {
+    answer(res, 503, { status: "unavailable" });
+    return false;
+  }
+  res.setHeader("www-authenticate", "Bearer");
+  answer(res, 401, { status: "unauthenticated" });
+  return false;
 }
 
 /** The largest CloudEvent taken, as the Broker's own limit is far below it. */
@@ -164,8 +199,10 @@ export const DETAIL_HEADER = "x-nats-operator-detail";
 function respond(res: http.ServerResponse, outcome: Outcome, log: Logger): void {
   const status = httpStatusFor(outcome);
   if (outcome.kind === "malformed") log.warn({ status, reason: outcome.message }, "event refused");
-  const detail =
+  // The Broker logs the answer and hands an error's body to the dead-letter sink: no URL credentials.
+  const said =
     outcome.kind === "done" ? outcome.summary : outcome.kind === "skipped" ? outcome.reason : outcome.message;
+  const detail = said === undefined ? undefined : redactCredentials(said);
   res.setHeader(OUTCOME_HEADER, outcome.kind);
   if (detail !== undefined) res.setHeader(DETAIL_HEADER, encodeURIComponent(detail).slice(0, 2000));
   if (status >= 200 && status < 300) answer(res, status);

@@ -2,7 +2,7 @@ import { describe, expect, it } from "@jest/globals";
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { clusterEvent } from "../../test/support/events.ts";
-import { postEvent } from "../eventing/replay.ts";
+import { postEvent } from "../local/replay.ts";
 
 describe("shutdown on SIGTERM", () => {
   it("finishes the in-flight event, then exits 0", async () => {

@@ -14,6 +14,7 @@ import {
 import type { CloudEvent } from "cloudevents";
 import type { OperatorEvent } from "../runtime/event.ts";
 import type { Outcome } from "../runtime/outcome.ts";
+import { redactCredentials } from "./redact.ts";
 
 // Without a registered SDK these are the API's no-op implementations, so
 // instrumenting costs nothing unless OTEL_* configuration asks for export.
@@ -79,23 +80,20 @@ export async function withEventSpan(
     attributes["nats_operator.object.kind"] = event.ref.kind;
     attributes["nats_operator.object.name"] = event.ref.name;
   }
-  return tracer().startActiveSpan(
-    `${functionName} ${ce.type}`,
-    { kind: SpanKind.CONSUMER, attributes },
-    parent,
-    async (span) => {
-      try {
-        const spanContext = span.spanContext();
-        const outcome = await work(isSpanContextValid(spanContext) ? spanContext.traceId : undefined);
-        span.setAttribute("nats_operator.outcome", outcome.kind);
-        if (outcome.kind === "retry" || outcome.kind === "malformed" || outcome.kind === "refused")
-          span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.message });
-        return outcome;
-      } finally {
-        span.end();
-      }
-    },
-  );
+  // An object's event names what it reconciles, as controller-runtime's spans do; a tick names the function.
+  const name = event.source === "apiserver" ? `Reconcile ${event.ref.kind}` : `${functionName} ${ce.type}`;
+  return tracer().startActiveSpan(name, { kind: SpanKind.CONSUMER, attributes }, parent, async (span) => {
+    try {
+      const spanContext = span.spanContext();
+      const outcome = await work(isSpanContextValid(spanContext) ? spanContext.traceId : undefined);
+      span.setAttribute("nats_operator.outcome", outcome.kind);
+      if (outcome.kind === "retry" || outcome.kind === "malformed" || outcome.kind === "refused")
+        span.setStatus({ code: SpanStatusCode.ERROR, message: redactCredentials(outcome.message) });
+      return outcome;
+    } finally {
+      span.end();
+    }
+  });
 }
 
 /** Counts a reconcile by function, kind and result, and records how long it took. */

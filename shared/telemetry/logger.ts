@@ -1,4 +1,5 @@
 import { pino, type Logger } from "pino";
+import { redactCredentials } from "./redact.ts";
 
 export type { Logger };
 
@@ -20,7 +21,11 @@ const redactPaths = [
   "object.stringData",
 ];
 
-/** The process-wide JSON logger; level from LOG_LEVEL (default info). */
+/**
+ * The process-wide JSON logger; level from LOG_LEVEL (default info). Each line is written with the
+ * credentials of any URL in it redacted (`redactCredentials`), whichever field or message holds it:
+ * an error's text can quote a server URL as well as our own messages.
+ */
 export function createLogger(options: { level?: string; destination?: NodeJS.WritableStream } = {}): Logger {
   const level = options.level ?? process.env.LOG_LEVEL ?? "info";
   return pino(
@@ -31,6 +36,10 @@ export function createLogger(options: { level?: string; destination?: NodeJS.Wri
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
     },
-    options.destination ?? process.stdout,
+    redacting(options.destination ?? process.stdout),
   );
+}
+
+function redacting(destination: NodeJS.WritableStream): { write(line: string): void } {
+  return { write: (line) => void destination.write(redactCredentials(line)) };
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { operatorVersion } from "./version.ts";
 import { metrics } from "@opentelemetry/api";
 import { registerStatusGauges } from "./status-gauges.ts";
 
@@ -23,11 +23,6 @@ export function telemetryRequested(env: NodeJS.ProcessEnv = process.env): boolea
   });
 }
 
-function packageVersion(): string {
-  const url = new URL("../../package.json", import.meta.url);
-  return (JSON.parse(readFileSync(url, "utf8")) as { version: string }).version;
-}
-
 /**
  * Starts OpenTelemetry export of traces and metrics when, and only when, the
  * environment asks for it. The SDK is imported lazily: most runs export
@@ -46,7 +41,7 @@ export async function startTelemetry(serviceName: string): Promise<TelemetryShut
   const sdk = new NodeSDK({
     resource: resourceFromAttributes({
       "service.name": process.env.OTEL_SERVICE_NAME ?? serviceName,
-      "service.version": packageVersion(),
+      "service.version": operatorVersion(),
       "service.instance.id": process.env.POD_NAME ?? process.env.HOSTNAME ?? randomUUID(),
     }),
     ...(metricsWanted

@@ -1,2 +1,3 @@
-// Units of the API's fields: durations.
+// Units of the API's fields: durations and quantities.
 export * from "./duration.ts";
+export * from "./quantity.ts";

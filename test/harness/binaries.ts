@@ -2,7 +2,8 @@
 // path: never looked up on PATH, where an old nats-server may sit.
 import { spawn, execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { readFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { repoRoot } from "./paths.ts";
 
@@ -50,6 +51,15 @@ export async function ensureServing(progress: (line: string) => void = stderrLin
 }
 
 /**
+ * Builds the real node (test/infra/build-node.sh, cached; installs the Debian packages it runs
+ * with) and returns its bin directory: kubelet, kube-proxy, kube-scheduler, containerd, its runc
+ * shim, ctr, coredns, kube-router and pause.
+ */
+export async function ensureNode(progress: (line: string) => void = stderrLine): Promise<string> {
+  return runBuildScript("build-node.sh", "test-infra: node ", progress);
+}
+
+/**
  * Builds the helm CLI (test/infra/build-helm.sh, cached) and returns the path
  * of the binary.
  */
@@ -71,6 +81,26 @@ export async function ensureCertManager(progress: (line: string) => void = stder
  */
 export async function ensureNsc(progress: (line: string) => void = stderrLine): Promise<string> {
   return runBuildScript("build-nsc.sh", "test-infra: nsc ", progress);
+}
+
+/**
+ * Builds kube-state-metrics (test/infra/build-kube-state-metrics.sh, cached) and returns the path
+ * of the binary.
+ */
+export async function ensureKubeStateMetrics(progress: (line: string) => void = stderrLine): Promise<string> {
+  return runBuildScript("build-kube-state-metrics.sh", "test-infra: kube-state-metrics ", progress);
+}
+
+/**
+ * Builds the operator image from the Dockerfile (test/infra/build-image.sh: buildah, on the base
+ * images test/infra/build-image-bases.sh makes here; cached) and returns its OCI archive and the
+ * name it carries, the chart's default image (ghcr.io/nats-operator/nats-operator:<appVersion>).
+ */
+export async function ensureOperatorImage(
+  progress: (line: string) => void = stderrLine,
+): Promise<{ archive: string; name: string }> {
+  const archive = await runBuildScript("build-image.sh", "test-infra: operator-image ", progress);
+  return { archive, name: (await readFile(join(dirname(archive), "name"), "utf8")).trim() };
 }
 
 function stderrLine(line: string): void {

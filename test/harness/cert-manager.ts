@@ -51,11 +51,12 @@ export async function startCertManager(options: {
   const stop = () => stopPid(pid, { expect: binary, timeoutMs: 10_000 });
   try {
     await waitFor(
+      `cert-manager to run (log: ${logFile})`,
       () => {
         if (!isAlive(pid)) throw new Error(`cert-manager exited; last lines of ${logFile}:\n${tail(logFile)}`);
         return readLog(logFile).includes(RUNNING_LINE);
       },
-      { timeoutMs: options.timeoutMs ?? 60_000, intervalMs: 200, description: `cert-manager to run (log: ${logFile})` },
+      { timeoutMs: options.timeoutMs ?? 60_000, intervalMs: 200 },
     );
   } catch (err) {
     await stop();

@@ -94,7 +94,11 @@ async function makeLeaf(dir: string, ca: string, name: string, subject: string, 
   ]);
 }
 
-export async function generateCertificates(dir: string): Promise<Certificates> {
+/**
+ * `extraIps`: more addresses the API server is reached at (with the real node:
+ * the host end of the node's link and the `kubernetes` Service's cluster IP).
+ */
+export async function generateCertificates(dir: string, extraIps: string[] = []): Promise<Certificates> {
   const serving = (async () => {
     await makeCa(dir, "serving-ca", "harness-serving-ca");
     await makeLeaf(
@@ -107,7 +111,8 @@ export async function generateCertificates(dir: string): Promise<Certificates> {
         "keyUsage=critical,digitalSignature,keyEncipherment",
         "extendedKeyUsage=serverAuth",
         "subjectAltName=DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc," +
-          "DNS:kubernetes.default.svc.cluster.local,IP:127.0.0.1,IP:::1,IP:10.0.0.1",
+          "DNS:kubernetes.default.svc.cluster.local,IP:127.0.0.1,IP:::1,IP:10.0.0.1" +
+          extraIps.map((ip) => `,IP:${ip}`).join(""),
         "",
       ].join("\n"),
     );
@@ -145,4 +150,39 @@ export async function generateCertificates(dir: string): Promise<Certificates> {
     saKey: p("sa.key"),
     saPub: p("sa.pub"),
   };
+}
+
+/** A client certificate from the run's client CA: `<dir>/<name>.{crt,key}`. */
+export async function issueClientCertificate(
+  certs: Certificates,
+  name: string,
+  identity: { user: string; groups?: string[] },
+): Promise<{ cert: string; key: string }> {
+  const subject = [...(identity.groups ?? []).map((g) => `/O=${g}`), `/CN=${identity.user}`].join("");
+  const extensions = [
+    "basicConstraints=critical,CA:FALSE",
+    "keyUsage=critical,digitalSignature",
+    "extendedKeyUsage=clientAuth",
+    "",
+  ];
+  await makeLeaf(certs.dir, "client-ca", name, subject, extensions.join("\n"));
+  return { cert: join(certs.dir, `${name}.crt`), key: join(certs.dir, `${name}.key`) };
+}
+
+/** A serving certificate from the run's serving CA (the one clients of the API server already trust). */
+export async function issueServingCertificate(
+  certs: Certificates,
+  name: string,
+  sans: { dns: string[]; ips: string[] },
+): Promise<{ cert: string; key: string }> {
+  const altNames = [...sans.dns.map((d) => `DNS:${d}`), ...sans.ips.map((ip) => `IP:${ip}`)].join(",");
+  const extensions = [
+    "basicConstraints=critical,CA:FALSE",
+    "keyUsage=critical,digitalSignature,keyEncipherment",
+    "extendedKeyUsage=serverAuth",
+    `subjectAltName=${altNames}`,
+    "",
+  ];
+  await makeLeaf(certs.dir, "serving-ca", name, `/CN=${sans.dns[0] ?? name}`, extensions.join("\n"));
+  return { cert: join(certs.dir, `${name}.crt`), key: join(certs.dir, `${name}.key`) };
 }

@@ -1,6 +1,8 @@
 // npm run cluster:up   -> starts the "cluster" profile in the background and
 //                         prints `export KUBECONFIG=<path>` and `export KUBECTL=<path>`
 // npm run cluster:up -- --knative -> the same with Knative Eventing and Serving (Traefik) running
+// npm run cluster:up -- --real-node -> the cluster profile on a real node (containerd, kubelet,
+//                         kube-proxy, kube-scheduler, CoreDNS, kube-router) instead of the simulated kubelet
 // npm run cluster:up -- --cert-manager -> the same with cert-manager running (with either profile)
 // npm run cluster:up -- --name east -> another, independent control plane (own API server,
 //                         etcd, kubelet, ports and pod addresses) beside the unnamed one
@@ -16,9 +18,9 @@ import { readState, writeState } from "./state.ts";
 import type { Profile } from "./state.ts";
 
 const usage =
-  "usage: node test/harness/cli.ts up [cluster|apiserver|--knative] [--cert-manager] [--name <n>] | down [--name <n>]";
+  "usage: node test/harness/cli.ts up [cluster|apiserver|--knative] [--real-node] [--cert-manager] [--name <n>] | down [--name <n>]";
 
-async function up(profile: Profile, certManager: boolean, name: string | undefined): Promise<void> {
+async function up(profile: Profile, certManager: boolean, realNode: boolean, name: string | undefined): Promise<void> {
   const stateFile = cliStateFile(name);
   const existing = await readState(stateFile);
   const down = name === undefined ? "npm run cluster:down" : `npm run cluster:down -- --name ${name}`;
@@ -27,7 +29,7 @@ async function up(profile: Profile, certManager: boolean, name: string | undefin
     process.stdout.write(`export KUBECONFIG=${existing.kubeconfig}\n`);
     return;
   }
-  const state = await startControlPlane({ profile, certManager });
+  const state = await startControlPlane({ profile, certManager, node: realNode ? "real" : "simulated" });
   await writeState(stateFile, state);
   process.stderr.write(
     `cluster${name === undefined ? "" : ` ${name}`} up in ${(state.timings["controlPlaneStartMs"] ?? 0) / 1000}s: ${state.server}, logs in ${state.workDir}/logs\n` +
@@ -57,7 +59,12 @@ try {
   const { positionals, values } = parseArgs({
     args: process.argv.slice(2),
     allowPositionals: true,
-    options: { knative: { type: "boolean" }, "cert-manager": { type: "boolean" }, name: { type: "string" } },
+    options: {
+      knative: { type: "boolean" },
+      "cert-manager": { type: "boolean" },
+      "real-node": { type: "boolean" },
+      name: { type: "string" },
+    },
   });
   const [command, profileWord] = positionals;
   const name = values.name;
@@ -65,7 +72,12 @@ try {
     process.stderr.write(`--name ${name}: lower-case letters, digits and dashes\n`);
     process.exitCode = 2;
   } else if (command === "up")
-    await up(profileOf(profileWord, values.knative === true), values["cert-manager"] === true, name);
+    await up(
+      profileOf(profileWord, values.knative === true),
+      values["cert-manager"] === true,
+      values["real-node"] === true,
+      name,
+    );
   else if (command === "down") await down(name);
   else {
     process.stderr.write(`${usage}\n`);

@@ -4,6 +4,9 @@
 // machine's resolver, which can take 5–10 s to say so; Node resolves on libuv's small thread pool,
 // so a few of those lookups stall every other one and the monitoring ports of running servers
 // seem not to answer. Other names resolve as before.
+//
+// On the real node the answers come from the cluster's DNS itself (CoreDNS on the node), as a
+// pod's resolver gets them: "demo.ns.svc" is looked up as "demo.ns.svc.cluster.local".
 import dns from "node:dns";
 import { readFileSync } from "node:fs";
 import { defaultHostsFile } from "./hosts-file.ts";
@@ -26,6 +29,42 @@ function hostsHold(hostsFile: string, hostname: string): boolean {
 
 type LookupCallback = (...args: unknown[]) => void;
 
+function notFound(hostname: string): Error {
+  return Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), {
+    code: "ENOTFOUND",
+    syscall: "getaddrinfo",
+    hostname,
+  });
+}
+
+/** Makes `dns.lookup` answer in-cluster names from the cluster's DNS server at `server`. */
+export function installClusterDnsServer(server: string): void {
+  const system = dns.lookup as unknown as (...args: unknown[]) => void;
+  const resolver = new dns.promises.Resolver({ timeout: 2_000, tries: 2 });
+  resolver.setServers([server]);
+  const lookup = (hostname: unknown, options: unknown, callback?: unknown): void => {
+    const done = (typeof options === "function" ? options : callback) as LookupCallback;
+    if (typeof hostname !== "string" || !IN_CLUSTER.test(hostname)) {
+      system.call(dns, hostname, options, callback);
+      return;
+    }
+    const all = typeof options === "object" && options !== null && (options as { all?: boolean }).all === true;
+    const fqdn = hostname.replace(/\.$/, "").replace(/\.svc$/i, ".svc.cluster.local");
+    resolver.resolve4(fqdn).then(
+      (addresses) => {
+        if (all)
+          done(
+            null,
+            addresses.map((address) => ({ address, family: 4 })),
+          );
+        else done(null, addresses[0], 4);
+      },
+      () => done(notFound(hostname)),
+    );
+  };
+  (dns as { lookup: unknown }).lookup = lookup;
+}
+
 /** Makes `dns.lookup` (what sockets and fetch use) answer unknown in-cluster names at once. */
 export function installClusterDns(hostsFile = defaultHostsFile): void {
   const system = dns.lookup as unknown as (...args: unknown[]) => void;
@@ -35,12 +74,7 @@ export function installClusterDns(hostsFile = defaultHostsFile): void {
       system.call(dns, hostname, options, callback);
       return;
     }
-    const error = Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), {
-      code: "ENOTFOUND",
-      syscall: "getaddrinfo",
-      hostname,
-    });
-    process.nextTick(done, error);
+    process.nextTick(done, notFound(hostname));
   };
   (dns as { lookup: unknown }).lookup = lookup;
 }

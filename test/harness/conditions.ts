@@ -19,13 +19,14 @@ export async function waitForReadyPods(
 ): Promise<V1Pod[]> {
   const core = kc.makeApiClient(CoreV1Api);
   return waitFor(
+    `${count} ready pods (${labelSelector}) in ${namespace}`,
     async () => {
       const pods = (await core.listNamespacedPod({ namespace, labelSelector })).items.filter(
         (p) => p.metadata?.deletionTimestamp == null,
       );
       return pods.length === count && pods.every(isPodReady) ? pods : undefined;
     },
-    { timeoutMs: 120_000, description: `${count} ready pods (${labelSelector}) in ${namespace}`, ...options },
+    { timeoutMs: 120_000, ...options },
   );
 }
 
@@ -38,6 +39,7 @@ export async function waitForStatefulSetReady(
 ): Promise<void> {
   const apps = kc.makeApiClient(AppsV1Api);
   await waitFor(
+    `statefulset ${namespace}/${name} to be ready`,
     async () => {
       const sts = await apps.readNamespacedStatefulSet({ namespace, name });
       const want = sts.spec?.replicas ?? 1;
@@ -46,7 +48,7 @@ export async function waitForStatefulSetReady(
         (sts.status?.observedGeneration ?? 0) >= (sts.metadata?.generation ?? 0)
       );
     },
-    { timeoutMs: 120_000, description: `statefulset ${namespace}/${name} to be ready`, ...options },
+    { timeoutMs: 120_000, ...options },
   );
 }
 
@@ -58,7 +60,8 @@ export async function waitForCondition(
 ): Promise<void> {
   const want = options.status ?? "True";
   await waitFor(
+    `condition ${type}=${want}`,
     async () => ((await read()).status?.conditions ?? []).some((c) => c.type === type && c.status === want),
-    { description: `condition ${type}=${want}`, ...options },
+    { timeoutMs: 60_000, ...options },
   );
 }

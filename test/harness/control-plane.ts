@@ -13,6 +13,7 @@ import {
   ensureCertManager,
   ensureKnative,
   ensureServing,
+  ensureNode,
   checkNatsServer,
   type Binaries,
 } from "./binaries.ts";
@@ -20,7 +21,11 @@ import { startCertManager } from "./cert-manager.ts";
 import { installKnativeEventing } from "./knative.ts";
 import { installKnativeServing } from "./serving.ts";
 import { deleteRunNetworks } from "./kubelet/netns.ts";
-import { generateCertificates, type Certificates } from "./certs.ts";
+import { nodeAddresses, type NodeAddresses } from "./node/addresses.ts";
+import { createNodeNetwork, deleteNodeNetwork, type NodeNetwork } from "./node/network.ts";
+import { cleanUpRealNode, startRealNode } from "./node/start.ts";
+import { exporterImages, natsServerImages } from "./node/images.ts";
+import { generateCertificates, issueClientCertificate, type Certificates } from "./certs.ts";
 import { writeKubeconfig } from "./kubeconfig.ts";
 import { freePorts } from "./ports.ts";
 import { spawnDetached, stopPid, isAlive } from "./processes.ts";
@@ -48,6 +53,12 @@ export interface StartOptions {
   binaries?: Binaries;
   /** Install cert-manager's CRDs and run its controller (test/harness/cert-manager.ts). */
   certManager?: boolean;
+  /**
+   * "real": the cluster profile on a real node (test/harness/node/): containerd,
+   * the kubelet, kube-proxy, kube-scheduler, CoreDNS and kube-router (NetworkPolicy), instead of the
+   * simulated kubelet.
+   */
+  node?: "simulated" | "real";
   /**
    * The Knative profile with Knative Serving and Traefik as well as Eventing
    * (default true); false saves their start-up where functions run as Deployments.
@@ -93,11 +104,12 @@ async function waitHealthy(
   timeoutMs: number,
 ): Promise<void> {
   await waitFor(
+    `${name} to become healthy (log: ${logFile})`,
     async () => {
       if (!isAlive(pid)) throw new Error(`${name} exited; last lines of ${logFile}:\n${tail(logFile)}`);
       return await check();
     },
-    { timeoutMs, intervalMs: 200, description: `${name} to become healthy (log: ${logFile})` },
+    { timeoutMs, intervalMs: 200 },
   ).catch((err: unknown) => {
     throw new Error(`${errorMessage(err)}\n--- ${logFile} ---\n${tail(logFile)}`);
   });
@@ -133,6 +145,9 @@ async function startOnce(options: StartOptions): Promise<HarnessState> {
   const knativeDir = profile === "knative" ? await ensureKnative(log) : undefined;
   const servingDir = profile === "knative" && options.serving !== false ? await ensureServing(log) : undefined;
   const certManagerDir = options.certManager === true ? await ensureCertManager(log) : undefined;
+  const realNode = options.node === "real" && profile !== "apiserver";
+  if (realNode && profile === "knative") throw new Error("the real node runs the cluster profile only, so far");
+  const nodeBin = realNode ? await ensureNode(log) : undefined;
   const natsVersion = await checkNatsServer(bins.natsServer);
   mark("binaries");
   const t1 = Date.now(); // control-plane start time is measured from here
@@ -176,9 +191,32 @@ async function startOnce(options: StartOptions): Promise<HarnessState> {
     // Services 10.A.B.128/25, both from the run's reserved 127.A.B block, so
     // runs side by side never share an address.
     const podNetwork = knativeDir !== undefined ? `10${(state.podSubnet ?? "").slice(3)}` : undefined;
-    const serviceRange = podNetwork !== undefined ? `${podNetwork}.128/25` : "10.0.0.0/24";
+    let node: { addresses: NodeAddresses; network: NodeNetwork } | undefined;
+    if (realNode) {
+      const addresses = nodeAddresses(state.podSubnet ?? "");
+      state.realNode = { dir: join(workDir, "node"), bin: nodeBin ?? "", hostLinkIp: addresses.hostLinkIp };
+      state.clusterDns = addresses.nodeIp;
+      node = { addresses, network: await createNodeNetwork(runId, addresses) };
+      mark("node-network");
+    }
+    const serviceRange =
+      node !== undefined
+        ? node.addresses.serviceRange
+        : podNetwork !== undefined
+          ? `${podNetwork}.128/25`
+          : "10.0.0.0/24";
     const [etcdPort, etcdPeerPort, apiPort] = (await freePorts(3)) as [number, number, number];
-    const certs: Certificates = await generateCertificates(await mkdirp(join(workDir, "pki")));
+    const certs: Certificates = await generateCertificates(
+      await mkdirp(join(workDir, "pki")),
+      node !== undefined ? [node.addresses.hostLinkIp, node.addresses.kubernetesServiceIp] : [],
+    );
+    const kubeletClient =
+      node !== undefined
+        ? await issueClientCertificate(certs, "apiserver-kubelet-client", {
+            user: "kube-apiserver-kubelet-client",
+            groups: ["system:masters"],
+          })
+        : undefined;
     mark("certificates");
 
     // etcd
@@ -228,14 +266,34 @@ async function startOnce(options: StartOptions): Promise<HarnessState> {
           `--tls-cert-file=${certs.servingCert}`,
           `--tls-private-key-file=${certs.servingKey}`,
           `--secure-port=${apiPort}`,
-          `--bind-address=127.0.0.1`,
-          `--advertise-address=127.0.0.1`,
-          `--endpoint-reconciler-type=none`,
+          // The real node reaches the API server over its link, and so do pods, through the
+          // `kubernetes` Service whose endpoint the API server keeps.
+          ...(node !== undefined && kubeletClient !== undefined
+            ? [
+                `--bind-address=0.0.0.0`,
+                `--advertise-address=${node.addresses.hostLinkIp}`,
+                `--kubelet-client-certificate=${kubeletClient.cert}`,
+                `--kubelet-client-key=${kubeletClient.key}`,
+                `--kubelet-certificate-authority=${certs.servingCa}`,
+                `--kubelet-preferred-address-types=InternalIP`,
+                `--authorization-mode=Node,RBAC`,
+                `--enable-admission-plugins=NodeRestriction`,
+              ]
+            : [
+                `--bind-address=127.0.0.1`,
+                `--advertise-address=127.0.0.1`,
+                `--endpoint-reconciler-type=none`,
+                `--authorization-mode=RBAC`,
+              ]),
           `--service-cluster-ip-range=${serviceRange}`,
           `--service-account-issuer=${state.server}/`,
+          // Knative Eventing with OIDC on verifies tokens against the keys the discovery document
+          // names; pods reach the API server as kubernetes.default.svc, not at the host's 127.0.0.1.
+          ...(profile === "knative"
+            ? ["--service-account-jwks-uri=https://kubernetes.default.svc/openid/v1/jwks"]
+            : []),
           `--service-account-key-file=${certs.saPub}`,
           `--service-account-signing-key-file=${certs.saKey}`,
-          `--authorization-mode=RBAC`,
           `--client-ca-file=${certs.clientCa}`,
           `--disable-admission-plugins=ServiceAccount`,
           `--allow-privileged=true`,
@@ -288,6 +346,12 @@ async function startOnce(options: StartOptions): Promise<HarnessState> {
             `--controllers=statefulset-controller,garbage-collector-controller,namespace-controller,endpointslice-controller,disruption-controller,serviceaccount-controller,serviceaccount-token-controller,replicaset-controller,deployment-controller,clusterrole-aggregation-controller,root-ca-certificate-publisher-controller,persistentvolumeclaim-protection-controller${
               // Knative Serving reads a revision's pods from core/v1 Endpoints.
               servingDir !== undefined ? ",endpoints-controller" : ""
+            }${
+              // A real kubelet registers its node tainted not-ready; this controller lifts the taint.
+              // ... and the binder completes the claims the node's provisioner pre-binds.
+              node !== undefined
+                ? ",node-lifecycle-controller,persistentvolume-binder-controller,persistentvolume-protection-controller"
+                : ""
             }`,
             `--concurrent-statefulset-syncs=5`,
             `--v=1`,
@@ -296,7 +360,28 @@ async function startOnce(options: StartOptions): Promise<HarnessState> {
         ),
         bins.kubeControllerManager,
       );
-
+    }
+    if (withPods && node !== undefined && nodeBin !== undefined && state.realNode !== undefined) {
+      await startRealNode({
+        runId,
+        nodeName: NODE_NAME,
+        dir: state.realNode.dir,
+        logDir,
+        bin: nodeBin,
+        certs,
+        apiPort,
+        addresses: node.addresses,
+        network: node.network,
+        adminKubeconfig: state.kubeconfig,
+        images: [
+          ...natsServerImages({ [natsVersion]: bins.natsServer, ...bins.natsServers }),
+          ...exporterImages(join(nodeBin, "prometheus-nats-exporter")),
+        ],
+        track,
+        note,
+      });
+      mark("cluster");
+    } else if (withPods) {
       state.kubeletPidFile = join(workDir, "kubelet-pods.json");
       state.hostsFile = defaultHostsFile;
       const kubeletConfig = join(workDir, "kubelet.json");
@@ -430,6 +515,10 @@ export async function stopControlPlane(state: HarnessState, options: { keepWorkD
   }
   // network namespaces left behind by a kubelet that was killed
   if (state.profile === "knative") await deleteRunNetworks(state.runId);
+  if (state.realNode !== undefined) {
+    await cleanUpRealNode(state.runId, state.realNode.dir);
+    await deleteNodeNetwork(state.runId);
+  }
   if (state.podSubnet !== undefined) releaseSubnet(state.podSubnet);
   if (state.profile === "knative") unlock("knative", state.workDir);
   if (options.keepWorkDir !== true) await rm(state.workDir, { recursive: true, force: true });

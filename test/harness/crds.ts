@@ -65,6 +65,7 @@ export async function installCrds(kc: KubeConfig, crds: KubernetesObject[], time
   for (const crd of crds) {
     const name = crd.metadata?.name ?? "";
     await waitFor(
+      `CRD ${name} to be Established`,
       async () => {
         const got = await ext.readCustomResourceDefinition({ name });
         const conds = got.status?.conditions ?? [];
@@ -72,7 +73,7 @@ export async function installCrds(kc: KubeConfig, crds: KubernetesObject[], time
         if (bad !== undefined) throw new Error(`CRD ${name} names not accepted: ${bad.message ?? ""}`);
         return conds.some((c) => c.type === "Established" && c.status === "True");
       },
-      { timeoutMs, description: `CRD ${name} to be Established` },
+      { timeoutMs },
     );
   }
 }

@@ -3,9 +3,11 @@
 // exported through process.env, which test workers inherit.
 //
 //   NATS_OPERATOR_HARNESS_PROFILE=apiserver   etcd + kube-apiserver only (faster)
+//   NATS_OPERATOR_HARNESS_NODE=real          the cluster profile on the real node (containerd,
+//                                             kubelet, kube-proxy, CoreDNS, kube-router) instead of the simulated one
 //   NATS_OPERATOR_HARNESS_EXTERNAL=1          use the cluster KUBECONFIG points at
 //                                             (e.g. from `npm run cluster:up`)
-import { installClusterDns } from "./cluster-dns.ts";
+import { installClusterDns, installClusterDnsServer } from "./cluster-dns.ts";
 import { startControlPlane } from "./control-plane.ts";
 import { spawnDetached } from "./processes.ts";
 import { repoRoot } from "./paths.ts";
@@ -16,15 +18,21 @@ import type { Profile } from "./state.ts";
 export const STATE_ENV = "NATS_OPERATOR_HARNESS_STATE";
 
 export default async function globalSetup(): Promise<void> {
+  const realNode = process.env["NATS_OPERATOR_HARNESS_NODE"] === "real";
   // The tests run in this process (--runInBand): they and the functions they drive resolve
   // in-cluster names as pods would.
-  installClusterDns();
+  if (!realNode) installClusterDns();
   if (process.env["NATS_OPERATOR_HARNESS_EXTERNAL"] === "1") {
     if (!process.env["KUBECONFIG"]) throw new Error("NATS_OPERATOR_HARNESS_EXTERNAL=1 needs KUBECONFIG");
     return;
   }
   const profile: Profile = process.env["NATS_OPERATOR_HARNESS_PROFILE"] === "apiserver" ? "apiserver" : "cluster";
-  const state = await startControlPlane({ profile, log: (l) => process.stderr.write(`${l}\n`) });
+  const state = await startControlPlane({
+    profile,
+    node: realNode ? "real" : "simulated",
+    log: (l) => process.stderr.write(`${l}\n`),
+  });
+  if (state.clusterDns !== undefined) installClusterDnsServer(state.clusterDns);
   const stateFile = join(state.workDir, "harness-state.json");
   await writeState(stateFile, state);
   process.env[STATE_ENV] = stateFile;

@@ -63,6 +63,7 @@ export async function installKnativeEventing(options: {
   // Objects that need another to exist first (a RoleBinding's namespace, a
   // webhook's Service) succeed on a later pass.
   await waitFor(
+    "Knative Eventing applied",
     async () => {
       try {
         await kube("apply", "--server-side", "--force-conflicts", ...files);
@@ -72,7 +73,7 @@ export async function installKnativeEventing(options: {
         return false;
       }
     },
-    { timeoutMs: Math.max(1_000, deadline - Date.now()), intervalMs: 2_000, description: "Knative Eventing applied" },
+    { timeoutMs: Math.max(1_000, deadline - Date.now()), intervalMs: 2_000 },
   );
   log("knative: manifests applied; waiting for its Deployments");
   const seconds = Math.max(1, Math.round((deadline - Date.now()) / 1000));

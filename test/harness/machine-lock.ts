@@ -43,11 +43,11 @@ export function tryLock(name: string, workDir: string): boolean {
 
 /** Waits for the lock; the error names the run that holds it. */
 export async function lock(name: string, workDir: string, timeoutMs: number): Promise<void> {
-  await waitFor(() => tryLock(name, workDir), {
-    timeoutMs,
-    intervalMs: 1_000,
-    description: `the machine-wide "${name}" lock of the test harness (held by the run in ${owner(join(lockRoot, name)) ?? "?"})`,
-  });
+  await waitFor(
+    `the machine-wide "${name}" lock of the test harness (held by the run in ${owner(join(lockRoot, name)) ?? "?"})`,
+    () => tryLock(name, workDir),
+    { timeoutMs, intervalMs: 1_000 },
+  );
 }
 
 /** Releases the lock if `workDir` holds it. */

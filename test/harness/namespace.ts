@@ -39,6 +39,7 @@ export async function deleteNamespace(
   }
   if (options.wait === true) {
     await waitFor(
+      `namespace ${name} to be deleted`,
       async () => {
         try {
           await core.readNamespace({ name });
@@ -48,7 +49,7 @@ export async function deleteNamespace(
           throw err;
         }
       },
-      { timeoutMs: options.timeoutMs ?? 120_000, description: `namespace ${name} to be deleted` },
+      { timeoutMs: options.timeoutMs ?? 120_000 },
     );
   }
 }

@@ -133,6 +133,7 @@ export async function installKnativeServing(options: {
   // Objects that need another to exist first (a RoleBinding's namespace, a
   // webhook's Service) succeed on a later pass.
   await waitFor(
+    "Knative Serving applied",
     async () => {
       try {
         await kube("apply", "--server-side", "--force-conflicts", ...files);
@@ -142,7 +143,7 @@ export async function installKnativeServing(options: {
         return false;
       }
     },
-    { timeoutMs: Math.max(1_000, deadline - Date.now()), intervalMs: 2_000, description: "Knative Serving applied" },
+    { timeoutMs: Math.max(1_000, deadline - Date.now()), intervalMs: 2_000 },
   );
   log("serving: manifests applied; waiting for its Deployments and Traefik");
   for (const namespace of ["knative-serving", "traefik"]) {
@@ -152,6 +153,7 @@ export async function installKnativeServing(options: {
   // Serving's webhook validates its ConfigMaps, so they change once it runs.
   for (const [name, data] of Object.entries(SERVING_SETTINGS))
     await waitFor(
+      `${name} set`,
       async () => {
         try {
           await kube(
@@ -170,6 +172,6 @@ export async function installKnativeServing(options: {
           return false;
         }
       },
-      { timeoutMs: Math.max(1_000, deadline - Date.now()), intervalMs: 2_000, description: `${name} set` },
+      { timeoutMs: Math.max(1_000, deadline - Date.now()), intervalMs: 2_000 },
     );
 }

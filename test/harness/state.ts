@@ -26,6 +26,13 @@ export interface HarnessState {
   /** File with the PIDs of nats-server processes the kubelet runs. */
   kubeletPidFile?: string;
   hostsFile?: string;
+  /**
+   * The real node's directory (containerd's root, the kubelet's pods), its build's bin directory
+   * (ctr, for importing images) and the host's end of its link, when the run has one.
+   */
+  realNode?: { dir: string; bin: string; hostLinkIp: string };
+  /** The cluster's DNS server (CoreDNS on the real node). */
+  clusterDns?: string;
   startedAt: string;
   /** Milliseconds from start to ready, per phase. */
   timings: Record<string, number>;
@@ -55,4 +62,23 @@ export async function trackProcess(path: string, process: ManagedProcess): Promi
   const state = await readState(path);
   if (state === undefined) return;
   await writeState(path, { ...state, processes: [...state.processes, process] });
+}
+
+/**
+ * The address a process the test starts on the host listens on so that pods reach it: the host's
+ * end of the real node's link, or loopback, where the simulated kubelet runs pods as host processes.
+ */
+export function addressPodsReach(state: HarnessState | undefined): string {
+  return state?.realNode?.hostLinkIp ?? "127.0.0.1";
+}
+
+/** The harness this Jest process runs on (its global setup's state), if any. */
+export async function currentHarness(): Promise<HarnessState | undefined> {
+  const stateFile = process.env["NATS_OPERATOR_HARNESS_STATE"];
+  return stateFile === undefined ? undefined : readState(stateFile);
+}
+
+/** The node kind this Jest process runs on, for a test that starts a second control plane like its own. */
+export function nodeOfThisRun(): "real" | "simulated" {
+  return process.env["NATS_OPERATOR_HARNESS_NODE"] === "real" ? "real" : "simulated";
 }

@@ -16,18 +16,8 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cache_root="${NATS_OPERATOR_INFRA_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/nats-operator/test-infra}"
 
-k8s_version=v1.35.4
-# Fixed (the publication time of k8s.io/kubernetes@v1.35.4 on the module
-# proxy) so the build and the cache key are reproducible. The proxy does not
-# carry the git commit, so gitCommit stays empty rather than invented.
-k8s_build_date=2026-04-15T18:01:22Z
-k8s_ldflags="-s -w"
-for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
-  k8s_ldflags+=" -X ${pkg}.gitVersion=${k8s_version}"
-  k8s_ldflags+=" -X ${pkg}.gitMajor=1 -X ${pkg}.gitMinor=35"
-  k8s_ldflags+=" -X ${pkg}.gitTreeState=clean -X ${pkg}.gitCommit="
-  k8s_ldflags+=" -X ${pkg}.buildDate=${k8s_build_date}"
-done
+# shellcheck source=k8s-version.sh
+source "$here/k8s-version.sh"
 nats_ldflags="-s -w"
 
 if ! command -v go >/dev/null 2>&1; then

@@ -109,6 +109,29 @@ export async function dependentsOf(kube: Kube, subject: Subject): Promise<Depend
   }));
 }
 
+/** One delivery of the subject: its reconcile, then its dependents as that delivery names them. */
+export async function reconcileWithDependents(
+  kube: Kube,
+  subject: Subject,
+  now: Date,
+): Promise<{ reconciled: Reconciled; dependents: Dependent[] }> {
+  const context = contextOf(kube, noEvents, now);
+  const reconciler = reconcilerOf(subject.kind);
+  const acted = await reconcileObject(reconciler, keyOfSubject(subject), context);
+  const next = (await reconciler.dependents?.(keyOfSubject(subject), context)) ?? [];
+  const reconciled: Reconciled =
+    acted.kind === "done"
+      ? { kind: "done", summary: acted.summary ?? "", schedules: [...(acted.schedules ?? [])] }
+      : {
+          kind: acted.kind === "skipped" ? "gone" : acted.kind,
+          summary: "reason" in acted ? acted.reason : acted.message,
+        };
+  return {
+    reconciled,
+    dependents: next.map((n) => ({ kind: n.kind as Subject["kind"], namespace: n.namespace, name: n.name })),
+  };
+}
+
 export function authWorld(objects: KubeObject[]) {
   const kube = memoryKube(objects);
   const events: string[] = [];

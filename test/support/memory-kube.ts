@@ -13,6 +13,22 @@ export interface MemoryKubeOptions {
   collectGarbage?: boolean;
 }
 
+type Status = Record<string, unknown> & { inputs?: Record<string, unknown> };
+
+/**
+ * The status after a server-side apply, as far as the tests need it: the applying manager's
+ * fields replace the status, except `status.inputs`, whose entries are each function's own
+ * manager's (shared/runtime/inputs.ts) and so survive another manager's apply and merge.
+ */
+function applied(current: KubeObject, status: unknown): unknown {
+  const before = (current as KubeObject & { status?: Status }).status;
+  const after = status as Status | undefined;
+  if (!after || typeof after !== "object") return status;
+  if (Object.keys(after).length === 1 && after.inputs)
+    return { ...before, inputs: { ...before?.inputs, ...after.inputs } };
+  return after.inputs || !before?.inputs ? status : { ...after, inputs: before.inputs };
+}
+
 /**
  * An in-memory API server for unit tests: objects by key, resourceVersions
  * that move on every write and guard replaces, and a log of the writes made.
@@ -78,15 +94,23 @@ export function memoryKube(seed: KubeObject[] = [], options: MemoryKubeOptions =
       kind: string;
       namespace?: string;
       labelSelector?: string;
+      fieldSelector?: string;
     }) {
-      const wanted = (query.labelSelector ?? "")
-        .split(",")
-        .filter(Boolean)
-        .map((term) => term.split("="));
+      const terms = (selector: string | undefined) =>
+        (selector ?? "")
+          .split(",")
+          .filter(Boolean)
+          .map((term) => term.split("="));
+      const wanted = terms(query.labelSelector);
+      // Field selectors as the API server reads them: dotted paths, equality only.
+      const fields = terms(query.fieldSelector);
+      const field = (o: KubeObject, path: string): unknown =>
+        path.split(".").reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key], o);
       return [...objects.values()]
         .filter((o) => o.apiVersion === query.apiVersion && o.kind === query.kind)
         .filter((o) => query.namespace === undefined || o.metadata.namespace === query.namespace)
         .filter((o) => wanted.every(([k, v]) => k !== undefined && o.metadata.labels?.[k] === v))
+        .filter((o) => fields.every(([path, v]) => path !== undefined && String(field(o, path)) === v))
         .map((o) => structuredClone(o) as T);
     },
     async apply<T extends KubeObject>(object: T) {
@@ -106,7 +130,7 @@ export function memoryKube(seed: KubeObject[] = [], options: MemoryKubeOptions =
           resourceVersion: options.guarded ? object.metadata.resourceVersion : undefined,
         },
       });
-      return store({ ...current, status: object.status }) as unknown as T;
+      return store({ ...current, status: applied(current, object.status) }) as unknown as T;
     },
     async replaceStatus<T extends KubeObject>(object: T) {
       writes.push(`status ${object.kind} ${object.metadata.name}`);
@@ -126,7 +150,15 @@ export function memoryKube(seed: KubeObject[] = [], options: MemoryKubeOptions =
       // As the API server does: a resourceVersion in the patch is a precondition.
       if (metadata?.["resourceVersion"] !== undefined)
         guard({ ...current, metadata: { ...current.metadata, resourceVersion: String(metadata["resourceVersion"]) } });
-      return store({ ...current, ...rest, metadata: { ...current.metadata, ...metadata } } as T);
+      const merged = { ...current.metadata, ...metadata };
+      // As a merge patch does for the maps of metadata: keys merged, null removes.
+      for (const map of ["annotations", "labels"] as const) {
+        const changes = metadata?.[map] as Record<string, string | null> | undefined;
+        if (!changes) continue;
+        const entries = Object.entries({ ...current.metadata[map], ...changes });
+        merged[map] = Object.fromEntries(entries.filter(([, value]) => value !== null)) as Record<string, string>;
+      }
+      return store({ ...current, ...rest, metadata: merged } as T);
     },
     async create<T extends KubeObject>(object: T) {
       writes.push(`create ${object.kind} ${object.metadata.name}`);

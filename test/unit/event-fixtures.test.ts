@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { readFileSync } from "node:fs";
 import { CloudEvent } from "cloudevents";
 import { functionNames, loadFunctions } from "../../functions/catalog.ts";
-import { postEvent } from "../../shared/eventing/replay.ts";
+import { postEvent } from "../../shared/local/replay.ts";
 import { startServer, type RunningServer } from "../../shared/runtime/server.ts";
 import { offlineDeps } from "../support/functions.ts";
 import { memoryKube } from "../support/memory-kube.ts";

@@ -4,11 +4,11 @@
 import { describe, expect, it } from "@jest/globals";
 import { readFile } from "node:fs/promises";
 import { parseAllDocuments } from "yaml";
-import { brokerDelivery } from "../../shared/eventing/delivery.ts";
-import { knativeDir, loadTriggerRoutes, loadWatchedResources } from "../../shared/eventing/manifests.ts";
-import { pingEvent } from "../../shared/eventing/ping-event.ts";
-import type { PingSourceSpec } from "../../shared/eventing/ping-event.ts";
-import { routeEvent } from "../../shared/eventing/router.ts";
+import { brokerDelivery } from "../../shared/local/delivery.ts";
+import { knativeDir, loadTriggerRoutes, loadWatchedResources } from "../../shared/local/manifests.ts";
+import { pingEvent } from "../../shared/local/ping-event.ts";
+import type { PingSourceSpec } from "../../shared/runtime/schedule-source.ts";
+import { routeEvent } from "../../shared/local/router.ts";
 import { RESYNC_WORK } from "../../shared/runtime/resync.ts";
 
 interface Manifest {
@@ -72,6 +72,17 @@ describe("knative/services.yaml", () => {
         "cluster-local",
       ]);
     }
+  });
+
+  it("are each selected by the optional NetworkPolicy (knative/network-policy.yaml)", async () => {
+    const [policy] = await manifests("network-policy.yaml");
+    const selector = policy?.spec["podSelector"] as {
+      matchExpressions: { key: string; operator: string; values: string[] }[];
+    };
+    expect(selector.matchExpressions.map((e) => [e.key, e.operator])).toEqual([["serving.knative.dev/service", "In"]]);
+    expect([...(selector.matchExpressions[0]?.values ?? [])].sort()).toEqual(
+      (await services()).map((s) => s.metadata.name).sort(),
+    );
   });
 
   it("offers sign-account's system connection as an optional setting, empty by default", async () => {

@@ -4,7 +4,7 @@
 import type { EventRecorder, Kube } from "../../../shared/kube/index.ts";
 import type { NatsBalancer } from "./resource.ts";
 import type { AccountDecision } from "./decide.ts";
-import { type Acted } from "../system/act.ts";
+import { type PassResult } from "../system/act.ts";
 import type { MoveSender } from "../pass/claim.ts";
 import { claimPass } from "../pass/claim.ts";
 
@@ -14,7 +14,7 @@ export async function actAccount(
   balancer: NatsBalancer,
   decision: AccountDecision,
   send: MoveSender,
-): Promise<Acted> {
+): Promise<PassResult> {
   const claimed = await claimPass(kube, recorder, balancer, decision);
   if (!claimed) return { kind: "conflict" };
   if (!decision.move) return { kind: "done" };

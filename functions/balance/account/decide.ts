@@ -22,6 +22,7 @@ import { rolloutHold } from "../pass/rollout.ts";
 import { PENDING_POLL, pollFor } from "../pass/schedule.ts";
 import { groupsUnsettled } from "../leaders/settled.ts";
 import { describeGroup, type Group } from "../leaders/snapshot.ts";
+import type { Reason } from "../../../shared/api/index.ts";
 
 export interface AccountDecision {
   /** The whole status this balancer owns, written guarded by the resourceVersion read: the claim of the move. */
@@ -34,7 +35,7 @@ export interface AccountDecision {
   lease?: LeaseWrite;
 }
 
-const condition = (type: string, status: "True" | "False", reason: string, message: string): ConditionUpdate => ({
+const condition = (type: string, status: "True" | "False", reason: Reason, message: string): ConditionUpdate => ({
   type,
   status,
   reason,
@@ -64,7 +65,7 @@ export function decideAccount(observed: AccountObserved, now: Date): AccountDeci
   const steady = pollFor(interval ?? 60_000);
   const { lastMove } = previous;
 
-  const failed = (reason: string, message: string): AccountDecision => {
+  const failed = (reason: Reason, message: string): AccountDecision => {
     const update = condition("Ready", "False", reason, message);
     const conditions = setConditions(
       previous.conditions,
@@ -116,7 +117,7 @@ export function decideAccount(observed: AccountObserved, now: Date): AccountDeci
   const me = describeAccountBalancer(balancer);
   const pending = currentHolder(nats.lease, now) === me;
   const settle = (
-    reason: string,
+    reason: Reason,
     message: string,
     rest: { move?: MoveRequest; lastMove?: Move; events?: BalancerEvent[]; pending?: boolean; lease?: boolean } = {},
   ): AccountDecision => {

@@ -1,7 +1,7 @@
 // Everything one account-balancer pass decides on, read and nothing else: the balancer, the
 // resources its pools select from, the NatsSystemBalancers (whose pending moves it yields to), the
 // NatsClusters (rollout, B12), the move lease, and its account as its own connection shows it.
-import { KINDS } from "../../../shared/api/index.ts";
+import { KINDS, type Reason } from "../../../shared/api/index.ts";
 import type { Kube, KubeObject } from "../../../shared/kube/index.ts";
 import { type ConnectionPool, resolveConnection } from "../../../shared/nats/index.ts";
 import { operatorNamespace } from "../../../shared/runtime/index.ts";
@@ -19,7 +19,7 @@ import { streamsUnderEvacuation } from "../evacuation/under-evacuation.ts";
 
 export type AccountView =
   | ({ kind: "read"; lease: MoveLease; evacuating: StreamRef[] } & AccountReading)
-  | { kind: "unavailable"; reason: string; message: string };
+  | { kind: "unavailable"; reason: Reason; message: string };
 
 export interface AccountObserved {
   balancer: NatsBalancer;

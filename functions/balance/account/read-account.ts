@@ -2,10 +2,12 @@
 // system user): `$SYS.REQ.USER.INFO` for the account's key, STREAM.LIST and CONSUMER.LIST for
 // every group with its leader and members (current, offline, lag), and `nc.info.cluster` for the
 // NATS cluster in scope (B10). Streams placed in another NATS cluster are left out.
+import type { ApiPaged, ConsumerInfo, StreamInfo } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { jsRequest, NatsApiError, systemRequest } from "../../../shared/nats/index.ts";
 import type { JszCluster, JszPeer } from "../leaders/jsz.ts";
 import type { Group, Member } from "../leaders/snapshot.ts";
+import type { Reason } from "../../../shared/api/index.ts";
 
 export interface AccountReading {
   account: string;
@@ -16,27 +18,13 @@ export interface AccountReading {
   groups: Group[];
 }
 
-export type AccountRead = ({ ok: true } & AccountReading) | { ok: false; reason: string; message: string };
-
-interface StreamItem {
-  config?: { name?: string; placement?: { cluster?: string; tags?: string[] } };
-  cluster?: JszCluster;
-}
-interface ConsumerItem {
-  name?: string;
-  cluster?: JszCluster;
-}
-interface Page {
-  total?: number;
-  offset?: number;
-  limit?: number;
-}
+export type AccountRead = ({ ok: true } & AccountReading) | { ok: false; reason: Reason; message: string };
 
 /** Every item of a paged `$JS.API` list. */
 async function listAll<T>(nc: NatsConnection, subject: string, key: string): Promise<T[]> {
   const items: T[] = [];
   for (;;) {
-    const page = await jsRequest<Page & Record<string, unknown>>(nc, subject, { offset: items.length });
+    const page = await jsRequest<Partial<ApiPaged> & Record<string, unknown>>(nc, subject, { offset: items.length });
     const got = (page[key] as T[] | null | undefined) ?? [];
     items.push(...got);
     if (got.length === 0 || items.length >= (page.total ?? 0)) return items;
@@ -70,7 +58,7 @@ export async function readAccount(nc: NatsConnection): Promise<AccountRead> {
     const info = await systemRequest<{ data?: { account?: string } }>(nc, "$SYS.REQ.USER.INFO");
     const account = info.data?.account;
     if (!account) return { ok: false, reason: "PassFailed", message: "$SYS.REQ.USER.INFO named no account" };
-    const streams = (await listAll<StreamItem>(nc, "STREAM.LIST", "streams")).filter(
+    const streams = (await listAll<StreamInfo>(nc, "STREAM.LIST", "streams")).filter(
       (s) => s.config?.name && s.cluster?.name === cluster,
     );
     const groups: Group[] = [];
@@ -85,7 +73,7 @@ export async function readAccount(nc: NatsConnection): Promise<AccountRead> {
         ...(placement?.cluster ? { placementCluster: placement.cluster } : {}),
         ...(placement?.tags?.length ? { placementTags: placement.tags } : {}),
       });
-      const consumers = await listAll<ConsumerItem>(nc, `CONSUMER.LIST.${stream}`, "consumers");
+      const consumers = await listAll<ConsumerInfo>(nc, `CONSUMER.LIST.${stream}`, "consumers");
       for (const c of consumers
         .filter((c) => c.name && c.cluster)
         .sort((a, b) => ((a.name ?? "") < (b.name ?? "") ? -1 : 1)))

@@ -16,6 +16,7 @@ import {
 } from "./resource.ts";
 import type { EvacuationObserved, OwningResource } from "./observe.ts";
 import type { SourceStream, SourceView } from "./source.ts";
+import type { Reason } from "../../../shared/api/index.ts";
 
 export interface EvacuationDecision {
   /** The whole status the evacuation owns, written guarded by the resourceVersion read: the claim of the moves. */
@@ -33,13 +34,13 @@ export const MOVING_POLL: Poll = { every: "5s" };
 /** While waiting on something outside the evacuation (owners, a connection, a pass that failed). */
 export const WAITING_POLL: Poll = { every: "1m" };
 
-const ready = (status: "True" | "False", reason: string, message: string): ConditionUpdate => ({
+const ready = (status: "True" | "False", reason: Reason, message: string): ConditionUpdate => ({
   type: "Ready",
   status,
   reason,
   message,
 });
-const progressing = (status: "True" | "False", reason: string, message: string): ConditionUpdate => ({
+const progressing = (status: "True" | "False", reason: Reason, message: string): ConditionUpdate => ({
   type: "Progressing",
   status,
   reason,
@@ -61,7 +62,7 @@ function listOf(items: readonly string[], shown = 5): string {
 /** A Warning when Ready turns False for a reason it did not show before: once, not every pass. */
 function warningOnce(
   previous: readonly Condition[] | undefined,
-  reason: string,
+  reason: Reason,
   event: string,
   note: string,
 ): BalancerEvent[] {
@@ -114,7 +115,7 @@ export function decideEvacuation(observed: EvacuationObserved, now: Date): Evacu
   };
 
   // Nothing is moved and nothing counted done: the status keeps what it had.
-  const hold = (reason: string, message: string, poll: Poll | false, events: BalancerEvent[]): EvacuationDecision => ({
+  const hold = (reason: Reason, message: string, poll: Poll | false, events: BalancerEvent[]): EvacuationDecision => ({
     status: {
       ...carried,
       conditions: setConditions(

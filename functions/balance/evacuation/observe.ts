@@ -1,7 +1,7 @@
 // Everything one evacuation pass decides on, read and nothing else: the evacuation, what its
 // connection shows of the source NATS cluster, and the JetStream resources that may own the
 // streams there (their UIDs and declared placement).
-import { KINDS } from "../../../shared/api/index.ts";
+import { KINDS, type Reason } from "../../../shared/api/index.ts";
 import type { Kube, KubeObject } from "../../../shared/kube/index.ts";
 import { type Connected, type ConnectionPool, connectWith, resolveConnection } from "../../../shared/nats/index.ts";
 import { EVACUATION, type NatsClusterEvacuation, type PinnedResource } from "./resource.ts";
@@ -18,7 +18,7 @@ export interface OwningResource {
   placementCluster?: string;
 }
 
-export type SourceState = { kind: "read"; view: SourceView } | { kind: "unavailable"; reason: string; message: string };
+export type SourceState = { kind: "read"; view: SourceView } | { kind: "unavailable"; reason: Reason; message: string };
 
 export interface EvacuationObserved {
   evacuation: NatsClusterEvacuation;

@@ -3,6 +3,7 @@
 // the system account reaches. Reads only: the probe names a stream that cannot exist.
 import type { NatsConnection } from "@nats-io/transport-node";
 import {
+  forEachJszPage,
   gatherReplies,
   JETSTREAM_CONTROLLER_INBOX,
   lateServers,
@@ -12,9 +13,6 @@ import {
 import type { JszAccount, JszData, JszReply, ServerReport, StatszReply } from "./jsz.ts";
 import { mergeSnapshot, type Snapshot } from "./snapshot.ts";
 import { probeTimeoutMs, stepdownSubject } from "./stepdown.ts";
-
-/** Accounts per JSZ page. */
-const PAGE = 1024;
 
 export type ClusterReading =
   | { ok: true; snapshot: Snapshot; ownAccount?: string }
@@ -47,11 +45,11 @@ export async function readJsz(nc: NatsConnection, cluster: string, roster: reado
   const pages = new Map<string, JszAccount[]>(roster.map((s) => [s, []]));
   const metas = new Map<string, JszData["meta_cluster"]>();
   const missed = new Set<string>();
-  for (let offset = 0; ; offset += PAGE) {
+  await forEachJszPage(async ({ offset, limit }) => {
     const replies = await gatherReplies<JszReply>(
       nc,
       "$SYS.REQ.SERVER.PING.JSZ",
-      { cluster, exact_match: true, accounts: true, streams: true, consumer: true, config: true, offset, limit: PAGE },
+      { cluster, exact_match: true, accounts: true, streams: true, consumer: true, config: true, offset, limit },
       {
         inboxPrefix: JETSTREAM_CONTROLLER_INBOX,
         complete: (got) => roster.every((s) => got.some((r) => r.server?.name === s)),
@@ -71,9 +69,8 @@ export async function readJsz(nc: NatsConnection, cluster: string, roster: reado
       pages.get(server)?.push(...(reply.data.account_details ?? []));
       if (offset === 0 && reply.data.meta_cluster) metas.set(server, reply.data.meta_cluster);
     }
-    const total = Math.max(0, ...replies.map((r) => r.data?.total ?? 0));
-    if (total <= offset + PAGE) break;
-  }
+    return Math.max(0, ...replies.map((r) => r.data?.total ?? 0));
+  });
   return roster.map((server) => {
     if (missed.has(server)) return { server };
     const meta = metas.get(server);

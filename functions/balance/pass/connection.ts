@@ -7,10 +7,11 @@ import {
   type NatsConnectionObject,
   type Resolved,
 } from "../../../shared/nats/index.ts";
+import type { Reason } from "../../../shared/api/index.ts";
 
 /** A balancer's live connection and the NatsConnection behind it, or why there is none. */
 export type BalancerConnection =
-  { ok: true; nc: NatsConnection; connection: NatsConnectionObject } | { ok: false; reason: string; message: string };
+  { ok: true; nc: NatsConnection; connection: NatsConnectionObject } | { ok: false; reason: Reason; message: string };
 
 /** The pooled connection of a resolved reference, with the NatsConnection it came from. */
 export async function connectResolved(

@@ -6,7 +6,7 @@ import type { NatsSystemBalancer } from "./resource.ts";
 import { claimPass, FIELD_MANAGER, type MoveSender } from "../pass/claim.ts";
 import type { Decision } from "./types.ts";
 
-export type Acted = { kind: "done"; refused?: string } | { kind: "conflict" };
+export type PassResult = { kind: "done"; refused?: string } | { kind: "conflict" };
 
 export async function act(
   kube: Kube,
@@ -14,7 +14,7 @@ export async function act(
   balancer: NatsSystemBalancer,
   decision: Decision,
   send: MoveSender,
-): Promise<Acted> {
+): Promise<PassResult> {
   const claimed = await claimPass(kube, recorder, balancer, decision);
   if (!claimed) return { kind: "conflict" };
   if (!decision.move) return { kind: "done" };

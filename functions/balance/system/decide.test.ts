@@ -11,6 +11,7 @@ import { decide } from "./decide.ts";
 import type { Decision } from "./types.ts";
 import type { Observed } from "./observe.ts";
 import { mergeSnapshot } from "../leaders/snapshot.ts";
+import { BALANCER_REASONS } from "../../../shared/api/index.ts";
 
 const NOW = new Date("2026-12-03T10:00:00.000Z");
 const minutesAgo = (n: number) => new Date(NOW.getTime() - n * 60_000).toISOString();
@@ -270,7 +271,11 @@ describe("NatsSystemBalancer pass", () => {
   });
 
   it("shows a connection that fails on Ready with one Warning, not one per pass, and keeps its tick", () => {
-    const nats = { kind: "unavailable" as const, reason: "NotSystemUser", message: "no server answered" };
+    const nats = {
+      kind: "unavailable" as const,
+      reason: BALANCER_REASONS.NotSystemUser,
+      message: "no server answered",
+    };
     const first = decide({ balancer: balancer(), others: [], nats }, NOW);
     expect(said(first, "Ready")).toBe("False/NotSystemUser");
     expect(said(first, "Holding")).toBe("True/NotObserved");

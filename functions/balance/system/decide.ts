@@ -28,14 +28,15 @@ import { unsettledBecause } from "../leaders/settled.ts";
 import { describeGroup, type Group, type Snapshot } from "../leaders/snapshot.ts";
 import type { BalancerEvent, MoveRequest } from "../pass/types.ts";
 import { readyWarning } from "../pass/ready-warning.ts";
+import type { Reason } from "../../../shared/api/index.ts";
 
-const ready = (status: "True" | "False", reason: string, message: string): ConditionUpdate => ({
+const ready = (status: "True" | "False", reason: Reason, message: string): ConditionUpdate => ({
   type: "Ready",
   status,
   reason,
   message,
 });
-const holding = (status: "True" | "False", reason: string, message: string): ConditionUpdate => ({
+const holding = (status: "True" | "False", reason: Reason, message: string): ConditionUpdate => ({
   type: "Holding",
   status,
   reason,
@@ -102,7 +103,7 @@ function decidePass(observed: Observed, now: Date): Decision {
   const interval = intervalMs(balancer);
   const steady = pollFor(interval ?? 60_000);
 
-  const failed = (reason: string, message: string): Decision => {
+  const failed = (reason: Reason, message: string): Decision => {
     const update = ready("False", reason, message);
     const conditions = setConditions(
       previous.conditions,

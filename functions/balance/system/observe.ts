@@ -17,6 +17,7 @@ import type { StreamRef } from "../pass/types.ts";
 import { type BalancerConnection, connectResolved } from "../pass/connection.ts";
 import { readClusters } from "../pass/read-clusters.ts";
 import { streamsUnderEvacuation } from "../evacuation/under-evacuation.ts";
+import type { Reason } from "../../../shared/api/index.ts";
 
 /** What the balancer's connection showed of its NATS cluster, or why it showed nothing. */
 export type NatsView =
@@ -32,7 +33,7 @@ export type NatsView =
       /** The move lease of this NATS cluster (B9). */
       lease?: MoveLease;
     }
-  | { kind: "unavailable"; reason: string; message: string };
+  | { kind: "unavailable"; reason: Reason; message: string };
 
 export interface Observed {
   balancer: NatsSystemBalancer;

@@ -1,6 +1,6 @@
 // JetStream store limits and GOMEMLIMIT derived from the memory limit and the volume size.
 import type { Cluster as NatsCluster } from "../cluster.ts";
-import { formatBytes, parseBytes } from "../../../shared/kube/index.ts";
+import { formatBytes, parseBytes } from "../../../shared/units/index.ts";
 
 export interface DerivedLimits {
   /** Bytes for GOMEMLIMIT: 90% of the memory limit, when one is set. */

@@ -93,6 +93,21 @@ describe("server config", () => {
     });
   });
 
+  it("leaves sync_interval to nats-server's default (2m) when jetstream.syncInterval is absent", () => {
+    expect(render()["jetstream"]).not.toHaveProperty("sync_interval");
+  });
+
+  it.each(["always", "10s", "1m30s"])("renders jetstream.syncInterval %s as sync_interval", (syncInterval) => {
+    const base = demoCluster();
+    const cluster = demoCluster({ jetstream: { ...base.spec.jetstream, syncInterval } });
+    expect(render(cluster)["jetstream"]).toEqual({
+      store_dir: "/data/jetstream",
+      max_memory_store: 3 * 1024 ** 3,
+      max_file_store: 19 * 1024 ** 3,
+      sync_interval: syncInterval,
+    });
+  });
+
   it("reports the revision only in the final render", () => {
     expect(render()).not.toHaveProperty("server_metadata");
     expect(render(demoCluster(), { revision: "abc" })["server_metadata"]).toEqual({ config_revision: "abc" });

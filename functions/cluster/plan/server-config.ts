@@ -71,6 +71,8 @@ export function renderServerConfigObject(input: ServerConfigInput): Record<strin
     if (limits.maxMemoryStore !== undefined) jetstream["max_memory_store"] = Number(limits.maxMemoryStore);
     if (limits.maxFileStore !== undefined) jetstream["max_file_store"] = Number(limits.maxFileStore);
     if (spec.jetstream.domain) jetstream["domain"] = spec.jetstream.domain;
+    // How often the file store fsyncs (nats-server's default 2m when absent), or `always`.
+    if (spec.jetstream.syncInterval !== undefined) jetstream["sync_interval"] = spec.jetstream.syncInterval;
     config["jetstream"] = jetstream;
   }
   const leafnodes = renderLeafnodes(cluster, input.leafRemotes ?? []);

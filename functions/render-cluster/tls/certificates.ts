@@ -26,6 +26,7 @@ import {
 } from "../../cluster/index.ts";
 import type { RenderWrite } from "../writes.ts";
 import { type CheckedIssuer, checkedIssuer, issuerKey, type ObservedIssuers, readIssuers } from "./issuers.ts";
+import type { Reason } from "../../../shared/api/index.ts";
 
 /**
  * The Certificates of the cluster's namespace by name, and whether the issuers the spec's
@@ -61,7 +62,7 @@ export async function readCertificates(kube: Kube, cluster: Cluster): Promise<Ob
 }
 
 /** The condition reason a listener's missing certificate reads as. */
-const WAIT_REASONS: Record<CertificateListener, string> = {
+const WAIT_REASONS: Record<CertificateListener, Reason> = {
   client: "ClientCertificateNotReady",
   routes: "RouteCertificateNotReady",
   gateway: "GatewayCertificateNotReady",

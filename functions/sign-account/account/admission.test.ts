@@ -30,7 +30,7 @@ async function signedAccount(): Promise<AccountObserved> {
 const withdrawn = (observed: AccountObserved, distribution: DistributionReading): AccountObserved => ({
   ...observed,
   admitted: false,
-  siblings: [],
+  others: [],
   users: [],
   imports: [],
   distribution,
@@ -47,6 +47,7 @@ describe("an account whose grant is deleted", () => {
     expect(decision.recordDeleted?.expires).toBeDefined();
     expect(decision.status.jwt).toBeUndefined();
     expect(decision.status.jwtHash).toBeUndefined();
+    expect(decision.status.jwtExpires).toBeUndefined();
     expect(decision.status.publicKey).toBe(publicKey);
     expect(decision.push).toBeUndefined();
     expect(conditionOf(decision.status, "Ready")).toMatchObject({ status: "False", reason: "ReferenceNotPermitted" });

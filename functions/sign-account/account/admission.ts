@@ -4,7 +4,7 @@
 // status.jwt is emptied at once, and status.publicKey goes once no server holds the JWT. It reads
 // Ready=False ReferenceNotPermitted throughout, which its users read as AccountNotAdmitted. A grant
 // made again admits it with the same keys (its seed Secrets outlive all this).
-import type { NatsAccountStatus } from "../../../shared/api/index.ts";
+import { type NatsAccountStatus, AUTH_REASONS } from "../../../shared/api/index.ts";
 import type { ConditionUpdate } from "../../../shared/kube/index.ts";
 import { noSystemConnection, notReady, referencesUnresolved, settle } from "../conditions.ts";
 import type { AccountDecision, SignStep } from "../decision.ts";
@@ -18,7 +18,7 @@ import { renewalTick } from "./renewal.ts";
 const withdrawn = (message: string): ConditionUpdate => ({
   type: "Distributed",
   status: "False",
-  reason: "Withdrawn",
+  reason: AUTH_REASONS.Withdrawn,
   message,
 });
 
@@ -37,8 +37,10 @@ export function notAdmitted(observed: AccountObserved): { message: string; updat
 
 /** The Distributed condition of an account whose withdrawal was confirmed, if it reads so. */
 export function withdrawnCondition(status: NatsAccountStatus | undefined): ConditionUpdate | undefined {
-  const found = status?.conditions?.find((c) => c.type === "Distributed" && c.reason === "Withdrawn");
-  return found ? { type: found.type, status: found.status, reason: found.reason, message: found.message } : undefined;
+  const found = status?.conditions?.find((c) => c.type === "Distributed" && c.reason === AUTH_REASONS.Withdrawn);
+  return found
+    ? { type: found.type, status: found.status, reason: AUTH_REASONS.Withdrawn, message: found.message }
+    : undefined;
 }
 
 /** An account that recorded a key (it was admitted) and lost its admission, or whose withdrawal is done. */
@@ -47,7 +49,15 @@ export function decideWithdrawal(observed: AccountObserved, now: Date): AccountD
   const what = `NatsAccount ${account.metadata.namespace}/${account.metadata.name}`;
   const previous = account.status ?? {};
   // Its JWT, what was resolved for it and the tokens it published go with its admission.
-  const { publicKey: key, jwt, jwtHash: _hash, imports: _imports, exports: _exports, ...unkeyed } = previous;
+  const {
+    publicKey: key,
+    jwt,
+    jwtHash: _hash,
+    jwtExpires: _expires,
+    imports: _imports,
+    exports: _exports,
+    ...unkeyed
+  } = previous;
   const refusal = notAdmitted(observed);
   const base = { kind: "NatsAccount" as const, object: account, sign: [] as SignStep[], generate: [] };
   const off = observed.distribution.kind === "off";

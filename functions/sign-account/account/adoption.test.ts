@@ -1,4 +1,4 @@
-import { describe, expect, it } from "@jest/globals";
+import { describe, expect, it, jest } from "@jest/globals";
 import { Algorithms, createAccount, createOperator, encode, type ClaimsData } from "@nats-io/jwt";
 import { accountObject, operatorObject, systemAccountObject } from "../../../test/fixtures/auth/objects.ts";
 import { authWorld, decide, observe } from "../../../test/support/auth-world.ts";
@@ -151,5 +151,51 @@ describe("taking over an account whose JWT the servers hold", () => {
     );
     expect(readyOf(decision)).toMatchObject({ status: "False", reason: "TierInexpressible" });
     expect(decision.sign).toEqual([]);
+  });
+});
+
+describe("an account taken over from another signer after it was signed here (A26)", () => {
+  /** Account `orders` signed here, its spec since edited, while every server holds a JWT issued elsewhere after it. */
+  async function takenBack(held: (identity: string) => Promise<string>) {
+    const world = authWorld([operatorObject(), systemAccountObject(), accountObject("orders")]);
+    await world.run("NatsSystemAccount", "sys", NOW);
+    await world.run("NatsOperator", "main", NOW);
+    await world.run("NatsAccount", "orders", NOW);
+    const read = await observe(world.kube, { kind: "NatsAccount", namespace: "auth", name: "orders" });
+    if (read?.observed.kind !== "NatsAccount") throw new Error("no account");
+    const identity = read.observed.object.status?.publicKey ?? "";
+    // Issued a minute after this account's JWT (the encoder stamps iat from the clock).
+    const later = Date.now() + 60_000;
+    const clock = jest.spyOn(Date, "now").mockReturnValue(later);
+    const jwt = await held(identity).finally(() => clock.mockRestore());
+    const account = read.observed.object;
+    const observed: AccountObserved = {
+      ...read.observed,
+      object: { ...account, spec: { ...account.spec, limits: { connections: 7 } } } as NatsAccount,
+      distribution: { kind: "read", roster: ROSTER, polledAt: NOW.toISOString(), holdings: [jwt, jwt, jwt] },
+    };
+    return decide(observed, NOW) as AccountDecision;
+  }
+
+  it("signs again with the revocations of the JWT issued elsewhere: the users it revoked stay revoked", async () => {
+    const decision = await takenBack((id) =>
+      heldJwt(id, { ...NSC_DEFAULTS, revocations: { UREVOKED: 1_700_000_000 } }),
+    );
+    expect(decision.sign).toHaveLength(1);
+    const claims = decision.sign[0]?.request.claims.nats as { revocations?: Record<string, number> };
+    expect(claims.revocations).toEqual({ UREVOKED: 1_700_000_000 });
+    // Who signed the revoked JWT is not known: the identity is among its issuers, so it never goes.
+    expect(decision.status.revocations).toEqual([
+      expect.objectContaining({ publicKey: "UREVOKED", issuers: expect.arrayContaining([decision.status.publicKey]) }),
+    ]);
+  });
+
+  it("still refuses to drop a claim of that JWT, and keeps its revocations in status meanwhile", async () => {
+    const decision = await takenBack((id) =>
+      heldJwt(id, { exports: [ORDERS_EXPORT], revocations: { UREVOKED: 1_700_000_000 } }),
+    );
+    expect(readyOf(decision)?.reason).toBe("AdoptionDropsClaims");
+    expect(decision.sign).toEqual([]);
+    expect(decision.status.revocations).toEqual([expect.objectContaining({ publicKey: "UREVOKED" })]);
   });
 });

@@ -5,6 +5,9 @@
 // sets to another value is not a drop; an empty one (`{}`, `[]`, `""`, `false`, 0 and -1, which
 // mean "none" or "unlimited" in account JWTs) is not a claim. Revocations are merged, not dropped.
 import { readJWT } from "../jwt/compare.ts";
+import type { Refusal } from "../conditions.ts";
+import type { Reason } from "../../../shared/api/index.ts";
+import type { DistributionReading } from "../servers/types.ts";
 
 /** Fields of an account JWT's `nats` claims left out of the comparison: merged, or set by the signer. */
 const MERGED = new Set(["revocations", "type", "version"]);
@@ -71,8 +74,25 @@ export function inexpressibleTiers(heldJwt: string): string[] {
   return Object.keys(limits?.tiered_limits ?? {}).filter((tier) => !/^R[1-5]$/.test(tier));
 }
 
+/**
+ * The newest JWT of `identity` a server holds that this account did not sign: issued after `own`
+ * (the JWT status holds for that identity), so made elsewhere since. Every signing over it is a
+ * takeover, judged as the first one is.
+ */
+export function foreignJwt(reading: DistributionReading, identity: string, own: string): string | undefined {
+  if (reading.kind !== "read") return undefined;
+  const ours = readJWT(own)?.iat ?? 0;
+  let newest: { jwt: string; iat: number } | undefined;
+  for (const held of reading.holdings) {
+    const claims = held && held !== own ? readJWT(held) : undefined;
+    if (!claims || claims.sub !== identity || claims.iat <= ours) continue;
+    if (!newest || claims.iat > newest.iat) newest = { jwt: held, iat: claims.iat };
+  }
+  return newest?.jwt;
+}
+
 /** The Ready reasons of a takeover refused: the servers are asked again on every reconcile. */
-export const ADOPTION_REFUSALS = new Set(["AdoptionDropsClaims", "TierInexpressible"]);
+export const ADOPTION_REFUSALS: ReadonlySet<string> = new Set<Reason>(["AdoptionDropsClaims", "TierInexpressible"]);
 
 /**
  * Why the first JWT signed from spec must not replace `heldJwt` (the newest JWT the servers hold,
@@ -84,7 +104,7 @@ export function adoptionRefusal(
   droppedClaimsPolicy: "Refuse" | "Accept" | undefined,
   heldJwt: string,
   signed: Record<string, unknown>,
-): { reason: string; message: string } | undefined {
+): Refusal | undefined {
   const tiers = inexpressibleTiers(heldJwt);
   if (tiers.length > 0)
     return {
@@ -113,7 +133,7 @@ export function systemAdoptionRefusal(
   droppedClaimsPolicy: "Refuse" | "Accept" | undefined,
   heldJwt: string,
   signed: Record<string, unknown>,
-): { reason: string; message: string } | undefined {
+): Refusal | undefined {
   if (droppedClaimsPolicy === "Accept") return undefined;
   const paths = droppedClaims(heldJwt, signed).filter((path) => !/^exports\[\d+\]\./.test(path));
   if (paths.length === 0) return undefined;

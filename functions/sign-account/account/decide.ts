@@ -1,11 +1,11 @@
 // A NatsAccount's decision (pure): admission to its operator, its keys, the key's uniqueness under
 // that operator, and its JWT signed by the operator's active signing key (never its identity),
 // expiring after jwtTTL and renewed at half of it.
-import { FINALIZERS, type NatsAccountStatus } from "../../../shared/api/index.ts";
+import { FINALIZERS, type NatsAccountStatus, AUTH_REASONS } from "../../../shared/api/index.ts";
 import { type ConditionUpdate, hasFinalizer } from "../../../shared/kube/index.ts";
 import { jwtLimits } from "./limits.ts";
 import { decideWithdrawal, notAdmitted, withdrawnCondition } from "./admission.ts";
-import { ADOPTION_REFUSALS, adoptionRefusal } from "./adoption.ts";
+import { ADOPTION_REFUSALS, adoptionRefusal, foreignJwt } from "./adoption.ts";
 import { accountClaims } from "../jwt/claims.ts";
 import {
   allImportsResolved,
@@ -19,13 +19,15 @@ import {
 } from "../conditions.ts";
 import type { AccountDecision, SignStep } from "../decision.ts";
 import { deletionsPoll } from "../operator/deleted-accounts.ts";
+import { distributedUnderTrust } from "../operator/trusted-signer.ts";
 import { decideDeletion, decideDistribution, distributionPoll, expiresAt } from "../servers/distribution.ts";
 import { exportTokens } from "../wiring/export-tokens.ts";
 import { exportsClaim } from "../wiring/exports.ts";
 import { resolveImports } from "../wiring/imports.ts";
-import { jwtHash } from "../jwt/hash.ts";
+import { withAccountJwt } from "../jwt/account-jwt-status.ts";
 import { judgeKeys } from "../keys/key-verdict.ts";
-import { namespaceOf, type NatsAccount } from "../objects.ts";
+import { claimsOf, heldBy, holdingOf, keyHolder, type KeyClaim } from "../keys/key-claims.ts";
+import { namespaceOf } from "../objects.ts";
 import type { AccountObserved } from "./types.ts";
 import { renewalTick } from "./renewal.ts";
 import { rosterStatus } from "../servers/roster.ts";
@@ -35,20 +37,10 @@ import { signingKeyClaims } from "../keys/scoped-keys.ts";
 import { planJwt } from "../jwt/plan-jwt.ts";
 import { jwtTtlSeconds } from "../jwt/ttl.ts";
 
-/** Older first: the older of two objects claiming one key keeps it. */
-const older = (a: NatsAccount, b: NatsAccount): boolean => {
-  const at = a.metadata.creationTimestamp ?? "";
-  const bt = b.metadata.creationTimestamp ?? "";
-  return at !== bt
-    ? at < bt
-    : `${a.metadata.namespace}/${a.metadata.name}` < `${b.metadata.namespace}/${b.metadata.name}`;
-};
-
-/** Who else holds `key` under the operator: an older NatsAccount, or the system account. */
-function keyHolder(observed: AccountObserved, key: string): string | undefined {
-  if (key === observed.systemAccountKey) return "the operator's system account";
-  const holder = observed.siblings.find((s) => s.status?.publicKey === key && older(s, observed.object));
-  return holder ? `NatsAccount ${holder.metadata.namespace}/${holder.metadata.name}` : undefined;
+/** Who else under the operator the account's identity key belongs to (key-claims.ts), if anyone. */
+function keyHolderOf(observed: AccountObserved, key: string): KeyClaim | undefined {
+  const self = holdingOf(observed.object, observed.keys);
+  return keyHolder(self, key, observed.others.flatMap(claimsOf));
 }
 
 /**
@@ -143,17 +135,24 @@ export function decideAccount(observed: AccountObserved, now: Date): AccountDeci
     // Signed: Ready, or signed without the imports that do not resolve.
     const signed = extra.signed ?? updates.some((u) => u.type === "Ready" && u.status === "True");
     // A JWT signed without the revocations the servers may hold is not pushed over theirs.
-    const reach = decideDistribution(
+    const counted = decideDistribution(
       observed.distribution,
       status.jwt,
       sign.length > 0,
       previous.distribution,
       signed && !extra.hold,
     );
+    // A JWT signed by a key some server does not trust is refused there (A10).
+    const reach = {
+      ...counted,
+      condition: distributedUnderTrust(counted.condition, status.jwt, observed.operator?.object),
+    };
     // Once every server holds the JWT, Ready says so rather than only that it is signed.
     const conditions =
       reach.condition.status === "True"
-        ? updates.map((u) => (u.type === "Ready" && u.status === "True" ? { ...u, reason: "Distributed" } : u))
+        ? updates.map((u) =>
+            u.type === "Ready" && u.status === "True" ? { ...u, reason: AUTH_REASONS.Distributed } : u,
+          )
         : updates;
     const withDistribution = reach.distribution ? { ...status, distribution: reach.distribution } : status;
     // The delete finalizer is added with the first push (or once a server holds the JWT), only
@@ -185,7 +184,7 @@ export function decideAccount(observed: AccountObserved, now: Date): AccountDeci
     // Admitted before (a key recorded): its JWT leaves the servers.
     if (previous.publicKey || withdrawnCondition(previous)) return decideWithdrawal(observed, now);
     // Refused before its key is recorded: no publicKey, no JWT.
-    const { publicKey: _key, jwt: _jwt, jwtHash: _hash, ...unkeyed } = previous;
+    const { publicKey: _key, jwt: _jwt, jwtHash: _hash, jwtExpires: _expires, ...unkeyed } = previous;
     const { message } = notAdmitted(observed);
     return refuse(unkeyed, { reason: "ReferenceNotPermitted", message }, referencesUnresolved("NoGrant", message));
   }
@@ -209,12 +208,13 @@ export function decideAccount(observed: AccountObserved, now: Date): AccountDeci
     };
   if (verdict.kind === "refused") return refuse(previous, verdict);
 
-  const holder = keyHolder(observed, verdict.identity);
+  const holder = keyHolderOf(observed, verdict.identity);
   if (holder) {
-    const { publicKey: _key, jwt: _jwt, jwtHash: _hash, ...unkeyed } = previous;
-    return refuse(unkeyed, {
+    // A key it holds in status stays, with its JWT, on the servers as it was: only the new one is refused.
+    const { publicKey: _key, jwt: _jwt, jwtHash: _hash, jwtExpires: _expires, ...unkeyed } = previous;
+    return refuse(previous.publicKey === verdict.identity ? unkeyed : previous, {
       reason: "PublicKeyInUse",
-      message: `account key ${verdict.identity} is already held by ${holder}; ${what} is not signed`,
+      message: `account key ${verdict.identity} is already held by ${heldBy(holder)}; ${what} is not signed with it`,
     });
   }
   const keyed: NatsAccountStatus = { ...previous, publicKey: verdict.identity };
@@ -257,11 +257,18 @@ export function decideAccount(observed: AccountObserved, now: Date): AccountDeci
   const unrecovered = previous.conditions?.some((c) => c.type === "RevocationsUnrecovered" && c.status === "True");
   // A takeover refused asks again for the servers' JWT, which it is compared with.
   const adopting = previous.conditions?.some((c) => c.type === "Ready" && ADOPTION_REFUSALS.has(c.reason));
+  // A new identity (spec.publicKey or seed changed) is taken over like a first one: its JWT on the
+  // servers, made elsewhere, is recovered from and compared with the claims to sign.
+  const keyChange = previous.publicKey !== undefined && previous.publicKey !== verdict.identity;
   const recovery =
-    observed.distribution.kind !== "off" && (lostRevocations(previous) || unrecovered || adopting)
-      ? recoverFrom(observed.distribution, previous.distribution, verdict.identity)
+    observed.distribution.kind !== "off" && (lostRevocations(previous) || unrecovered || adopting || keyChange)
+      ? recoverFrom(
+          keyChange ? (observed.candidate ?? observed.distribution) : observed.distribution,
+          previous.distribution,
+          verdict.identity,
+        )
       : undefined;
-  if (recovery?.kind === "unanswered" && everDistributed(previous.distribution)) {
+  if (recovery?.kind === "unanswered" && everDistributed(previous.distribution) && !keyChange) {
     const message =
       `${what} reached the servers before and its status lost its JWT and revocations; it is not signed ` +
       `until every server answers which JWT it holds: ${recovery.message}`;
@@ -301,37 +308,61 @@ export function decideAccount(observed: AccountObserved, now: Date): AccountDeci
           )
         : undefined;
   const signingKeys = verdict.signing.map((s) => s.publicKey);
-  // Signed from the union of status.revocations and the JWT being replaced, so losing either loses none.
-  const { revocations, claim } = mergeRevocations({
-    recorded: previous.revocations,
-    previousJwt: previous.jwt,
-    ...(recovery?.kind === "recovered" && recovery.jwt ? { recoveredJwt: recovery.jwt } : {}),
-    revokedNow: revokedByUsers(observed.users),
-    signing: signingKeys,
-    identity: verdict.identity,
-  });
+  // Signed from the union of status.revocations and the JWT being replaced, so losing either loses
+  // none; and of the servers' JWT, recovered, or issued elsewhere since this account's (A26).
+  const signed = (recoveredJwt: string | undefined) => {
+    const merged = mergeRevocations({
+      recorded: previous.revocations,
+      previousJwt: previous.jwt,
+      ...(recoveredJwt ? { recoveredJwt } : {}),
+      revokedNow: revokedByUsers(observed.users),
+      signing: signingKeys,
+      identity: verdict.identity,
+    });
+    const jwt = planJwt(
+      previous.jwt,
+      {
+        claims: accountClaims(
+          account.metadata.name,
+          verdict.identity,
+          signingKeyClaims(verdict.signing),
+          limits.limits,
+          {
+            ...exportsClaim(account.spec.exports),
+            ...(imports.claims.length > 0 ? { imports: imports.claims } : {}),
+            ...(merged.claim ? { revocations: merged.claim } : {}),
+          },
+        ),
+        signer: signer.active,
+        ttlSeconds: ttl,
+      },
+      "jwt",
+      now,
+    );
+    return { revocations: merged.revocations, plan: jwt };
+  };
+  // The first JWT signed from spec replaces one made elsewhere only if it drops none of its claims (A46).
+  // Every signing is judged against a JWT made elsewhere: at the first signing of an identity (a
+  // new account, or a new key) the one the servers hold, afterwards one issued since this account's.
+  const firstSigning = keyChange || (!previous.jwt && !everDistributed(previous.distribution));
+  const recovered = recovery?.kind === "recovered" ? recovery.jwt : undefined;
+  let { revocations, plan } = signed(recovered);
+  // A JWT issued elsewhere since this account's (another signer took it over, nsc pushed one) is
+  // taken back only with its revocations: the users it revoked stay revoked (A26). Left alone
+  // until this account is signed again, as a newer JWT held is not pushed over.
+  const issuedSince =
+    !firstSigning && plan.step && previous.jwt
+      ? foreignJwt(observed.distribution, verdict.identity, previous.jwt)
+      : undefined;
+  if (issuedSince && !recovered) ({ revocations, plan } = signed(issuedSince));
   const { revocations: _revocations, ...unrevoked } = keyed;
   const revoking: NatsAccountStatus = revocations.length > 0 ? { ...unrevoked, revocations } : unrevoked;
-  const plan = planJwt(
-    previous.jwt,
-    {
-      claims: accountClaims(account.metadata.name, verdict.identity, signingKeyClaims(verdict.signing), limits.limits, {
-        ...exportsClaim(account.spec.exports),
-        ...(imports.claims.length > 0 ? { imports: imports.claims } : {}),
-        ...(claim ? { revocations: claim } : {}),
-      }),
-      signer: signer.active,
-      ttlSeconds: ttl,
-    },
-    "jwt",
-    now,
-  );
-  // The first JWT signed from spec replaces one made elsewhere only if it drops none of its claims (A46).
-  const takeover =
-    recovery?.kind === "recovered" && recovery.jwt && !previous.jwt && !everDistributed(previous.distribution)
-      ? adoptionRefusal(what, account.spec.adoption?.droppedClaims, recovery.jwt, plan.step?.request.claims.nats ?? {})
-      : undefined;
-  if (takeover) return refuse(revoking, takeover);
+  const heldElsewhere = firstSigning ? recovered : issuedSince;
+  const takeover = heldElsewhere
+    ? adoptionRefusal(what, account.spec.adoption?.droppedClaims, heldElsewhere, plan.step?.request.claims.nats ?? {})
+    : undefined;
+  // A new key refused leaves the one recorded, and its JWT, as they were.
+  if (takeover) return refuse(keyChange ? previous : revoking, takeover);
   const tokens = exportTokens(account, { identity: verdict.identity, signer: verdict.active }, previous.exports);
   const { imports: _imports, exports: _exports, ...unwired } = revoking;
   const importing: NatsAccountStatus = {
@@ -339,9 +370,7 @@ export function decideAccount(observed: AccountObserved, now: Date): AccountDeci
     ...(imports.statuses.length > 0 ? { imports: imports.statuses } : {}),
     ...(tokens.statuses.length > 0 ? { exports: tokens.statuses } : {}),
   };
-  const status: NatsAccountStatus = plan.keep
-    ? { ...importing, jwt: plan.keep, jwtHash: jwtHash(plan.keep) }
-    : importing;
+  const status: NatsAccountStatus = plan.keep ? withAccountJwt(importing, plan.keep) : importing;
   const signedBy = `signed by ${operatorName} with signing key ${signer.active}`;
   // An import that does not resolve is left out, and an importer key no token can be signed for
   // gets none: the account is signed and pushed all the same, but not Ready.

@@ -2,7 +2,7 @@
 // JWT as zero, so every limit is written, -1 where the spec leaves it out or sets it to 0; a
 // JetStream limit is written only with `limits.jetstream`, whose absence disables JetStream.
 import type { AccountLimits } from "../../../shared/api/index.ts";
-import { parseBytes } from "../../../shared/kube/index.ts";
+import { parseBytes } from "../../../shared/units/index.ts";
 
 type Quantity = string | number | undefined;
 export type JwtLimits = Record<string, number | boolean | Record<string, Record<string, number | boolean>>>;

@@ -7,6 +7,8 @@ import { KINDS } from "../../../shared/api/index.ts";
 import type { Kube } from "../../../shared/kube/index.ts";
 import type { ObserveContext, Read } from "../auth-reconciler.ts";
 import { Keyring } from "../keys/keyring.ts";
+import { seedKeyOf } from "../keys/key-claims.ts";
+import { readHoldings, seedsThatMatter } from "../keys/read-holdings.ts";
 import { readKeys } from "../keys/read-keys.ts";
 import {
   namespaceOf,
@@ -33,7 +35,7 @@ async function observeWithdrawn(
   link: SystemLink,
   lastDelete: PushOutcome | undefined,
 ): Promise<AccountObserved> {
-  const unread = { kind: "NatsAccount" as const, object, admitted: false, siblings: [], users: [], imports: [] };
+  const unread = { kind: "NatsAccount" as const, object, admitted: false, others: [], users: [], imports: [] };
   const key = object.status?.publicKey;
   if (!key) return { ...unread, keys: { signing: [] }, distribution: { kind: "off" } };
   const ref = object.spec.operatorRef;
@@ -65,8 +67,13 @@ async function readAccount(
   ]);
   // A status that lost its key still has it in the identity seed (or spec.publicKey): the servers
   // are asked for that key's JWT, whose revocations are recovered from before signing again.
-  const identity = keys.identity?.state.kind === "ready" ? keys.identity.state.publicKey : object.spec.publicKey;
-  const distribution = await readDistribution(link, object.status?.publicKey ?? identity, lastPush, lastDelete);
+  const identity = seedKeyOf(keys) ?? object.spec.publicKey;
+  const recorded = object.status?.publicKey;
+  const distribution = await readDistribution(link, recorded ?? identity, lastPush, lastDelete);
+  // A key other than the one recorded is about to be signed: what the servers hold of it is
+  // compared with the claims to sign before it is taken over (adoption.ts).
+  const candidate =
+    recorded && identity && identity !== recorded ? await readDistribution(link, identity, undefined) : undefined;
   const siblings = all.filter((a) => sameOperator(a, namespace, ref.name) && a.metadata.uid !== object.metadata.uid);
   const users = allUsers.filter(
     (u) =>
@@ -74,24 +81,19 @@ async function readAccount(
       u.spec.accountRef.name === object.metadata.name &&
       namespaceOf(u.spec.accountRef, u) === object.metadata.namespace,
   );
-  if (!operator) return { kind: "NatsAccount", object, keys, admitted, siblings, users, distribution, imports };
+  const seen = { kind: "NatsAccount" as const, object, keys, admitted, users, distribution, imports };
+  const withCandidate = candidate ? { ...seen, candidate } : seen;
+  const seeds = seedsThatMatter(object, keys);
+  if (!operator) return { ...withCandidate, others: await readHoldings(kube, siblings, undefined, undefined, seeds) };
   const systemRef = operator.spec.systemAccountRef;
   const [operatorKeys, system] = await Promise.all([
     readKeys(kube, operator, keyring),
     readRef<NatsSystemAccount>(kube, "NatsSystemAccount", namespaceOf(systemRef, operator), systemRef.name),
   ]);
-  const systemAccountKey = operator.status?.systemAccount?.publicKey ?? system?.status?.publicKey;
   return {
-    kind: "NatsAccount",
-    object,
-    keys,
-    admitted,
+    ...withCandidate,
     operator: { object: operator, keys: operatorKeys },
-    ...(systemAccountKey ? { systemAccountKey } : {}),
-    siblings,
-    users,
-    distribution,
-    imports,
+    others: await readHoldings(kube, siblings, system, operator, seeds),
   };
 }
 

@@ -2,7 +2,7 @@
 // sign its users, its key and JWT are mirrored into the reference-form NatsAccountTrusts naming it,
 // its key, exports and signing key go into its importers' JWTs and tokens, and its operator's
 // system account JWT may have to say (again) whether it offers the stepdown services: all of them
-// are reconciled after it.
+// are reconciled after it; its users only when what they read of it changed (user-view.ts).
 import { KINDS } from "../../../shared/api/index.ts";
 import type { Kube } from "../../../shared/kube/index.ts";
 import { authReconciler } from "../auth-reconciler.ts";
@@ -23,6 +23,7 @@ import { grantsInto, secretsOf } from "../related.ts";
 import { importersOf } from "../wiring/importers.ts";
 import { decideAccount } from "./decide.ts";
 import { observeAccount } from "./observe.ts";
+import { userView } from "./user-view.ts";
 
 /**
  * The account's operator, when its system account JWT does not yet say whether the account offers
@@ -42,11 +43,17 @@ async function operatorToRefresh(kube: Kube, accounts: NatsAccount[], subject: S
   return retiring?.status === "True" ? [{ ...operator, again: true }] : [];
 }
 
-async function accountDependents(kube: Kube, subject: Subject): Promise<Dependent[]> {
+/** The account's users: reconciled only when what they read of it (user-view.ts) changed. */
+async function usersOf(kube: Kube, subject: Subject, viewChanged: boolean): Promise<Dependent[]> {
+  if (!viewChanged) return [];
   const users = await kube.list<NatsUser>({ apiVersion: KINDS.NatsUser.apiVersion, kind: "NatsUser" });
-  const own = users
+  return users
     .filter((u) => u.spec.accountRef.kind === subject.kind && refersTo(u.spec.accountRef, u, subject))
     .map((u) => subjectOf("NatsUser", u));
+}
+
+async function accountDependents(kube: Kube, subject: Subject, viewChanged: boolean): Promise<Dependent[]> {
+  const own = await usersOf(kube, subject, viewChanged);
   const [trusts, accounts] = await Promise.all([
     kube.list<NatsAccountTrust>({ apiVersion: KINDS.NatsAccountTrust.apiVersion, kind: "NatsAccountTrust" }),
     kube.list<NatsAccount>({ apiVersion: KINDS.NatsAccount.apiVersion, kind: "NatsAccount" }),
@@ -64,5 +71,6 @@ export const accountReconciler = authReconciler({
   related: [secretsOf("NatsAccount"), grantsInto("NatsAccount")],
   observe: observeAccount,
   decide: decideAccount,
+  viewOf: userView,
   dependents: accountDependents,
 });

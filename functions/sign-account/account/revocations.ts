@@ -107,7 +107,10 @@ export function revokedByUsers(users: readonly NatsUser[]): RevokedKey[] {
       .flatMap((u) => (u.status?.publicKey ? [u.status.publicKey] : [])),
   );
   return users.flatMap((u) => {
-    const replaced = (u.status?.replacedKeys ?? []).map((r) => ({ publicKey: r.publicKey, at: r.at }));
+    // A key given up that another user holds (a user refused the key it had recorded) is not revoked.
+    const replaced = (u.status?.replacedKeys ?? [])
+      .filter((r) => !held.has(r.publicKey))
+      .map((r) => ({ publicKey: r.publicKey, at: r.at }));
     const key = u.status?.publicKey;
     const deleted = u.metadata.deletionTimestamp;
     const gone =

@@ -2,7 +2,7 @@
 // JWT's `signing_keys` as a user scope, whose template the servers impose on every user it signs.
 // Such a key signs only the users naming its role, and those users carry no permissions or limits
 // of their own: nats-server refuses a user JWT issued by a scoped key that does.
-import { parseBytes } from "../../../shared/kube/index.ts";
+import { parseBytes } from "../../../shared/units/index.ts";
 import type { Claims } from "../jwt/claims.ts";
 import type { SigningKey, SigningKeyScope } from "./types.ts";
 

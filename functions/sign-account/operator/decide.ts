@@ -6,6 +6,7 @@ import type { NatsOperatorStatus } from "../../../shared/api/index.ts";
 import type { ConditionUpdate } from "../../../shared/kube/index.ts";
 import { operatorClaims } from "../jwt/claims.ts";
 import { readJWT } from "../jwt/compare.ts";
+import { signingKeyTrust } from "./trusted-signer.ts";
 import { notReady, ready, referencesResolved, referencesUnresolved, type Refusal, settle } from "../conditions.ts";
 import type { OperatorDecision, SignStep } from "../decision.ts";
 import { judgeKeys, type KeyVerdict } from "../keys/key-verdict.ts";
@@ -170,6 +171,7 @@ export function decideOperator(observed: OperatorObserved, now: Date): OperatorD
     verdict.signing.filter((s) => s.retiring).map((s) => s.publicKey),
     observed.accountJwts ?? [],
   );
+  const trust = signingKeyTrust(observed.trust, verdict.identity, verdict.active);
   return finish(
     status,
     [
@@ -177,6 +179,7 @@ export function decideOperator(observed: OperatorObserved, now: Date): OperatorD
       referencesResolved(),
       ...(systemJwt.condition ? [systemJwt.condition] : []),
       ...(retiring ? [retiring] : []),
+      ...(trust ? [trust] : []),
     ],
     sign,
     sign.length > 0 ? `${what}: signing ${sign.map((s) => s.into).join(" and ")}` : `${what}: signed, unchanged`,

@@ -1,7 +1,10 @@
 // The operator's deleted accounts (pure): a server that was away when an account was deleted, or a
 // cluster that rejoins, still holds its JWT, and the resolvers' own sync only ever adds. While
 // `status.deletedAccounts` lists an account, the operator asks every server and sends the delete
-// again for any account a server still holds; a poll keeps asking until the entries expire.
+// again for any account a server still holds; a poll keeps asking until the entries expire (A22).
+// A server is found by the JWT it still holds, not by its return to the STATSZ roster, and nothing
+// here is counted done, so the roster's three-miss rule (A19) has no part: a server one poll
+// missed is asked again by the next.
 import { keepPolling, type ScheduleDecision, stopPolling } from "../../../shared/runtime/index.ts";
 import type { OperatorDecision } from "../decision.ts";
 import { judgeKeys } from "../keys/key-verdict.ts";

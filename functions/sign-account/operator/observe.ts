@@ -2,7 +2,7 @@
 // account's users, its accounts (their JWTs and which offer the stepdown services) and, through
 // the system connection, which of its deleted accounts a server still holds and, while its system
 // account's revocations are to be recovered, what the servers hold of that account's JWT.
-import { KINDS } from "../../../shared/api/index.ts";
+import { AUTH_REASONS, KINDS } from "../../../shared/api/index.ts";
 import type { Kube } from "../../../shared/kube/index.ts";
 import { lostRevocations } from "../account/recovery.ts";
 import type { ObserveContext, Read } from "../auth-reconciler.ts";
@@ -17,7 +17,13 @@ import {
   type NatsUser,
 } from "../objects.ts";
 import { readRef } from "../references.ts";
-import { openSystemConnection, readDeletions, readDistribution } from "../servers/system-connection.ts";
+import {
+  openSystemConnection,
+  readDeletions,
+  readDistribution,
+  systemConnectionConfigured,
+} from "../servers/system-connection.ts";
+import { readTrust } from "../servers/trust.ts";
 import { offersStepdown } from "./stepdown-imports.ts";
 import type { OperatorObserved } from "./types.ts";
 
@@ -25,6 +31,13 @@ import type { OperatorObserved } from "./types.ts";
 export const systemRevocationsLost = (operator: NatsOperator): boolean =>
   lostRevocations(operator.status?.systemAccount ?? {}) ||
   operator.status?.conditions?.some((c) => c.type === "RevocationsUnrecovered" && c.status === "True") === true;
+
+/**
+ * Whether a server holds a system account JWT newer than the one signed (made elsewhere, by
+ * another signer): the operator signs again, and takes that JWT's revocations with it (A26).
+ */
+export const newerSystemJwtHeld = (system: NatsSystemAccount | undefined): boolean =>
+  system?.status?.conditions?.some((c) => c.type === "Distributed" && c.reason === AUTH_REASONS.NewerJWTHeld) === true;
 
 async function readOperator(kube: Kube, object: NatsOperator, keyring: Keyring): Promise<OperatorObserved> {
   const ref = object.spec.systemAccountRef;
@@ -67,15 +80,18 @@ export async function observeOperator(
   const observed = await readOperator(kube, operator, keyring);
   const deleted = operator.status?.deletedAccounts ?? [];
   const systemKey = observed.systemAccount?.object.status?.publicKey;
-  const recovering = systemKey !== undefined && systemRevocationsLost(operator);
-  // The system connection is opened only for an operator with deleted accounts to watch, or
-  // whose system account's revocations are to be recovered from the servers.
-  if (deleted.length === 0 && !recovering) return { observed, keyring };
+  const recovering =
+    systemKey !== undefined && (systemRevocationsLost(operator) || newerSystemJwtHeld(observed.systemAccount?.object));
+  // The system connection is opened when one is configured, to ask the servers which signing keys
+  // they trust (A10), and for an operator with deleted accounts to watch or whose system account's
+  // revocations are to be recovered from the servers.
+  if (deleted.length === 0 && !recovering && !systemConnectionConfigured()) return { observed, keyring };
   const system = await openSystemConnection(kube, rosters);
   const keys = deleted.map((d) => d.publicKey);
   return {
     observed: {
       ...observed,
+      trust: await readTrust(system),
       ...(deleted.length > 0 ? { deletions: await readDeletions(system, keys, last.delete) } : {}),
       ...(recovering ? { systemRecovery: await readDistribution(system, systemKey, undefined) } : {}),
     },

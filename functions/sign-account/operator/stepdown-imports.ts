@@ -4,6 +4,7 @@
 import { readJWT } from "../jwt/compare.ts";
 import { JETSTREAM_STEPDOWN_EXPORTS } from "../wiring/exports.ts";
 import type { NatsAccount } from "../objects.ts";
+import { GRANT_REASONS } from "../../../shared/api/index.ts";
 
 /** Whether the account offers the stepdown services and is signed under its operator (keyed, admitted, not being deleted). */
 export function offersStepdown(account: NatsAccount): boolean {
@@ -12,7 +13,7 @@ export function offersStepdown(account: NatsAccount): boolean {
     (account.spec.exports ?? []).some((e) => e.preset === "jetstream-stepdown") &&
     account.status?.publicKey !== undefined &&
     account.status.jwt !== undefined &&
-    ready?.reason !== "ReferenceNotPermitted" &&
+    ready?.reason !== GRANT_REASONS.ReferenceNotPermitted &&
     account.metadata.deletionTimestamp === undefined
   );
 }

@@ -1,8 +1,8 @@
 // The system account's JWT, as its NatsOperator signs it (pure): its claims with the revocations of
 // its users (A25, A27), recovered first from the servers when the operator's status lost them
 // (A21, A26), refused while it would drop claims of a JWT made elsewhere (A48), and signed again
-// when a server holds a newer one.
-import type { NatsOperatorStatus } from "../../../shared/api/index.ts";
+// when a server holds a newer one, with that one's revocations (observe reads it then, A26).
+import { type NatsOperatorStatus, AUTH_REASONS } from "../../../shared/api/index.ts";
 import type { ConditionUpdate } from "../../../shared/kube/index.ts";
 import { systemAdoptionRefusal } from "../account/adoption.ts";
 import { systemAccountClaims } from "../jwt/claims.ts";
@@ -91,7 +91,8 @@ export function planSystemAccountJwt(
   const newerHeld =
     previousJwt !== undefined &&
     systemObject?.status?.jwtHash === jwtHash(previousJwt) &&
-    systemObject.status.conditions?.some((c) => c.type === "Distributed" && c.reason === "NewerJWTHeld") === true;
+    systemObject.status.conditions?.some((c) => c.type === "Distributed" && c.reason === AUTH_REASONS.NewerJWTHeld) ===
+      true;
   // System account JWTs never expire: literal copies in trusts would go stale.
   const plan = planJwt(
     newerHeld ? undefined : previousJwt,

@@ -3,6 +3,7 @@
 import type { KeysReading } from "../keys/read-keys.ts";
 import type { NatsOperator, NatsSystemAccount, NatsUser } from "../objects.ts";
 import type { DistributionReading, PushOutcome } from "../servers/types.ts";
+import type { TrustReading } from "../servers/trust.ts";
 import type { SignedAccountJwt } from "./retiring-keys.ts";
 
 export type DeletionsReading =
@@ -37,4 +38,6 @@ export interface OperatorObserved {
    * while its revocations are to be recovered: its status lost them, or RevocationsUnrecovered.
    */
   systemRecovery?: DistributionReading;
+  /** Which operator signing keys each server trusts (VARZ), read whenever a system connection is configured. */
+  trust?: TrustReading;
 }

@@ -2,7 +2,7 @@
 // servers that answered STATSZ, the JWT each one answered a claims lookup with, and the answers to a
 // push made earlier in the same delivery. The server offers no aggregate, so "current" is counted
 // here: lookups byte-equal to the JWT in status, at most one per roster server.
-import type { NatsAccountStatus } from "../../../shared/api/index.ts";
+import type { NatsAccountStatus, Reason } from "../../../shared/api/index.ts";
 import type { ConditionUpdate } from "../../../shared/kube/index.ts";
 import { keepPolling, type ScheduleDecision, stopPolling } from "../../../shared/runtime/index.ts";
 import { noSystemConnection } from "../conditions.ts";
@@ -22,7 +22,7 @@ export interface DistributionVerdict {
   settled: boolean;
 }
 
-const distributed = (status: "True" | "False", reason: string, message: string): ConditionUpdate => ({
+const distributed = (status: "True" | "False", reason: Reason, message: string): ConditionUpdate => ({
   type: "Distributed",
   status,
   reason,

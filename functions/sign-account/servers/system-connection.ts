@@ -47,6 +47,10 @@ export function systemConnectionRef(
   return namespace && name && rest.length === 0 ? { namespace, name } : undefined;
 }
 
+/** Whether a system connection is configured at all (a malformed one counts: it reads Unreachable, not off). */
+export const systemConnectionConfigured = (env: NodeJS.ProcessEnv = process.env): boolean =>
+  Boolean(env[SYSTEM_CONNECTION_ENV]?.trim());
+
 export type SystemLink =
   { kind: "off" } | { kind: "unreachable"; message: string } | { kind: "up"; nc: NatsConnection; rosters: RosterPolls };
 

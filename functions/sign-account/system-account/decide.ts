@@ -3,12 +3,14 @@
 // operator's status; here it is read and, with a system connection, pushed to every server as the
 // system account's own (its status.distribution, its JWTPushed Event), so that a re-signed system
 // account JWT (a revoked system user, a rotated operator signing key) reaches running servers.
-import type { NatsSystemAccountStatus } from "../../../shared/api/index.ts";
+import { type NatsSystemAccountStatus, AUTH_REASONS } from "../../../shared/api/index.ts";
 import type { ConditionUpdate } from "../../../shared/kube/index.ts";
 import { notReady, ready, referencesResolved, referencesUnresolved, settle, type Refusal } from "../conditions.ts";
 import type { SystemAccountDecision } from "../decision.ts";
 import { judgeKeys } from "../keys/key-verdict.ts";
+import { claimsOf, heldBy, holdingOf, keyHolder } from "../keys/key-claims.ts";
 import { readJWT } from "../jwt/compare.ts";
+import { distributedUnderTrust } from "../operator/trusted-signer.ts";
 import { decideDistribution, distributionPoll } from "../servers/distribution.ts";
 import { jwtHash } from "../jwt/hash.ts";
 import { namespaceOf } from "../objects.ts";
@@ -45,10 +47,14 @@ export function decideSystemAccount(observed: SystemAccountObserved, now: Date):
     jwt?: string,
     mayPush = true,
   ): SystemAccountDecision => {
-    const reach = decideDistribution(observed.distribution, jwt, false, previous.distribution, mayPush && !!jwt);
+    const counted = decideDistribution(observed.distribution, jwt, false, previous.distribution, mayPush && !!jwt);
+    // A JWT signed by a key some server does not trust is refused there (A10).
+    const reach = { ...counted, condition: distributedUnderTrust(counted.condition, jwt, observed.operator) };
     const conditions =
       reach.condition.status === "True"
-        ? updates.map((u) => (u.type === "Ready" && u.status === "True" ? { ...u, reason: "Distributed" } : u))
+        ? updates.map((u) =>
+            u.type === "Ready" && u.status === "True" ? { ...u, reason: AUTH_REASONS.Distributed } : u,
+          )
         : updates;
     const withDistribution = reach.distribution ? { ...status, distribution: reach.distribution } : status;
     return {
@@ -65,6 +71,17 @@ export function decideSystemAccount(observed: SystemAccountObserved, now: Date):
   };
   if (verdict.kind === "refused") return finish(previous, [notReady(verdict)], verdict.message);
 
+  // Its key is its own only if no NatsAccount under the operator holds it first (key-claims.ts).
+  const holder = keyHolder(holdingOf(account, observed.keys), verdict.identity, observed.others.flatMap(claimsOf));
+  if (holder) {
+    const { publicKey: _key, jwtHash: _hash, ...unkeyed } = previous;
+    const message = `account key ${verdict.identity} is already held by ${heldBy(holder)}; ${what} is not signed with it`;
+    return finish(
+      previous.publicKey === verdict.identity ? unkeyed : previous,
+      [notReady({ reason: "PublicKeyInUse", message })],
+      message,
+    );
+  }
   const keyed = { ...previous, publicKey: verdict.identity };
   const ref = account.spec.operatorRef;
   const operatorName = `NatsOperator ${namespaceOf(ref, account)}/${ref.name}`;
@@ -84,7 +101,9 @@ export function decideSystemAccount(observed: SystemAccountObserved, now: Date):
   }
   const signed = operator.status?.systemAccount;
   // Its first JWT would drop claims of the one the servers hold (A48): told here too.
-  const takeover = operator.status?.conditions?.find((c) => c.type === "Ready" && c.reason === "AdoptionDropsClaims");
+  const takeover = operator.status?.conditions?.find(
+    (c) => c.type === "Ready" && c.reason === AUTH_REASONS.AdoptionDropsClaims,
+  );
   if (takeover && !signed?.jwt)
     return finish(
       keyed,

@@ -3,7 +3,9 @@
 import type { ObserveContext, Read } from "../auth-reconciler.ts";
 import { Keyring } from "../keys/keyring.ts";
 import { readKeys } from "../keys/read-keys.ts";
-import { namespaceOf, type NatsOperator, type NatsSystemAccount } from "../objects.ts";
+import { KINDS } from "../../../shared/api/index.ts";
+import { readHoldings, seedsThatMatter } from "../keys/read-holdings.ts";
+import { namespaceOf, sameOperator, type NatsAccount, type NatsOperator, type NatsSystemAccount } from "../objects.ts";
 import { readRef } from "../references.ts";
 import { openSystemConnection, readDistribution } from "../servers/system-connection.ts";
 import type { DistributionReading } from "../servers/types.ts";
@@ -16,10 +18,19 @@ export async function observeSystemAccount(
   const keyring = new Keyring();
   const link = await openSystemConnection(kube, rosters);
   const ref = object.spec.operatorRef;
-  const [keys, operator] = await Promise.all([
+  const operatorNamespace = namespaceOf(ref, object);
+  const [keys, operator, accounts] = await Promise.all([
     readKeys(kube, object, keyring),
-    readRef<NatsOperator>(kube, "NatsOperator", namespaceOf(ref, object), ref.name),
+    readRef<NatsOperator>(kube, "NatsOperator", operatorNamespace, ref.name),
+    kube.list<NatsAccount>({ apiVersion: KINDS.NatsAccount.apiVersion, kind: "NatsAccount" }),
   ]);
+  const others = await readHoldings(
+    kube,
+    accounts.filter((a) => sameOperator(a, operatorNamespace, ref.name)),
+    undefined,
+    undefined,
+    seedsThatMatter(object, keys),
+  );
   // Asked only once its operator signed a JWT for it: before that there is nothing to count.
   const signed = operator?.status?.systemAccount?.jwt ? object.status?.publicKey : undefined;
   const distribution: DistributionReading = signed
@@ -32,6 +43,7 @@ export async function observeSystemAccount(
     object,
     keys,
     ...(operator ? { operator } : {}),
+    others,
     distribution,
   };
   return { observed, keyring, system: link };

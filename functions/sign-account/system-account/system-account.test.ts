@@ -1,4 +1,4 @@
-import { describe, expect, it } from "@jest/globals";
+import { describe, expect, it, jest } from "@jest/globals";
 import { Algorithms, createOperator, decode, encode, type ClaimsData } from "@nats-io/jwt";
 import { FINALIZERS } from "../../../shared/api/index.ts";
 import type { KubeObject } from "../../../shared/kube/index.ts";
@@ -13,6 +13,7 @@ import { SYSTEM_CONNECTION_ENV, systemConnectionUser } from "../servers/system-c
 import type { UserObserved } from "../user/types.ts";
 import type { SystemAccountObserved } from "./types.ts";
 import type { OperatorObserved } from "../operator/types.ts";
+import { newerSystemJwtHeld } from "../operator/observe.ts";
 
 const NOW = new Date("2026-12-03T10:00:00.000Z");
 const DELETED_AT = "2026-12-03T09:59:00Z";
@@ -391,5 +392,47 @@ describe("recovering the system account's revocations from the servers", () => {
       message: expect.stringContaining("1 of 2 servers did not answer the claims lookup"),
     });
     expect(decision.sign.map((s) => s.into)).toEqual(["systemAccount.jwt"]);
+  });
+});
+
+describe("a system account JWT issued elsewhere after the operator's (A26)", () => {
+  it("is signed again with the revocations of the newer JWT the servers hold", async () => {
+    const world = await signedWorld();
+    const jwt = await systemJwt(world);
+    const key = decode<unknown>(jwt).sub;
+    const OLD = "UREVOKEDBYTHEOTHERSIGNER";
+    // Issued a minute after ours (encode stamps iat from the clock; the same second would not be newer).
+    const clock = jest.spyOn(Date, "now").mockReturnValue(decode<unknown>(jwt).iat * 1000 + 60_000);
+    const newer = await encode(
+      Algorithms.v2,
+      {
+        name: "SYS",
+        sub: key,
+        nats: { type: "account", version: 2, revocations: { [OLD]: 1_700_000_000 } },
+      } as unknown as ClaimsData<unknown>,
+      createOperator(),
+    );
+    clock.mockRestore();
+    // The system account reads NewerJWTHeld for the JWT its operator signed.
+    const held = decide(await observedSystem(world, [newer, newer, newer]), NOW);
+    await world.kube.patch(
+      { apiVersion: AUTH, kind: "NatsSystemAccount", namespace: "auth", name: "sys" },
+      { status: held.status },
+      "merge",
+    );
+    const read = await observe(world.kube, { kind: "NatsOperator", namespace: "auth", name: "main" });
+    if (read?.observed.kind !== "NatsOperator") throw new Error("no operator");
+    // Which makes the operator's observe ask the servers for it (there is no system connection here).
+    expect(newerSystemJwtHeld(read.observed.systemAccount?.object)).toBe(true);
+    const observed: OperatorObserved = {
+      ...read.observed,
+      systemRecovery: { kind: "read", roster: ROSTER, polledAt: NOW.toISOString(), holdings: [newer, newer, newer] },
+    };
+    const decision = decide(observed, NOW);
+    const signed = decision.sign.find((s) => s.into === "systemAccount.jwt");
+    expect((signed?.request.claims.nats as { revocations?: Record<string, number> }).revocations).toEqual({
+      [OLD]: 1_700_000_000,
+    });
+    expect(conditionOf(decision, "RevocationsUnrecovered")).toMatchObject({ status: "False", reason: "Recovered" });
   });
 });

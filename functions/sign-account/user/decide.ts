@@ -1,12 +1,13 @@
 // A NatsUser's decision (pure): its account, its key (held in its creds Secret, generated, or its
 // own publicKey), and its JWT signed by the account's active signing key into the creds Secret or,
 // for a user with publicKey, into status.jwt.
-import { FINALIZERS, type NatsUserStatus } from "../../../shared/api/index.ts";
+import { FINALIZERS, type NatsUserStatus, GRANT_REASONS } from "../../../shared/api/index.ts";
 import { type ConditionUpdate, hasFinalizer } from "../../../shared/kube/index.ts";
 import { userClaims } from "../jwt/claims.ts";
 import {
   noSystemConnection,
   notReady,
+  notSigned,
   ready,
   referencesResolved,
   referencesUnresolved,
@@ -15,6 +16,7 @@ import {
 } from "../conditions.ts";
 import type { CredsWrite, SignStep, UserDecision } from "../decision.ts";
 import { judgeKeys } from "../keys/key-verdict.ts";
+import { claimsOf, heldBy, keyHolder, type KeyHolding } from "../keys/key-claims.ts";
 import { namespaceOf, roleOf, type NatsUser } from "../objects.ts";
 import { credsSecretOf } from "./creds.ts";
 import type { UserObserved } from "./types.ts";
@@ -22,10 +24,15 @@ import { decideUserDeletion } from "./deletion.ts";
 import { revokes, secondsOf, timeOf } from "../account/revocations.ts";
 import { roleSigner, roleUserClaims } from "../keys/scoped-keys.ts";
 import { planJwt } from "../jwt/plan-jwt.ts";
+import { userDistribution } from "./distributed.ts";
 
-const older = (a: NatsUser, b: NatsUser): boolean =>
-  (a.metadata.creationTimestamp ?? "") < (b.metadata.creationTimestamp ?? "") ||
-  ((a.metadata.creationTimestamp ?? "") === (b.metadata.creationTimestamp ?? "") && a.metadata.name < b.metadata.name);
+/** What a user says of its key, for the uniqueness check among the users of its account (key-claims.ts). */
+const holdingOfUser = (user: NatsUser): KeyHolding => ({
+  holder: `NatsUser ${user.metadata.namespace}/${user.metadata.name}`,
+  createdAt: user.metadata.creationTimestamp ?? "",
+  ...(user.status?.publicKey ? { recorded: user.status.publicKey } : {}),
+  ...(user.spec.publicKey ? { named: user.spec.publicKey } : {}),
+});
 
 /**
  * status.replacedKeys after this decision: the key held until now when the user gives it up (a new
@@ -57,16 +64,17 @@ export function decideUser(observed: UserObserved, now: Date): UserDecision {
     status: NatsUserStatus,
     updates: ConditionUpdate[],
     summary: string,
-    extra: { sign?: SignStep[]; creds?: CredsWrite } = {},
+    extra: { sign?: SignStep[]; creds?: CredsWrite; distributed?: ConditionUpdate } = {},
   ): UserDecision => {
     // A signed user carries the revoke finalizer: deleting it revokes its key first (in its
     // NatsAccount's JWT, or in its NatsSystemAccount's, which the NatsOperator signs).
-    const revocable = updates.some((u) => u.type === "Ready" && u.status === "True");
+    const revocable = extra.distributed !== undefined;
+    const distributed = extra.distributed ?? (observed.systemConnection ? notSigned() : noSystemConnection());
     return {
       kind: "NatsUser",
       object: user,
       generate: [],
-      ...settle(previous, status, [...updates, noSystemConnection()], user.metadata.generation, now),
+      ...settle(previous, status, [...updates, distributed], user.metadata.generation, now),
       sign: extra.sign ?? [],
       ...(extra.creds ? { creds: extra.creds } : {}),
       ...(revocable && !hasFinalizer(user, FINALIZERS.userRevoke) ? { finalizer: "add" as const } : {}),
@@ -76,12 +84,38 @@ export function decideUser(observed: UserObserved, now: Date): UserDecision {
   };
   const refuse = (refusal: Refusal, unresolved?: ConditionUpdate) =>
     finish(previous, [notReady(refusal), unresolved ?? referencesResolved()], `${refusal.reason}: ${refusal.message}`);
+  // Refused and giving up the key it held (A36): its account revokes it (status.replacedKeys), and a
+  // creds Secret it owns is emptied, so a new key is minted if it is admitted again.
+  const revokeHeld = (refusal: Refusal, unresolved?: ConditionUpdate) => {
+    const { publicKey: _key, jwt: _jwt, replacedKeys: _replaced, ...unkeyed } = previous;
+    // A key its creds Secret holds that status lost is given up too.
+    const heldKey = observed.creds.kind === "held" ? observed.creds.publicKey : undefined;
+    const giving = previous.publicKey ?? heldKey;
+    const pending = replacedKeys(
+      { ...previous, ...(giving ? { publicKey: giving } : {}) },
+      undefined,
+      observed.accountJwt,
+      now,
+    );
+    const status = pending.length > 0 ? { ...unkeyed, replacedKeys: pending } : unkeyed;
+    const held = observed.creds.kind === "held" ? observed.creds.resourceVersion : undefined;
+    const emptied = held ? { clearCreds: { secret: credsSecretOf(user).name, resourceVersion: held } } : {};
+    const revoking = giving ? `, revoking ${giving}` : "";
+    return {
+      ...finish(
+        status,
+        [notReady(refusal), unresolved ?? referencesResolved()],
+        `${refusal.reason}: ${refusal.message}${revoking}`,
+      ),
+      ...emptied,
+    };
+  };
 
   if (!observed.admitted) {
     const message =
       `no NatsReferenceGrant in namespace ${accountNamespace} admits NatsUser from namespace ` +
       `${user.metadata.namespace} to ${ref.kind} ${ref.name}`;
-    return refuse({ reason: "ReferenceNotPermitted", message }, referencesUnresolved("NoGrant", message));
+    return revokeHeld({ reason: "ReferenceNotPermitted", message }, referencesUnresolved("NoGrant", message));
   }
   const account = observed.account;
   if (!account) {
@@ -89,7 +123,7 @@ export function decideUser(observed: UserObserved, now: Date): UserDecision {
     return refuse({ reason: "ReferenceNotFound", message }, referencesUnresolved("ReferenceNotFound", message));
   }
   const accountReady = account.object.status?.conditions?.find((c) => c.type === "Ready");
-  if (accountReady?.reason === "ReferenceNotPermitted")
+  if (accountReady?.reason === GRANT_REASONS.ReferenceNotPermitted)
     return refuse({ reason: "AccountNotAdmitted", message: `${accountName} is not admitted to its NatsOperator` });
   const recorded = account.object.status?.publicKey;
   const keys = judgeKeys(
@@ -113,12 +147,21 @@ export function decideUser(observed: UserObserved, now: Date): UserDecision {
   if (ownKey !== undefined) {
     if (!ownKey.startsWith("U"))
       return refuse({ reason: "InvalidKeys", message: `${what}: spec.publicKey ${ownKey} is not a user key` });
-    const holder = observed.siblings.find((s) => s.status?.publicKey === ownKey && older(s, user));
-    if (holder)
-      return refuse({
+    const holder = keyHolder(holdingOfUser(user), ownKey, observed.siblings.map(holdingOfUser).flatMap(claimsOf));
+    if (holder) {
+      const refusal: Refusal = {
         reason: "PublicKeyInUse",
-        message: `user key ${ownKey} is already held by NatsUser ${holder.metadata.namespace}/${holder.metadata.name}`,
-      });
+        message: `user key ${ownKey} is already held by ${heldBy(holder)}; ${what} is not signed with it`,
+      };
+      // The key it held before is given up (revoked), unless it is the one refused.
+      return previous.publicKey === ownKey
+        ? finish(
+            (({ publicKey: _key, jwt: _jwt, ...rest }) => rest)(previous),
+            [notReady(refusal), referencesResolved()],
+            `PublicKeyInUse: ${refusal.message}`,
+          )
+        : revokeHeld(refusal);
+    }
   }
   const held = observed.creds.kind === "held" ? observed.creds : undefined;
   const userKey = ownKey ?? held?.publicKey;
@@ -138,8 +181,18 @@ export function decideUser(observed: UserObserved, now: Date): UserDecision {
     signer,
     ttlSeconds: 0,
   };
+  // Ready once its creds work: with a system connection, once every server holds the account JWT
+  // its JWT is valid under (A20).
+  const signedBy = `signed by ${accountName} with signing key ${signer}${role ? ` (scoped, role ${role})` : ""}`;
+  const reach = userDistribution(
+    account.object,
+    accountName,
+    observed.accountJwt,
+    signer,
+    observed.systemConnection === true,
+  );
   const readyNow = [
-    ready(`signed by ${accountName} with signing key ${signer}${role ? ` (scoped, role ${role})` : ""}`),
+    reach.waitsFor ? notReady({ reason: "Pending", message: `${signedBy}; ${reach.waitsFor}` }) : ready(signedBy),
     referencesResolved(),
   ];
   // Keys given up are revoked by the account (A34): listed until its JWT carries the revocation.
@@ -153,14 +206,16 @@ export function decideUser(observed: UserObserved, now: Date): UserDecision {
     const status = { ...withReplaced(ownKey), publicKey: ownKey, ...(plan.keep ? { jwt: plan.keep } : {}) };
     return finish(status, readyNow, plan.step ? "signing status.jwt" : "signed, unchanged", {
       ...(plan.step ? { sign: [plan.step] } : {}),
+      distributed: reach.condition,
     });
   }
   const { jwt: _jwt, ...withoutJwt } = withReplaced(userKey);
   const plan = userKey ? planJwt(held?.jwt, request, "creds", now) : { step: { request, into: "creds" as const } };
   const status = { ...withoutJwt, ...(userKey ? { publicKey: userKey } : {}) };
-  if (!plan.step) return finish(status, readyNow, "signed, unchanged");
+  if (!plan.step) return finish(status, readyNow, "signed, unchanged", { distributed: reach.condition });
   const version = observed.creds.kind !== "none" ? observed.creds.resourceVersion : undefined;
   return finish(status, readyNow, `writing Secret ${credsSecret.name}`, {
+    distributed: reach.condition,
     sign: [plan.step],
     creds: {
       secret: credsSecret.name,

@@ -7,7 +7,7 @@
 // sign-account needs no right to delete Secrets, and the creds outlive the drain, never the other
 // way round. A user whose account or operator is gone, or whose account has no JWT, has nothing to
 // wait for: the finalizer must never hold a user forever.
-import { FINALIZERS } from "../../../shared/api/index.ts";
+import { FINALIZERS, type Reason } from "../../../shared/api/index.ts";
 import { type ConditionUpdate, hasFinalizer } from "../../../shared/kube/index.ts";
 import { keepPolling, type ScheduleDecision, stopPolling } from "../../../shared/runtime/index.ts";
 import { settle } from "../conditions.ts";
@@ -37,7 +37,7 @@ export function revokePoll(user: NatsUser, waiting: boolean): ScheduleDecision {
   );
 }
 
-const draining = (reason: string, message: string): ConditionUpdate => ({
+const draining = (reason: Reason, message: string): ConditionUpdate => ({
   type: "Distributed",
   status: "False",
   reason,
@@ -61,7 +61,7 @@ export function decideUserDeletion(observed: UserObserved, now: Date): UserDecis
     schedules: [revokePoll(user, false)],
     summary: `${what}: deleted (${why})`,
   });
-  const wait = (reason: string, message: string, kicks?: Kick[]): UserDecision => ({
+  const wait = (reason: Reason, message: string, kicks?: Kick[]): UserDecision => ({
     ...base,
     // Only the Distributed condition changes: Ready is not touched, so observedGeneration stays.
     ...settle(previous, previous, [draining(reason, message)], user.metadata.generation, now),

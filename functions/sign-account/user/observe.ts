@@ -1,6 +1,6 @@
 // What a NatsUser reconcile reads (reads only): whether its account's namespace admits it, its creds
 // Secret (whose seed goes into the keyring), its account and that account's keys and JWT, the other
-// users of the account and, for a user being deleted, whether the operator exists and (through the
+// users of the account (for a key named in spec only) and, for a user being deleted, whether the operator exists and (through the
 // system connection) its live connections.
 import { FINALIZERS, KINDS } from "../../../shared/api/index.ts";
 import { hasFinalizer, type Kube } from "../../../shared/kube/index.ts";
@@ -12,6 +12,7 @@ import { admits, readRef } from "../references.ts";
 import {
   openSystemConnection,
   readConnections,
+  systemConnectionConfigured,
   systemConnectionUser,
   type SystemLink,
 } from "../servers/system-connection.ts";
@@ -56,6 +57,26 @@ async function observeDrain(
   return { operatorExists: operator !== undefined, connections, ...(own ? { systemConnectionUser: true } : {}) };
 }
 
+/** The JWT that revokes a user's keys: its NatsAccount's, or its NatsSystemAccount's in the operator's status. */
+function jwtOf(account: NatsAccount | NatsSystemAccount, operator: NatsOperator | undefined): string | undefined {
+  if (account.kind === "NatsAccount") return account.status?.jwt;
+  const signed = operator?.status?.systemAccount;
+  return signed?.publicKey === account.status?.publicKey ? signed?.jwt : undefined;
+}
+
+/** The JWT of a user's account (and, for a system account, its operator), read on their own. */
+async function readAccountJwt(kube: Kube, user: NatsUser): Promise<string | undefined> {
+  const ref = user.spec.accountRef;
+  const account = await readRef<NatsAccount | NatsSystemAccount>(kube, ref.kind, namespaceOf(ref, user), ref.name);
+  if (!account) return undefined;
+  const operatorRef = account.spec.operatorRef;
+  const operator =
+    account.kind === "NatsSystemAccount"
+      ? await readRef<NatsOperator>(kube, "NatsOperator", namespaceOf(operatorRef, account), operatorRef.name)
+      : undefined;
+  return jwtOf(account, operator);
+}
+
 async function readUser(
   kube: Kube,
   object: NatsUser,
@@ -67,10 +88,19 @@ async function readUser(
   const namespace = namespaceOf(ref, object);
   const admitted = await admits(kube, object, ref.kind, namespace, ref.name);
   const creds = object.spec.publicKey ? { kind: "none" as const } : await readCreds(kube, object, keyring);
-  if (!admitted) return { kind: "NatsUser", object, admitted, creds, siblings: [] };
+  if (!admitted) {
+    // Refused, it gives up the key it held: the account JWT that revokes it is read to see that done.
+    const giving = Boolean(object.status?.publicKey) || (object.status?.replacedKeys?.length ?? 0) > 0;
+    const accountJwt = giving ? await readAccountJwt(kube, object) : undefined;
+    return { kind: "NatsUser", object, admitted, creds, siblings: [], ...(accountJwt ? { accountJwt } : {}) };
+  }
+  // The other users are read only for the key check of a key named in spec.publicKey (decide.ts):
+  // a generated key is random, and a user naming it is refused by its own check.
   const [account, users] = await Promise.all([
     readRef<NatsAccount | NatsSystemAccount>(kube, ref.kind, namespace, ref.name),
-    kube.list<NatsUser>({ apiVersion: KINDS.NatsUser.apiVersion, kind: "NatsUser" }),
+    object.spec.publicKey
+      ? kube.list<NatsUser>({ apiVersion: KINDS.NatsUser.apiVersion, kind: "NatsUser" })
+      : Promise.resolve([]),
   ]);
   const siblings = users.filter(
     (u) =>
@@ -87,13 +117,7 @@ async function readUser(
     account.kind === "NatsSystemAccount"
       ? await readRef<NatsOperator>(kube, "NatsOperator", namespaceOf(operatorRef, account), operatorRef.name)
       : undefined;
-  const signedSystem = operator?.status?.systemAccount;
-  const accountJwt =
-    account.kind === "NatsAccount"
-      ? account.status?.jwt
-      : signedSystem?.publicKey === account.status?.publicKey
-        ? signedSystem?.jwt
-        : undefined;
+  const accountJwt = jwtOf(account, operator);
   const draining =
     object.metadata.deletionTimestamp && hasFinalizer(object, FINALIZERS.userRevoke)
       ? await observeDrain(kube, account, object, link, lastKick, operator)
@@ -118,6 +142,7 @@ export async function observeUser(
   // The system connection is opened only for a deleted user whose connections are to be closed.
   const draining = user.metadata.deletionTimestamp && hasFinalizer(user, FINALIZERS.userRevoke);
   const system: SystemLink = draining ? await openSystemConnection(kube, rosters) : { kind: "off" };
-  const observed = await readUser(kube, user, keyring, system, last.kick);
+  const read = await readUser(kube, user, keyring, system, last.kick);
+  const observed = systemConnectionConfigured() ? { ...read, systemConnection: true } : read;
   return { observed, keyring, ...(draining ? { system } : {}) };
 }

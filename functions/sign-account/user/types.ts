@@ -44,8 +44,10 @@ export interface UserObserved {
    */
   accountJwt?: string;
   creds: CredsReading;
-  /** The other NatsUsers of the same account. */
+  /** The other NatsUsers of the same account, read only for a user naming its key in spec.publicKey. */
   siblings: NatsUser[];
+  /** Whether a system connection is configured: without one nothing is pushed, and creds are Ready once signed. */
+  systemConnection?: boolean;
   /** Whether the NatsOperator of the user's NatsAccount exists (read for a user being deleted). */
   operatorExists?: boolean;
   /** A deleted user's live connections, through the system connection (read for a user being deleted). */

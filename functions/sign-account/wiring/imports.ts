@@ -4,7 +4,7 @@
 // entry. An import that does not resolve is left out of the JWT and said why; one whose exporter
 // has not recorded its key yet holds the whole account back (ExporterPending), since the key is
 // what the claim names.
-import type { Import, NatsAccountStatus } from "../../../shared/api/index.ts";
+import { type Import, type NatsAccountStatus, GRANT_REASONS } from "../../../shared/api/index.ts";
 import { heldActivation, activationRequest } from "./activation.ts";
 import type { SignRequest } from "../jwt/claims.ts";
 import { SYSTEM_ACCOUNT_EXPORTS } from "../jwt/claims.ts";
@@ -157,7 +157,7 @@ function resolveOne(importer: Importer, spec: Import, reading: ImportReading, pr
       message: `${exporter} is under NatsOperator ${accountOperator}, not ${importer.operator}`,
     };
   const ready = account.status?.conditions?.find((c) => c.type === "Ready");
-  if (ready?.status === "False" && ready.reason === "ReferenceNotPermitted")
+  if (ready?.status === "False" && ready.reason === GRANT_REASONS.ReferenceNotPermitted)
     return { kind: "unresolved", message: `${exporter} is not admitted to its NatsOperator` };
   const key = account.status?.publicKey;
   if (!key) return { kind: "pending", exporter };

@@ -40,6 +40,8 @@ function world() {
       statefulSets: new Map(stored.map((s) => [s.metadata.name, s])),
       configMaps: new Map(running.servers.map((s) => [s.configMap.metadata.name, s.configMap])),
       foreign: [],
+      pods: new Map(),
+      failedCreates: new Map(),
       reports: reportsOf({ metaLeader: "demo-1", streamLeader: "demo-2", revision: running.revision }),
       systemUser: { kind: "none" },
     };

@@ -21,7 +21,7 @@ import {
   removeFinalizer,
   writeStatus,
 } from "../../../shared/kube/index.ts";
-import { claimName, type Cluster, configMapName, type PlannedServer, serverLabels } from "../../cluster/index.ts";
+import { claimName, type Cluster, configMapName, isServerClaim, type PlannedServer } from "../../cluster/index.ts";
 import type { ReloadAction } from "../reload/changes.ts";
 import type { Decision, RolloutStepDecision, Observed, StatefulSet } from "./types.ts";
 import { carryReload } from "../reload/carry.ts";
@@ -73,28 +73,63 @@ export async function restartServer(kube: Kube, planned: PlannedServer, reason: 
   await kube.replace(next);
 }
 
-/**
- * Deletes a server leaving the cluster: its StatefulSet; its data claim only when it carries the
- * server's labels (a claim someone else made is theirs); and, beyond replicas, its ConfigMap when
- * we control it.
- */
-export async function deleteServer(kube: Kube, cluster: Cluster, server: string, surplus: boolean): Promise<void> {
-  const namespace = cluster.metadata.namespace;
-  await kube.delete(
-    { apiVersion: "apps/v1", kind: "StatefulSet", namespace, name: server },
-    { propagationPolicy: "Background" },
-  );
-  const claimKey = { apiVersion: "v1", kind: "PersistentVolumeClaim", namespace, name: claimName(server) };
-  const claim = await kube.get(claimKey);
-  const labels = claim?.metadata.labels ?? {};
-  if (claim && Object.entries(serverLabels(cluster.metadata.name, server)).every(([k, v]) => labels[k] === v)) {
-    await kube.delete(claimKey, { ...(claim.metadata.uid ? { preconditions: { uid: claim.metadata.uid } } : {}) });
-  }
-  if (!surplus) return;
-  const key = { apiVersion: "v1", kind: "ConfigMap", namespace, name: configMapName(server) };
+const claimKey = (cluster: Cluster, server: string) => ({
+  apiVersion: "v1",
+  kind: "PersistentVolumeClaim",
+  namespace: cluster.metadata.namespace,
+  name: claimName(server),
+});
+
+/** Beyond replicas, the server's ConfigMap goes too, when we control it. */
+async function deleteConfigMap(kube: Kube, cluster: Cluster, server: string): Promise<void> {
+  const key = {
+    apiVersion: "v1",
+    kind: "ConfigMap",
+    namespace: cluster.metadata.namespace,
+    name: configMapName(server),
+  };
   const configMap = await kube.get(key);
   if (configMap && isControlledBy(configMap, cluster))
     await kube.delete(key, { ...(configMap.metadata.uid ? { preconditions: { uid: configMap.metadata.uid } } : {}) });
+}
+
+/**
+ * Deletes a server leaving the cluster: its StatefulSet (the one observed, by its uid, when
+ * given); its data claim only when it carries the server's labels (a claim someone else made is
+ * theirs); and, beyond replicas, its ConfigMap when we control it. The `Deleting` phase claimed
+ * before it is carried on by the next delivery if this one dies half-way (rollout/removal.ts,
+ * finishDeletion).
+ */
+export async function deleteServer(
+  kube: Kube,
+  cluster: Cluster,
+  server: string,
+  surplus: boolean,
+  uid?: string,
+): Promise<void> {
+  await kube.delete(
+    { apiVersion: "apps/v1", kind: "StatefulSet", namespace: cluster.metadata.namespace, name: server },
+    { propagationPolicy: "Background", ...(uid ? { preconditions: { uid } } : {}) },
+  );
+  const claim = await kube.get(claimKey(cluster, server));
+  if (claim && isServerClaim(cluster.metadata.name, server, claim)) {
+    await kube.delete(claimKey(cluster, server), {
+      ...(claim.metadata.uid ? { preconditions: { uid: claim.metadata.uid } } : {}),
+    });
+  }
+  if (surplus) await deleteConfigMap(kube, cluster, server);
+}
+
+/** Deletes the claim a server's deletion left behind: the one observed, by its uid. */
+export async function deleteClaimLeft(
+  kube: Kube,
+  cluster: Cluster,
+  server: string,
+  uid: string,
+  surplus: boolean,
+): Promise<void> {
+  await kube.delete(claimKey(cluster, server), { preconditions: { uid } });
+  if (surplus) await deleteConfigMap(kube, cluster, server);
 }
 
 /** Clears a one-shot annotation (force-step, restart-all, replace-server) once it has been acted on. */
@@ -162,11 +197,14 @@ async function takeStep(kube: Kube, observed: Observed, decision: RolloutStepDec
   };
   if (step.kind === "restart") await restart(step.server);
   else if (step.kind === "restart-all") await Promise.all(step.servers.map(restart));
-  else if (step.kind === "delete") await deleteServer(kube, cluster, step.server, step.surplus);
+  else if (step.kind === "delete")
+    await deleteServer(kube, cluster, step.server, step.surplus, observed.statefulSets.get(step.server)?.metadata.uid);
+  else if (step.kind === "delete-claim") await deleteClaimLeft(kube, cluster, step.server, step.uid, step.surplus);
   else if (step.kind !== "none" && systemUser.kind === "ready") await sendRemovalRequest(cluster, systemUser, step);
 }
 
-export type Acted = { kind: "done" } | { kind: "conflict" };
+/** Whether the decision was carried out, or another delivery's status write claimed it first. */
+export type ClaimOutcome = { kind: "done" } | { kind: "conflict" };
 
 /**
  * Acts on a decision. The status write comes first and is guarded by the resourceVersion the
@@ -179,7 +217,7 @@ export async function act(
   observed: Observed,
   decision: Decision,
   now: Date,
-): Promise<Acted> {
+): Promise<ClaimOutcome> {
   let cluster = observed.cluster;
   if (decision.kind === "finalize") {
     if (decision.release) {

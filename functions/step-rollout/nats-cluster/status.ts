@@ -62,7 +62,13 @@ export function nextStatus(
   if (version) status.version = version;
   if (decision.removals.length > 0) status.removals = decision.removals;
   else delete status.removals;
-  if (decision.rollout) status.rollout = decision.rollout;
+  // The counts are what `kubectl get` can print: a printer column cannot count a list.
+  if (decision.rollout)
+    status.rollout = {
+      ...decision.rollout,
+      updatedCount: decision.rollout.updated?.length ?? 0,
+      pendingCount: decision.rollout.pending?.length ?? 0,
+    };
   else delete status.rollout;
   return status;
 }

@@ -7,9 +7,11 @@ import type { Cluster, ClusterPlan, Hold, LeafRemotes, ServerConnectivity } from
 import type { ReloadAction } from "../reload/changes.ts";
 import type { ServerReport } from "../rollout/snapshot.ts";
 import type { RolloutDecision, ServerInput, Step } from "../rollout/types.ts";
-import type { SystemUser } from "../servers/system-user.ts";
+import type { SystemUser } from "../servers/types.ts";
 
 export type StatefulSet = KubeObject & {
+  /** `managedFields` as the API server keeps them: when each manager last changed the object. */
+  metadata: { managedFields?: { manager?: string; time?: string; subresource?: string }[] };
   spec: {
     template: {
       metadata?: { annotations?: Record<string, string> };
@@ -20,6 +22,38 @@ export type StatefulSet = KubeObject & {
 };
 
 export type ConfigMap = KubeObject & { data?: Record<string, string> };
+
+/** A container's state as the kubelet reports it: one of the three is set. */
+export interface ContainerState {
+  waiting?: { reason?: string; message?: string };
+  running?: { startedAt?: string };
+  terminated?: { reason?: string; exitCode?: number; message?: string };
+}
+
+export interface ContainerStatus {
+  name: string;
+  image?: string;
+  ready?: boolean;
+  restartCount?: number;
+  state?: ContainerState;
+  lastState?: ContainerState;
+}
+
+/** The parts of a server's pod that say why it does not come up. */
+export type Pod = KubeObject & {
+  spec?: {
+    containers?: { name: string; image?: string; resources?: { limits?: Record<string, string> } }[];
+    initContainers?: { name: string; image?: string; resources?: { limits?: Record<string, string> } }[];
+  };
+  status?: { containerStatuses?: ContainerStatus[]; initContainerStatuses?: ContainerStatus[] };
+};
+
+/** A FailedCreate Event of a server's StatefulSet: why its controller could not create the pod. */
+export interface FailedCreate {
+  message: string;
+  /** When it was last seen (RFC 3339). */
+  at: string;
+}
 
 /** Plain data: the NatsCluster as read and everything around it, as read in one delivery. */
 export interface Observed {
@@ -41,8 +75,33 @@ export interface Observed {
   configMaps: Map<string, ConfigMap>;
   /** Objects of rendered names this NatsCluster does not control. */
   foreign: string[];
+  /** The pods of the cluster's servers, by server name. */
+  pods: Map<string, Pod>;
+  /**
+   * For a server whose StatefulSet exists but whose pod does not: the StatefulSet's newest
+   * FailedCreate Event, when it is not older than the StatefulSet's last change (failed-create.ts).
+   */
+  failedCreates: Map<string, FailedCreate>;
   /** What each existing server's monitoring port answered. */
   reports: ServerReport[];
+  /**
+   * The meta leader's own JSZ when it sits in another NATS cluster and answered the system user
+   * (C23, C37): who it counts in the meta group. Absent: none of ours follows a remote leader, no
+   * system user, or it did not answer (the followers' view stands).
+   */
+  metaLeader?: ServerReport;
+  /**
+   * The data claims of the servers `status.removals` says are `Deleting`, by server name: what
+   * their deletion may have left behind (absent: none read).
+   */
+  claims?: Map<string, KubeObject>;
+  /**
+   * The ConfigMaps of the servers `status.removals` says are `Deleting`, whoever controls them, by
+   * server name: with their claims, what a removal may leave behind (H10; absent: none read).
+   */
+  deletingConfigMaps?: Map<string, KubeObject>;
+  /** The objects `status.leftovers` records that are still there, by `<kind>/<name>` (absent: none read). */
+  leftovers?: Map<string, KubeObject>;
   systemUser: SystemUser;
 }
 

@@ -3,6 +3,7 @@ import { readFile } from "node:fs/promises";
 import { parse } from "yaml";
 import { createKube, createTransport } from "../../../shared/kube/index.ts";
 import { asCluster, type Cluster } from "../../cluster/index.ts";
+import { startMonitorRelay } from "./monitor-relay.ts";
 import { formatPreview, previewChange } from "./preview.ts";
 
 export interface PreviewArgs {
@@ -12,6 +13,11 @@ export interface PreviewArgs {
   namespace?: string;
   name?: string;
   json: boolean;
+  /**
+   * Reach the servers' monitoring ports through the API server's pods proxy, as from outside the
+   * cluster, where their in-cluster names do not resolve (the kubectl plugin's `preview`).
+   */
+  viaApiServer?: boolean;
 }
 
 async function readProposal(file: string, namespace: string | undefined): Promise<Cluster> {
@@ -35,8 +41,12 @@ export async function previewCommand(args: PreviewArgs): Promise<number> {
       process.stderr.write("preview: give -f <natscluster.yaml>, or -n <namespace> <name>\n");
       return 2;
     }
-    const kube = createKube(await createTransport());
-    const report = await previewChange(kube, { namespace, name }, proposal, new Date());
+    const transport = await createTransport();
+    const kube = createKube(transport);
+    const relay = args.viaApiServer ? await startMonitorRelay(transport) : undefined;
+    const report = await previewChange(kube, { namespace, name }, proposal, new Date(), relay?.address).finally(() =>
+      relay?.close(),
+    );
     process.stdout.write(args.json ? `${JSON.stringify(report, null, 2)}\n` : formatPreview(report));
     return 0;
   } catch (error) {

@@ -5,6 +5,8 @@ import { type Cluster, readCluster } from "../../cluster/index.ts";
 import { decide } from "../nats-cluster/decide.ts";
 import { META_UNOBSERVED, OWN_META_GROUP } from "../rollout/meta-join.ts";
 import { observeCluster } from "../nats-cluster/observe.ts";
+import type { MonitorAddress } from "../servers/monitor.ts";
+import type { Reason } from "../../../shared/api/index.ts";
 
 export interface PreviewReport {
   cluster: string;
@@ -39,8 +41,9 @@ export function proposedCluster(live: Cluster | undefined, proposal: Cluster): C
   };
 }
 
-const HOLDS = new Set([
+const HOLDS: ReadonlySet<string> = new Set<Reason>([
   "AuthChangeBlocked",
+  "EphemeralRestartAllBlocked",
   "ScaleDownBlocked",
   "ReplacementBlocked",
   "RolloutPaused",
@@ -49,17 +52,21 @@ const HOLDS = new Set([
   META_UNOBSERVED,
 ]);
 
-/** Observes the live cluster and decides on `proposal` (or on the live spec when none). */
+/**
+ * Observes the live cluster and decides on `proposal` (or on the live spec when none). `address`
+ * gives each server's monitoring base URL (the in-cluster name by default).
+ */
 export async function previewChange(
   kube: Kube,
   target: { namespace: string; name: string },
   proposal: Cluster | undefined,
   now: Date,
+  address?: MonitorAddress,
 ): Promise<PreviewReport> {
   const live = await readCluster(kube, target.namespace, target.name);
   if (!live && !proposal) throw new Error(`NatsCluster ${target.namespace}/${target.name} not found`);
   const cluster = proposal ? proposedCluster(live, proposal) : (live as Cluster);
-  const observed = await observeCluster(kube, cluster, undefined, now);
+  const observed = await observeCluster(kube, cluster, address, now);
   const decision = decide(observed, now);
   if (decision.kind === "finalize") throw new Error(`NatsCluster ${target.namespace}/${target.name} is being deleted`);
   const { servers, step } = decision;

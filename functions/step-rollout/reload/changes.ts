@@ -9,7 +9,7 @@ import type { Observed } from "../nats-cluster/types.ts";
 import type { ServerInput } from "../rollout/types.ts";
 import type { ReloadStep } from "./carry.ts";
 import { NO_RELOAD } from "./restart-reason.ts";
-import type { SystemUser } from "../servers/system-user.ts";
+import type { SystemUser } from "../servers/types.ts";
 
 /** One reload carried a step further by act.ts. */
 export interface ReloadAction {

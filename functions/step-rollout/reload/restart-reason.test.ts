@@ -51,6 +51,34 @@ describe("restart reason", () => {
     ).toBe("jetstream.max_memory_store is restart-only");
   });
 
+  it("treats a changed sync_interval as restart-only, since nats-server refuses to reload it", () => {
+    const running = { specDigest: "a", runningConfig: config() };
+    const planned = (jetstream: Record<string, unknown>) => ({
+      specDigest: "a",
+      version: "2.15.0",
+      config: config({ jetstream: { max_memory_store: 100, ...jetstream } }),
+    });
+    expect(restartReason(running, planned({ sync_interval: "always" }))).toBe(
+      "jetstream.sync_interval is restart-only",
+    );
+    expect(restartReason(running, planned({ sync_interval: "10s" }))).toBe("jetstream.sync_interval is restart-only");
+    const always = {
+      specDigest: "a",
+      runningConfig: config({ jetstream: { max_memory_store: 100, sync_interval: "always" } }),
+    };
+    expect(restartReason(always, planned({}))).toBe("jetstream.sync_interval is restart-only");
+  });
+
+  it("reloads nats-server's default sync_interval written out, which changes nothing it runs", () => {
+    const running = { specDigest: "a", runningConfig: config() };
+    const planned = {
+      specDigest: "a",
+      version: "2.15.0",
+      config: config({ jetstream: { max_memory_store: 100, sync_interval: "2m" } }),
+    };
+    expect(restartReason(running, planned)).toBe(NO_RELOAD);
+  });
+
   it("reloads leaf remotes added or removed, and restarts any other leafnodes change", () => {
     const running = {
       specDigest: "a",

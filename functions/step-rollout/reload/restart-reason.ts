@@ -43,6 +43,9 @@ function isReloadable(path: string, before: unknown, after: unknown): boolean {
   if (path === "jetstream.max_memory_store" || path === "jetstream.max_file_store") {
     return typeof old === "number" && typeof next === "number" && next > old;
   }
+  // nats-server 2.15 refuses to reload a changed sync interval (server/reload.go has no case for
+  // SyncInterval or SyncAlways): only writing out its default, 2m, changes nothing it runs.
+  if (path === "jetstream.sync_interval") return effectiveSyncInterval(old) === effectiveSyncInterval(next);
   // Leaf remotes come and go on reload; anything else of the listener needs a restart.
   if (path === "leafnodes" || path.startsWith("leafnodes.")) {
     const oldLeaf = valueAt(before, "leafnodes");
@@ -62,6 +65,11 @@ function isReloadable(path: string, before: unknown, after: unknown): boolean {
   }
   return false;
 }
+
+/** nats-server's sync interval when `sync_interval` is absent. */
+const DEFAULT_SYNC_INTERVAL = "2m";
+
+const effectiveSyncInterval = (value: unknown): unknown => value ?? DEFAULT_SYNC_INTERVAL;
 
 function sortedKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortedKeys);

@@ -2,7 +2,7 @@
 // groups: servers that formed one of their own and are then given a gateway into a supercluster
 // (a remote added, a domain dropped) would bring it into the supercluster's, a split. Such servers
 // keep their last render; render-cluster guards new servers on old claims the same way.
-import { CLUSTER_ANNOTATIONS } from "../../../shared/api/index.ts";
+import { CLUSTER_ANNOTATIONS, CLUSTER_REASONS } from "../../../shared/api/index.ts";
 import {
   claimName,
   CONFIG_KEY,
@@ -14,8 +14,8 @@ import {
 import type { Observed } from "../nats-cluster/types.ts";
 import type { ServerReport } from "./snapshot.ts";
 
-export const OWN_META_GROUP = "OwnMetaGroup";
-export const META_UNOBSERVED = "ObservationFailed";
+export const OWN_META_GROUP = CLUSTER_REASONS.OwnMetaGroup;
+export const META_UNOBSERVED = CLUSTER_REASONS.ObservationFailed;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 

@@ -1,7 +1,9 @@
 // A JetStream server leaving the cluster, one phase at a time: evacuate its Raft groups, move
 // the meta leader off it, remove it from the meta group, then delete it (C33). Each phase is
 // entered by a guarded status write before its request is sent, and every request is safe to
-// send again, so a lost or duplicated delivery only delays a phase.
+// send again, so a lost or duplicated delivery only delays a phase. The last phase, Deleting, is
+// carried on the same way: until the server's StatefulSet and its claim are both gone, each
+// delivery deletes what is left (finishDeletion).
 import type { NatsClusterStatus } from "../../../shared/api/index.ts";
 import type { Gate } from "./gate.ts";
 import { describeUnsettled, judgeSettled, type Snapshot } from "./snapshot.ts";
@@ -18,7 +20,9 @@ export type RemovalAction =
   | { kind: "evacuate"; server: string }
   | { kind: "stepdown"; server: string }
   | { kind: "remove-peer"; server: string }
-  | { kind: "delete"; server: string; surplus: boolean };
+  | { kind: "delete"; server: string; surplus: boolean }
+  /** The claim a deletion left behind (its StatefulSet is gone), by the uid observed. */
+  | { kind: "delete-claim"; server: string; uid: string; surplus: boolean };
 
 export interface RemovalProgress {
   phase: RemovalPhase;
@@ -112,4 +116,33 @@ export function advanceRemoval(
     return stale ? { phase: "Removed", action: { kind: "remove-peer", server }, gate } : { phase: "Removed", gate };
   }
   return { phase: "Deleting", action: { kind: "delete", server, surplus } };
+}
+
+/** A server as finishDeletion needs it: whether its StatefulSet still stands, and whether it leaves. */
+export interface DeletedServer {
+  name: string;
+  /** Its StatefulSet exists and is the one leaving (beyond replicas, or marked for replacement). */
+  leaving: boolean;
+  /** Beyond replicas: its ConfigMap goes too. */
+  surplus: boolean;
+}
+
+/**
+ * The next move of a server whose `Deleting` phase was claimed, level-triggered from what is
+ * there now: its StatefulSet still standing (the delivery that claimed the phase died before
+ * deleting it) is deleted again; gone, with the claim it left behind (it died between the two
+ * deletes), the claim is deleted; both gone, undefined: the deletion is done, and what follows
+ * (the replacement created, then Rejoining) is the rollout's as before.
+ */
+export function finishDeletion(
+  removal: Removal,
+  server: DeletedServer,
+  claimLeft: { uid: string } | undefined,
+): RemovalProgress | undefined {
+  if (removal.phase !== "Deleting") return undefined;
+  const { name, surplus } = server;
+  if (server.leaving) return { phase: "Deleting", action: { kind: "delete", server: name, surplus } };
+  if (claimLeft)
+    return { phase: "Deleting", action: { kind: "delete-claim", server: name, uid: claimLeft.uid, surplus } };
+  return undefined;
 }

@@ -1,5 +1,6 @@
 // The servers as the rollout sees them, derived from what observe.ts read: which exist, which
-// run the target revision, why the others must restart, and what each reports of itself.
+// run the target revision, why the others must restart, why a pod does not come up, and what
+// each reports of itself.
 import {
   CLUSTER_ANNOTATIONS,
   REMOVAL_ANNOTATION,
@@ -11,6 +12,7 @@ import { authChange } from "./auth-change.ts";
 import type { Observed, StatefulSet } from "../nats-cluster/types.ts";
 import type { ServerInput } from "./types.ts";
 import { restartReason } from "../reload/restart-reason.ts";
+import { podFailure } from "./pod-failure.ts";
 import { mergeSnapshot, type Snapshot } from "./snapshot.ts";
 
 function runningVersion(sts: StatefulSet): string | undefined {
@@ -23,12 +25,12 @@ function runningVersion(sts: StatefulSet): string | undefined {
 export function snapshotOf(observed: Observed): Snapshot | undefined {
   const spec = observed.cluster.spec;
   const jetstream = !spec.jetstream ? "none" : runsStandaloneJetStream(spec) ? "standalone" : "clustered";
-  return mergeSnapshot([...observed.statefulSets.keys()], observed.reports, jetstream);
+  return mergeSnapshot([...observed.statefulSets.keys()], observed.reports, jetstream, observed.metaLeader);
 }
 
 /** Every server planned or still existing, lowest ordinal first. */
 export function serverInputs(observed: Observed): ServerInput[] {
-  const { cluster, plan, hold, statefulSets, configMaps, reports } = observed;
+  const { cluster, plan, hold, statefulSets, configMaps, pods, failedCreates, reports } = observed;
   const name = cluster.metadata.name;
   const roster = [...new Set([...plan.servers.map((s) => s.name), ...statefulSets.keys()])].sort(
     (a, b) => (ordinalOf(name, a) ?? 0) - (ordinalOf(name, b) ?? 0),
@@ -50,6 +52,9 @@ export function serverInputs(observed: Observed): ServerInput[] {
       onTarget: sts !== undefined && onTarget,
       podReady: sts !== undefined && podReady(sts),
     };
+    const failure =
+      sts && planned && !input.podReady ? podFailure(pods.get(server), failedCreates.get(server)) : undefined;
+    if (failure) input.failure = failure;
     const runningConfig = configMaps.get(configMapName(server))?.data?.[CONFIG_KEY];
     if (sts && planned && !onTarget) {
       const version = runningVersion(sts);

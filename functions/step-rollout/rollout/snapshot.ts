@@ -117,11 +117,16 @@ export function whyUnobserved(roster: readonly string[], reports: readonly Serve
 /** How the servers run JetStream: not at all, one server alone (no meta group), or clustered. */
 export type JetStreamMode = "none" | "standalone" | "clustered";
 
-/** Merges the reports; undefined when no server answered at all. */
+/**
+ * Merges the reports; undefined when no server answered at all. `metaLeader` is the meta leader's
+ * own report when it sits in another NATS cluster (C23): its view of the meta group, this
+ * cluster's servers among its peers, stands for the followers'.
+ */
 export function mergeSnapshot(
   roster: readonly string[],
   reports: readonly ServerReport[],
   jetstream: JetStreamMode,
+  metaLeader?: ServerReport,
 ): Snapshot | undefined {
   const answered = reports.filter(
     (r) => r.varz?.server_name === r.server && (jetstream === "none" || r.jsz !== undefined),
@@ -131,7 +136,7 @@ export function mergeSnapshot(
   const silent = roster.filter((s) => !answered.some((r) => r.server === s));
   if (jetstream === "none") return { roster: [...roster], silent, metaMembers: [], groups: [] };
 
-  const metaViews = answered.flatMap((r) =>
+  const metaViews = [...answered, ...(metaLeader ? [metaLeader] : [])].flatMap((r) =>
     r.jsz?.meta_cluster ? [{ reporter: r.server, cluster: r.jsz.meta_cluster }] : [],
   );
   let meta = groupFrom("meta", metaViews, names);

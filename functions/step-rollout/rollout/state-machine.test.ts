@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
 import { NEW, OLD, catchingUp, input, server, settled } from "../../../test/fixtures/cluster/rollout.ts";
 import { decideRollout } from "./state-machine.ts";
+import { CLUSTER_REASONS } from "../../../shared/api/index.ts";
 
 const condition = (decision: ReturnType<typeof decideRollout>, type: string) =>
   decision.conditions.find((c) => c.type === type);
@@ -281,7 +282,11 @@ describe("rollout plan", () => {
   });
 
   it("reads a refused trust as Progressing False with its reason, before a recorded render failure", () => {
-    const hold = { reason: "TrustNotFound", message: "NatsOperatorTrust a/t does not exist", refused: true };
+    const hold = {
+      reason: CLUSTER_REASONS.TrustNotFound,
+      message: "NatsOperatorTrust a/t does not exist",
+      refused: true,
+    };
     const decision = decideRollout(
       input([server(0, NEW), server(1, NEW), server(2, NEW)], {
         hold,
@@ -543,11 +548,186 @@ describe("rollout plan when auth is added or removed", () => {
     });
   });
 
+  it("holds restart-all on ephemeral JetStream storage, says what would be lost and how to proceed", () => {
+    const decision = decideRollout(
+      input(adding(), { restartAll: true, ephemeralJetStream: true, snapshot: settled(undefined, "demo-0") }),
+    );
+    expect(decision.step).toEqual({ kind: "none" });
+    expect(decision.clearRestartAll).toBe(false);
+    expect(decision.rollout?.pending).toEqual(["demo-2", "demo-1", "demo-0"]);
+    expect(condition(decision, "Progressing")).toMatchObject({
+      status: "False",
+      reason: CLUSTER_REASONS.EphemeralRestartAllBlocked,
+      message:
+        "restart-all would restart every server at once on ephemeral JetStream storage (jetstream.storage: Ephemeral): every server's JetStream data, every stream and consumer, would be lost at once. To keep it, move the streams to another cluster first; to accept the loss, set cluster.nats-operator.io/restart-all to discard-jetstream-data",
+    });
+    expect(decision.polling).toBe(false);
+  });
+
+  it("holds a forced step too while restart-all waits on ephemeral storage", () => {
+    const decision = decideRollout(
+      input(adding(), {
+        restartAll: true,
+        ephemeralJetStream: true,
+        forceStep: "demo-1",
+        snapshot: settled(undefined, "demo-0"),
+      }),
+    );
+    expect(decision.step).toEqual({ kind: "none" });
+    expect(condition(decision, "Progressing")?.reason).toBe("EphemeralRestartAllBlocked");
+  });
+
+  it("restarts every server at once on ephemeral storage when restart-all accepts the loss", () => {
+    const decision = decideRollout(
+      input(adding(), {
+        restartAll: true,
+        ephemeralJetStream: true,
+        restartAllDiscardsData: true,
+        snapshot: settled(undefined, "demo-0"),
+      }),
+    );
+    expect(decision.step).toEqual({ kind: "restart-all", servers: ["demo-0", "demo-1", "demo-2"], change: "added" });
+    expect(decision.clearRestartAll).toBe(true);
+  });
+
+  it("does not hold restart-all on ephemeral storage without JetStream", () => {
+    const decision = decideRollout(
+      input(adding(), {
+        jetstream: false,
+        restartAll: true,
+        ephemeralJetStream: true,
+        snapshot: settled(undefined, "demo-0"),
+      }),
+    );
+    expect(decision.step).toMatchObject({ kind: "restart-all" });
+  });
+
+  it("says nothing of ephemeral storage while restart-all is not set", () => {
+    const decision = decideRollout(
+      input(adding(), { ephemeralJetStream: true, snapshot: settled(undefined, "demo-0") }),
+    );
+    expect(condition(decision, "Progressing")?.reason).toBe("AuthChangeBlocked");
+  });
+
   it("leaves restart-all in place while no auth change waits for it", () => {
     const decision = decideRollout(
       input([server(0), server(1), server(2)], { restartAll: true, snapshot: settled(undefined, "demo-0") }),
     );
     expect(decision.step).toEqual({ kind: "restart", server: "demo-2", forced: false });
     expect(decision.clearRestartAll).toBe(false);
+  });
+});
+
+describe("rollout plan carrying on a claimed Deleting phase (a delivery lost half-way)", () => {
+  const since = "2026-12-02T09:59:00.000Z";
+  const previousRemovals = [{ name: "demo-1", phase: "Deleting" as const, since }];
+  const previous = {
+    targetRevision: NEW,
+    updated: ["demo-2", "demo-0"],
+    current: "demo-1",
+    gate: { waitingFor: "Settled", since },
+  };
+  // Out of the meta group already (peer-removed), so the gate stays closed on it.
+  const peerRemoved = { ...settled(["demo-0", "demo-1", "demo-2"], "demo-0"), metaMembers: ["demo-0", "demo-2"] };
+  const gone = server(1, NEW, { exists: false, podReady: false, reportedRevision: undefined });
+
+  it("deletes the StatefulSet again when the delivery that claimed the phase died before deleting it", () => {
+    const decision = decideRollout(
+      input([server(0, NEW), server(1, NEW, { replace: true }), server(2, NEW)], {
+        canEvacuate: true,
+        previous,
+        previousRemovals,
+        snapshot: peerRemoved,
+      }),
+    );
+    expect(decision.step).toEqual({ kind: "delete", server: "demo-1", surplus: false });
+    expect(decision.removals).toEqual(previousRemovals);
+    expect(decision.stepEvent).toBeUndefined();
+    expect(decision.polling).toBe(true);
+  });
+
+  it("deletes a surplus server's StatefulSet again (and says it is surplus, so its ConfigMap goes too)", () => {
+    const decision = decideRollout(
+      input([server(0, NEW), server(1, NEW, { planned: false })], {
+        replicas: 1,
+        canEvacuate: true,
+        previous,
+        previousRemovals,
+        snapshot: { ...settled(["demo-0", "demo-1"], "demo-0"), metaMembers: ["demo-0"] },
+      }),
+    );
+    expect(decision.step).toEqual({ kind: "delete", server: "demo-1", surplus: true });
+  });
+
+  it("deletes the claim left behind when the delivery died between the StatefulSet's delete and the claim's", () => {
+    const decision = decideRollout(
+      input([server(0, NEW), gone, server(2, NEW)], {
+        canEvacuate: true,
+        previous,
+        previousRemovals,
+        claimsLeft: [{ server: "demo-1", uid: "uid-old-claim" }],
+        snapshot: settled(["demo-0", "demo-2"], "demo-0"),
+      }),
+    );
+    expect(decision.step).toEqual({ kind: "delete-claim", server: "demo-1", uid: "uid-old-claim", surplus: false });
+    expect(decision.removals).toEqual(previousRemovals);
+    expect(decision.stepEvent).toBe("deleting the claim demo-1 left behind");
+  });
+
+  it("has nothing left to delete once the StatefulSet and the claim are gone", () => {
+    const decision = decideRollout(
+      input([server(0, NEW), gone, server(2, NEW)], {
+        canEvacuate: true,
+        previous,
+        previousRemovals,
+        claimsLeft: [],
+        snapshot: settled(["demo-0", "demo-2"], "demo-0"),
+      }),
+    );
+    expect(decision.step).toEqual({ kind: "none" });
+    expect(decision.removals).toEqual(previousRemovals);
+  });
+
+  it("reads ClaimTerminating, naming the claim, while the replaced server's old claim is being deleted", () => {
+    const decision = decideRollout(
+      input([server(0, NEW), gone, server(2, NEW)], {
+        canEvacuate: true,
+        previous,
+        previousRemovals,
+        claimsTerminating: [{ server: "demo-1", claim: "data-demo-1" }],
+        snapshot: settled(["demo-0", "demo-2"], "demo-0"),
+      }),
+    );
+    expect(decision.step).toEqual({ kind: "none" });
+    expect(condition(decision, "Progressing")).toMatchObject({
+      status: "True",
+      reason: "ClaimTerminating",
+      message: "replacing demo-1 (3 of 3); waiting for its old claim data-demo-1 to be deleted",
+    });
+  });
+
+  it("leaves the replacement alone: a StatefulSet back under the name is not the one deleted", () => {
+    const decision = decideRollout(
+      input([server(0, NEW), server(1, NEW), server(2, NEW)], {
+        canEvacuate: true,
+        previous,
+        previousRemovals,
+        snapshot: peerRemoved,
+      }),
+    );
+    expect(decision.step).toEqual({ kind: "none" });
+    expect(decision.removals).toEqual([{ name: "demo-1", phase: "Rejoining", since: "2026-12-02T10:00:00.000Z" }]);
+  });
+
+  it("carries the deletion on without JetStream too", () => {
+    const decision = decideRollout(
+      input([server(0, NEW), server(1, NEW, { replace: true }), server(2, NEW)], {
+        jetstream: false,
+        previous,
+        previousRemovals,
+        snapshot: { roster: ["demo-0", "demo-1", "demo-2"], silent: ["demo-1"], metaMembers: [], groups: [] },
+      }),
+    );
+    expect(decision.step).toEqual({ kind: "delete", server: "demo-1", surplus: false });
   });
 });

@@ -3,9 +3,22 @@
 import type { ConditionUpdate } from "../../../shared/kube/index.ts";
 import type { AuthChange } from "./auth-change.ts";
 import { evaluateGate, type Gate, type WaitingFor } from "./gate.ts";
-import { advanceRemoval, groupsWithNowhereToGo, widestStream, type Removal, type RemovalProgress } from "./removal.ts";
-import { ready, settledCondition } from "./conditions.ts";
+import {
+  advanceRemoval,
+  finishDeletion,
+  groupsWithNowhereToGo,
+  widestStream,
+  type Removal,
+  type RemovalProgress,
+} from "./removal.ts";
+import { ready, settledCondition, withLeftovers } from "./conditions.ts";
 import type { RolloutDecision, RolloutInput, RolloutStatus, ServerInput, Step } from "./types.ts";
+import {
+  type Reason,
+  CLUSTER_ANNOTATIONS,
+  CLUSTER_REASONS,
+  RESTART_ALL_DISCARD_DATA,
+} from "../../../shared/api/index.ts";
 
 export const GATE_BLOCKED_AFTER_MS = 10 * 60 * 1000;
 
@@ -34,6 +47,8 @@ function describeStep(step: Exclude<Step, { kind: "none" }>): string {
       return `removing ${step.server} from the meta group`;
     case "delete":
       return `removing ${step.server}`;
+    case "delete-claim":
+      return `deleting the claim ${step.server} left behind`;
   }
 }
 
@@ -46,15 +61,25 @@ function blockedBy(
   facts: {
     authBlocked: boolean;
     authChange: AuthChange | undefined;
+    ephemeralHeld: boolean;
     surplus: readonly ServerInput[];
     replacements: readonly ServerInput[];
     widest: { label: string; replicas: number } | undefined;
     inFlight: Removal | undefined;
   },
-): { reason: string; message: string } | undefined {
+): { reason: Reason; message: string } | undefined {
   const { authChange, surplus, replacements, widest } = facts;
   const cannotEvacuate = input.evacuationUnavailable ?? "evacuation needs auth.systemCredentials";
   const names = (servers: readonly ServerInput[]) => servers.map((s) => s.name).join(", ");
+  if (facts.ephemeralHeld)
+    return {
+      reason: "EphemeralRestartAllBlocked",
+      message:
+        `restart-all would restart every server at once on ephemeral JetStream storage (jetstream.storage: ` +
+        `Ephemeral): every server's JetStream data, every stream and consumer, would be lost at once. To keep ` +
+        `it, move the streams to another cluster first; to accept the loss, set ${CLUSTER_ANNOTATIONS.restartAll} ` +
+        `to ${RESTART_ALL_DISCARD_DATA}`,
+    };
   if (facts.authBlocked)
     return {
       reason: "AuthChangeBlocked",
@@ -103,14 +128,46 @@ export function decideRollout(input: RolloutInput): RolloutDecision {
   // are simply deleted.
   const evacuates = input.jetstream && input.canEvacuate;
   const leaving = (name: string) => kindOf.get(name) === "surplus" || kindOf.get(name) === "replace";
-  const inFlight = evacuates
-    ? input.previousRemovals?.find((r) => (r.phase === "Evacuating" || r.phase === "Removed") && leaving(r.name))
-    : undefined;
+  // A claimed Deleting phase is carried on until the server's StatefulSet and its old claim are gone.
+  let finishing: { removal: Removal; progress: RemovalProgress } | undefined;
+  for (const removal of input.previousRemovals ?? []) {
+    const server = servers.find((s) => s.name === removal.name);
+    const claimLeft = input.claimsLeft?.find((c) => c.server === removal.name);
+    const next = finishDeletion(
+      removal,
+      { name: removal.name, leaving: leaving(removal.name), surplus: server?.planned !== true },
+      claimLeft,
+    );
+    if (next) {
+      finishing = { removal, progress: next };
+      break;
+    }
+  }
+  const inFlight = finishing
+    ? finishing.removal
+    : evacuates
+      ? input.previousRemovals?.find((r) => (r.phase === "Evacuating" || r.phase === "Removed") && leaving(r.name))
+      : undefined;
   const widest = evacuates && surplus.length > 0 && snapshot ? widestStream(snapshot) : undefined;
 
   const authChange = restarts.find((s) => s.authChange !== undefined)?.authChange;
-  const authBlocked = authChange !== undefined && input.restartAll !== true;
-  const blocked = blockedBy(input, { authBlocked, authChange, surplus, replacements, widest, inFlight });
+  // restart-all on emptyDir stores empties them all at once: held unless the loss is accepted.
+  const ephemeralHeld =
+    authChange !== undefined &&
+    input.restartAll === true &&
+    input.jetstream &&
+    input.ephemeralJetStream === true &&
+    input.restartAllDiscardsData !== true;
+  const authBlocked = authChange !== undefined && (input.restartAll !== true || ephemeralHeld);
+  const blocked = blockedBy(input, {
+    authBlocked,
+    authChange,
+    ephemeralHeld,
+    surplus,
+    replacements,
+    widest,
+    inFlight,
+  });
 
   let step: Step = { kind: "none" };
   let progress: RemovalProgress | undefined;
@@ -120,7 +177,9 @@ export function decideRollout(input: RolloutInput): RolloutDecision {
     input.forceStep !== undefined && restarts.some((s) => s.name === input.forceStep) ? input.forceStep : undefined;
   if (inFlight) {
     // A removal under way is carried through its phases before anything else moves.
-    progress = advanceRemoval(inFlight, snapshot, kindOf.get(inFlight.name) === "surplus", now);
+    progress = finishing
+      ? finishing.progress
+      : advanceRemoval(inFlight, snapshot, kindOf.get(inFlight.name) === "surplus", now);
     current = inFlight.name;
     if (progress.action && !input.hold) step = progress.action;
   } else if (authChange !== undefined && !authBlocked && !input.hold) {
@@ -146,8 +205,12 @@ export function decideRollout(input: RolloutInput): RolloutDecision {
     }
   }
   if (step.kind !== "none" && step.kind !== "restart-all") current = step.server;
-  // A request sent again within its phase is not news.
-  const resent = inFlight !== undefined && progress?.phase === inFlight.phase && step.kind !== "stepdown";
+  // A request sent again within its phase is not news (the claim a deletion left behind is).
+  const resent =
+    inFlight !== undefined &&
+    progress?.phase === inFlight.phase &&
+    step.kind !== "stepdown" &&
+    step.kind !== "delete-claim";
 
   const pending = step.kind === "restart-all" ? [] : ordered.filter((s) => s !== current);
   const updated = servers
@@ -221,14 +284,19 @@ export function decideRollout(input: RolloutInput): RolloutDecision {
       const minutes = Math.floor(closedFor / 60000);
       const message = `${what}; gate closed for ${minutes}m waiting for ${effectiveGate.waitingFor}: ${effectiveGate.detail}`;
       progressing = { type: "Progressing", status: "False", reason: "GateBlocked", message };
-      if (input.previousProgressingReason !== "GateBlocked") gateBlockedEvent = message;
+      if (input.previousProgressingReason !== CLUSTER_REASONS.GateBlocked) gateBlockedEvent = message;
     } else {
-      progressing = {
-        type: "Progressing",
-        status: "True",
-        reason: reasonFor(subjectKind),
-        message: `${what}${waiting}`,
-      };
+      // A replaced server comes back only once its old claim is gone (C36).
+      const terminating =
+        subjectKind === "replace" ? input.claimsTerminating?.find((c) => c.server === subject) : undefined;
+      progressing = terminating
+        ? {
+            type: "Progressing",
+            status: "True",
+            reason: "ClaimTerminating",
+            message: `${what}; waiting for its old claim ${terminating.claim} to be deleted`,
+          }
+        : { type: "Progressing", status: "True", reason: reasonFor(subjectKind), message: `${what}${waiting}` };
     }
   } else {
     const creating = servers
@@ -253,7 +321,8 @@ export function decideRollout(input: RolloutInput): RolloutDecision {
             };
   }
 
-  const readyCondition = ready(servers, input.replicas, input.foreign);
+  const serversReady = ready(servers, input.replicas, input.foreign);
+  const readyCondition = withLeftovers(serversReady, input.leftovers ?? []);
   const settled = settledCondition(snapshot, input.unobserved);
   const removals: Removal[] = [];
   const previousPhase = (name: string) => input.previousRemovals?.find((r) => r.name === name)?.phase;
@@ -280,7 +349,8 @@ export function decideRollout(input: RolloutInput): RolloutDecision {
     !active &&
     progressing.reason === "UpToDate" &&
     settled.status === "True" &&
-    readyCondition.reason === "AllServersReady";
+    // Leftovers wait for a person: they keep Ready False, not the rollout's poll going.
+    serversReady.reason === "AllServersReady";
   // A failed render is told first; the rollout itself carries on (steps need no render).
   // GateBlocked is then not what Progressing says, so its event waits until it is.
   if (input.hold?.refused) {

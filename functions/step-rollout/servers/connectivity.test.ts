@@ -5,6 +5,7 @@ import { type Cluster, planCluster, type ServerConnectivity } from "../../cluste
 import { withConnectivity } from "./connectivity.ts";
 import { decide } from "../nats-cluster/decide.ts";
 import type { RolloutStepDecision, Observed, StatefulSet } from "../nats-cluster/types.ts";
+import { CLUSTER_REASONS } from "../../../shared/api/index.ts";
 
 const NOW = new Date("2026-12-03T10:00:00.000Z");
 const JETSTREAM_DATA = "cluster.nats-operator.io/jetstream-data";
@@ -49,6 +50,8 @@ function observed(cluster: Cluster, connectivity?: ServerConnectivity[], hold?: 
     ),
     configMaps: new Map(plan.servers.map((s) => [s.configMap.metadata.name, s.configMap])),
     foreign: [],
+    pods: new Map(),
+    failedCreates: new Map(),
     reports: reportsOf({ metaLeader: "demo-1", streamLeader: "demo-2", revision: plan.revision }),
     systemUser: { kind: "none" },
   };
@@ -82,7 +85,7 @@ describe("step-rollout and the supercluster (C50)", () => {
 
   it("holds a gateway in clear: Ready and Progressing False, GatewayWithoutTLS, no step", () => {
     const cluster = north({ gateway });
-    const hold = { reason: "GatewayWithoutTLS", message: "spec.gateway has no tls" };
+    const hold = { reason: CLUSTER_REASONS.GatewayWithoutTLS, message: "spec.gateway has no tls" };
     const decision = rollout(decide(observed(cluster, [], hold), NOW));
     expect(decision.step).toEqual({ kind: "none" });
     expect(conditionOf(decision, "Ready")).toMatchObject({ status: "False", reason: "GatewayWithoutTLS" });

@@ -1,4 +1,6 @@
-// Reads each server's monitoring port (/varz, /jsz) in parallel, with short timeouts.
+// Reads each server's monitoring port (/varz, /jsz) in parallel, with short timeouts; /jsz page
+// after page, since a server answers at most 1024 accounts in one.
+import { forEachJszPage } from "../../../shared/nats/index.ts";
 import { monitorUrl } from "../../cluster/index.ts";
 import type { Jsz, ServerReport, Varz } from "../rollout/snapshot.ts";
 
@@ -30,6 +32,30 @@ async function getJson<T>(url: string): Promise<Answer<T>> {
   }
 }
 
+/**
+ * Every /jsz page of a server as one answer: the first page's meta group, every page's accounts.
+ * A page that fails fails the whole answer: a server seen in part would hide what the rest holds
+ * from the gate and the deletion guard.
+ */
+async function readJsz(base: string): Promise<Answer<Jsz>> {
+  let first: Jsz | undefined;
+  let failure: string | undefined;
+  const accounts: NonNullable<Jsz["account_details"]> = [];
+  await forEachJszPage(async ({ offset, limit }) => {
+    const page = await getJson<Jsz & { total?: number }>(`${base}/jsz?${JSZ_QUERY}&offset=${offset}&limit=${limit}`);
+    if ("failure" in page) {
+      failure = page.failure;
+      return undefined;
+    }
+    first ??= page.body;
+    accounts.push(...(page.body.account_details ?? []));
+    return page.body.total;
+  });
+  if (failure !== undefined || first === undefined) return { failure: failure ?? "request failed" };
+  const { total: _total, ...rest } = first as Jsz & { total?: number };
+  return { body: { ...rest, account_details: accounts } };
+}
+
 /** The monitoring base URL of a server; replaceable in tests. */
 export type MonitorAddress = (cluster: string, namespace: string, server: string) => string;
 
@@ -43,7 +69,7 @@ export async function readServer(
   const base = address(cluster, namespace, server);
   const [varz, jsz] = await Promise.all([
     getJson<Varz>(`${base}/varz`),
-    jetstream ? getJson<Jsz>(`${base}/jsz?${JSZ_QUERY}`) : Promise.resolve(undefined),
+    jetstream ? readJsz(base) : Promise.resolve(undefined),
   ]);
   const failure = "failure" in varz ? varz.failure : jsz !== undefined && "failure" in jsz ? jsz.failure : undefined;
   return {

@@ -4,7 +4,6 @@
 import type { NatsConnection } from "@nats-io/transport-node";
 import type { Kube } from "../../../shared/kube/index.ts";
 import {
-  type ConnectionSettings,
   connectWithInbox,
   createConnectionPool,
   jsRequest,
@@ -13,9 +12,7 @@ import {
 } from "../../../shared/nats/index.ts";
 import type { Cluster, ClusterPlan } from "../../cluster/index.ts";
 import type { RemovalAction } from "../rollout/removal.ts";
-
-export type SystemUser =
-  { kind: "none" } | { kind: "unusable"; message: string } | { kind: "ready"; settings: ConnectionSettings };
+import type { SystemUser } from "./types.ts";
 
 /** "server is not a member of the cluster": asked again after the server already left. */
 const NOT_A_MEMBER = 10044;
@@ -47,7 +44,7 @@ export async function readSystemUser(kube: Kube, cluster: Cluster, plan: Cluster
 export async function sendRemovalRequest(
   cluster: Cluster,
   user: Extract<SystemUser, { kind: "ready" }>,
-  action: Exclude<RemovalAction, { kind: "delete" }>,
+  action: Exclude<RemovalAction, { kind: "delete" | "delete-claim" }>,
 ): Promise<void> {
   const nc = await systemConnection(cluster, user);
   try {

@@ -19,6 +19,7 @@ const notConfig = new Set([
   "terminalPolicy",
   "deletionPolicy",
   "recreateOnImmutableChange",
+  "onLoss",
   "name",
   "metadata",
 ]);

@@ -1,6 +1,5 @@
 // Kubernetes durations and quantities to and from the numbers nats-server speaks.
-import { formatBytes, parseBytes } from "../../../shared/kube/index.ts";
-import { durationToNanos } from "../../../shared/units/index.ts";
+import { durationToNanos, formatBytes, parseBytes } from "../../../shared/units/index.ts";
 
 export { durationToNanos };
 

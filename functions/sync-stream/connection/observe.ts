@@ -3,7 +3,8 @@
 // reconnect by itself); a connect that fails is dropped (by act).
 import type { NatsConnection } from "@nats-io/transport-node";
 import type { Kube } from "../../../shared/kube/index.ts";
-import { type ConnectionPool, connectWith, redactUrl } from "../../../shared/nats/index.ts";
+import { type ConnectionPool, connectWith } from "../../../shared/nats/index.ts";
+import { redactCredentials } from "../../../shared/telemetry/index.ts";
 import type { ConnectionWithStatus } from "../connect-wait.ts";
 import type { Observed, Reach } from "./types.ts";
 
@@ -43,11 +44,11 @@ export async function observeConnection(
 }
 
 async function reach(connection: ConnectionWithStatus, nc: NatsConnection): Promise<Reach> {
-  const servers = connection.spec.servers.map(redactUrl).join(", ");
+  const servers = connection.spec.servers.map(redactCredentials).join(", ");
   try {
     await roundTrip(nc);
   } catch {
     return { ok: false, reason: "Disconnected", message: `lost its servers; reconnecting to ${servers}` };
   }
-  return { ok: true, reason: "Connected", message: `connected to ${redactUrl(nc.getServer())}` };
+  return { ok: true, reason: "Connected", message: `connected to ${redactCredentials(nc.getServer())}` };
 }

@@ -1,11 +1,12 @@
 // What the NatsConnection reconcile's steps pass each other.
 import type { Condition } from "../../../shared/kube/index.ts";
 import type { ScheduleDecision } from "../../../shared/runtime/index.ts";
+import type { Reason } from "../../../shared/api/index.ts";
 
 /** Whether the servers answered, in the words the Ready condition uses. */
 export interface Reach {
   readonly ok: boolean;
-  readonly reason: string;
+  readonly reason: Reason;
   readonly message: string;
 }
 

@@ -1,4 +1,5 @@
 // A new replicated group answers before its leader is elected; a Synced status should name the leader.
+import type { ClusterInfo } from "@nats-io/jetstream";
 import type { ServerObject } from "../types.ts";
 
 /** How often, and how long apart, the server object is re-read while its group has no leader (about 1.5 s in all). */
@@ -6,7 +7,7 @@ export const leaderWait = { reads: 6, pauseMs: 250 };
 
 /** A replicated group (a clustered server's info) that names no leader yet. */
 export function awaitsLeader(info: Record<string, unknown>): boolean {
-  const cluster = info.cluster as { leader?: string } | undefined;
+  const cluster = info.cluster as ClusterInfo | undefined;
   return cluster !== undefined && !cluster.leader;
 }
 

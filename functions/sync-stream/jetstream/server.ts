@@ -6,9 +6,11 @@ import { type ConnectionPool, connectWith, type NatsConnectionObject } from "../
 import type { Wire } from "../config/fields.ts";
 import type { Target } from "../targets/kinds.ts";
 import type { Observation, ServerObject } from "../types.ts";
+import { type JetStreamAccount, readAccount } from "./account.ts";
 import { createObject, deleteObject, updateObject } from "./act.ts";
 import { observe } from "./observe.ts";
-import { listConsumers, type ConsumerInfo } from "./transfer.ts";
+import { listConsumers, type ListedConsumer } from "./transfer.ts";
+import type { Reason } from "../../../shared/api/index.ts";
 
 export interface JetStreamServer {
   /** `$JS.API` INFO of the target. */
@@ -18,11 +20,13 @@ export interface JetStreamServer {
   /** Deletes the server object; false when it was already gone. */
   remove(target: Target): Promise<boolean>;
   /** Every consumer of a stream (paged `CONSUMER.LIST`). */
-  consumers(stream: string): Promise<ConsumerInfo[]>;
+  consumers(stream: string): Promise<ListedConsumer[]>;
+  /** The account's JetStream (`$JS.API.INFO`), asked before a key-value bucket is written (J20). */
+  account(): Promise<JetStreamAccount>;
 }
 
 /** Reaching a NatsConnection's servers: the JetStream side, or why not. */
-export type Reached = { ok: true; server: JetStreamServer } | { ok: false; reason: string; message: string };
+export type Reached = { ok: true; server: JetStreamServer } | { ok: false; reason: Reason; message: string };
 
 /** How the object reconciler reaches JetStream through a NatsConnection. */
 export type ConnectJetStream = (kube: Kube, connection: NatsConnectionObject) => Promise<Reached>;
@@ -34,6 +38,7 @@ export function natsJetStream(nc: NatsConnection): JetStreamServer {
     update: (target, config) => updateObject(nc, target, config),
     remove: (target) => deleteObject(nc, target),
     consumers: (stream) => listConsumers(nc, stream),
+    account: () => readAccount(nc),
   };
 }
 

@@ -1,5 +1,6 @@
 // A stream moving to another NATS cluster (placement.cluster changed), as
 // stream info reports it in cluster.desired while nats-server moves it.
+import type { ApiPaged, ClusterInfo, ConsumerInfo } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { jsRequest } from "../../../shared/nats/index.ts";
 
@@ -18,21 +19,22 @@ export interface TransferStatus {
   consumers?: { moved: number; total: number };
 }
 
-export interface ClusterInfo {
-  name?: string;
-  leader?: string;
-  replicas?: { name: string; current?: boolean; lag?: number }[];
+/**
+ * A Raft group as stream or consumer info reports it, with what nats-server adds while it moves the
+ * group to another NATS cluster (`desired`), which @nats-io/jetstream does not type.
+ */
+export type MovingCluster = ClusterInfo & {
   desired?: {
     created?: string;
     name?: string;
     replicas?: { name: string }[];
     origin?: { placement?: { cluster?: string } };
   } | null;
-}
+};
 
 /** The move in progress, or undefined when there is none (no desired state, or a change within one cluster). */
 export function transferOf(info: Record<string, unknown>): TransferStatus | undefined {
-  const cluster = info.cluster as ClusterInfo | undefined;
+  const cluster = info.cluster as MovingCluster | undefined;
   const desired = cluster?.desired;
   if (!cluster || !desired) return undefined;
   const from = desired.origin?.placement?.cluster ?? cluster.name;
@@ -53,7 +55,7 @@ export function transferOf(info: Record<string, unknown>): TransferStatus | unde
 
 /** A consumer has moved when nothing is in flight for it and it is led from the target cluster. */
 export function consumersMoved(
-  consumers: readonly { cluster?: ClusterInfo }[],
+  consumers: readonly { cluster?: MovingCluster }[],
   to: string,
 ): { moved: number; total: number } {
   const moved = consumers.filter((c) => !c.cluster?.desired && c.cluster?.name === to).length;
@@ -63,17 +65,15 @@ export function consumersMoved(
 /** Consumer listing timeout (pages can be large). */
 const listTimeoutMs = 10_000;
 
-/** What a consumer listing says of each consumer that a move is judged by. */
-export interface ConsumerInfo {
-  cluster?: ClusterInfo;
-}
+/** A consumer as a consumer listing gives it, its group with any move in flight. */
+export type ListedConsumer = Omit<ConsumerInfo, "cluster"> & { cluster?: MovingCluster };
 
 /** Every consumer of a stream, page by page. */
-export async function listConsumers(nc: NatsConnection, stream: string): Promise<ConsumerInfo[]> {
-  const all: ConsumerInfo[] = [];
+export async function listConsumers(nc: NatsConnection, stream: string): Promise<ListedConsumer[]> {
+  const all: ListedConsumer[] = [];
   let offset = 0;
   for (;;) {
-    const page = await jsRequest<{ total?: number; consumers?: { cluster?: ClusterInfo }[]; missing?: string[] }>(
+    const page = await jsRequest<Partial<ApiPaged> & { consumers?: ListedConsumer[]; missing?: string[] }>(
       nc,
       `CONSUMER.LIST.${stream}`,
       { offset },

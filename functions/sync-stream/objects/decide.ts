@@ -3,12 +3,21 @@
 // its result shows.
 import { findCondition } from "../../../shared/kube/index.ts";
 import type { Cause } from "../../../shared/runtime/index.ts";
-import { freshForMs, resyncPeriodMs } from "../context.ts";
+import { freshForMs, resyncPeriodMs, syncedTimeCadenceMs } from "../context.ts";
 import type { Spec } from "../config/fields.ts";
 import { readMarker } from "../config/marker.ts";
 import { consumersMoved, transferOf } from "../jetstream/transfer.ts";
+import { bucketWriteHold } from "../plan/bucket-account.ts";
 import { planObject, specWriteBack, type TerminalReason } from "../plan/plan.ts";
-import { isUnsettled, nextStatus, serverStatusOf, type SyncResult } from "../plan/status.ts";
+import {
+  consumerLostMessage,
+  discardedBy,
+  existedBefore,
+  lossOf,
+  recordedLoss,
+  streamLostMessage,
+} from "../plan/losses.ts";
+import { isUnsettled, nextStatus, quietSyncTime, serverStatusOf, type SyncResult } from "../plan/status.ts";
 import type { JetStreamObject, ServerObject } from "../types.ts";
 import type { AfterWrite, Decision, Finish, Note, Observed, SyncDecision, Trigger } from "./types.ts";
 
@@ -48,10 +57,11 @@ export function heldBack(object: JetStreamObject, trigger: Trigger, now: Date): 
   return undefined;
 }
 
-/** The status a result comes to, at the object's generation. */
+/** The status a result comes to, at the object's generation; a check that changed nothing leaves the time (quietSyncTime). */
 function statusOf(object: JetStreamObject, result: SyncResult, now: Date) {
   const generation = object.metadata.generation;
-  return { ...nextStatus(object.status, result, generation, now), observedGeneration: generation };
+  const next = { ...nextStatus(object.status, result, generation, now), observedGeneration: generation };
+  return quietSyncTime(object.status, next, now, syncedTimeCadenceMs);
 }
 
 const terminalOf = (object: JetStreamObject, reason: TerminalReason, message: string, now: Date): SyncResult => ({
@@ -145,8 +155,48 @@ function decideWrite(observed: Extract<Observed, { kind: "server" }>, now: Date)
     default:
       break;
   }
+  // A bucket is written only once its account's JetStream has been heard from (J20).
+  const hold = plan.kind === "settled" ? undefined : bucketWriteHold(target, observed.account);
+  if (hold?.kind === "failed") return failedDecision(object, what, hold.message, now);
+  if (hold?.kind === "rejected") {
+    const result = terminalOf(object, "Rejected", `${what}: ${hold.message}`, now);
+    const notes: Note[] = [["Warning", "Rejected", hold.message]];
+    return finished(
+      "Rejected",
+      finish(object, result, now, done(`Terminal Rejected: ${what}: ${hold.message}`), notes),
+    );
+  }
+  // The server object existed and is gone: the loss is said (and, for a NatsStream, recorded, or
+  // held under onLoss Hold) before it is created again.
+  const gone = plan.kind === "create" && existedBefore(object.status);
+  let lost: SyncDecision["lost"];
+  if (gone && target.kind === "NatsStream") {
+    const hold = object.spec.onLoss === "Hold";
+    const recorded = recordedLoss(object.status);
+    const record = recorded ?? lossOf(object.status, now);
+    const message = streamLostMessage(what, record, hold);
+    const lostNotes: Note[] = recorded ? [] : [["Warning", "StreamLost", message]];
+    if (hold) {
+      const status = { ...statusOf(object, { kind: "lost", message }, now), lost: record };
+      return finished("StreamLost", { status, notes: lostNotes, answer: done(`StreamLost: ${message}`) });
+    }
+    lost = { record, notes: lostNotes };
+  }
   const claiming = plan.kind === "update" && plan.claimed && adoptionPolicy === "Adopt";
-  const notes: Note[] =
+  const discards =
+    plan.kind === "update" && !plan.edit && target.consumer === undefined && server
+      ? discardedBy(server.config, plan.config, target.model.defaults(server.config))
+      : [];
+  const warnings: Note[] = [
+    ...(lost?.notes ?? []),
+    ...(gone && target.consumer !== undefined
+      ? [["Warning", "ConsumerLost", consumerLostMessage(what, target.desired)] as const]
+      : []),
+    ...(discards.length > 0
+      ? [["Warning", "LimitsLowered", `reapplying spec over drift in ${what}: ${discards.join("; ")}`] as const]
+      : []),
+  ];
+  const written: Note[] =
     plan.kind === "create"
       ? [["Normal", "Created", `created ${what}`]]
       : plan.kind === "recreate"
@@ -162,6 +212,7 @@ function decideWrite(observed: Extract<Observed, { kind: "server" }>, now: Date)
                 ],
               ]
           : [];
+  const notes = [...warnings, ...written];
   return {
     kind: "sync",
     summary: plan.kind,
@@ -174,6 +225,7 @@ function decideWrite(observed: Extract<Observed, { kind: "server" }>, now: Date)
         : undefined,
     fill: adoptionPolicy !== "Never" && !claiming,
     notes,
+    ...(lost ? { lost } : {}),
     object,
     at: now.toISOString(),
   };
@@ -200,7 +252,7 @@ export function afterWrite(decision: SyncDecision, after: AfterWrite): Finish {
     if (!after.consumers.ok) {
       const message = `${what} is moving but its consumers cannot be read: ${after.consumers.why}`;
       const result: SyncResult = { kind: "failed", reason: "ObserveFailed", message };
-      return finish(object, result, now, again(message), [...decision.notes]);
+      return withLoss(decision, finish(object, result, now, again(message), [...decision.notes]));
     }
     transfer = { ...transfer, consumers: consumersMoved(after.consumers.list, transfer.to) };
   }
@@ -215,7 +267,8 @@ export function afterWrite(decision: SyncDecision, after: AfterWrite): Finish {
     ...(transfer ? { transfer } : {}),
   };
   // A group without a leader, or with a member behind, is re-read until it settles.
-  return { ...finish(object, result, now, done("synced"), [...decision.notes]), unsettled: result.unsettled === true };
+  const synced = finish(object, result, now, done("synced"), [...decision.notes]);
+  return { ...withLoss(decision, synced), unsettled: result.unsettled === true };
 }
 
 /** The server refused the write (no retry will change that): Terminal Rejected. */
@@ -223,16 +276,23 @@ export function refused(decision: SyncDecision, message: string): Finish {
   const what = decision.target.model.what;
   const now = new Date(decision.at);
   const result = terminalOf(decision.object, "Rejected", `${what}: ${message}`, now);
-  return finish(decision.object, result, now, done(`Terminal Rejected: ${what}: ${message}`), [
+  const rejected = finish(decision.object, result, now, done(`Terminal Rejected: ${what}: ${message}`), [
+    ...(decision.lost?.notes ?? []),
     ["Warning", "Rejected", message],
   ]);
+  return withLoss(decision, rejected);
 }
 
 /** The write failed on the NATS side (a timeout, a server error): retried with the Broker's backoff. */
 export function writeFailed(decision: SyncDecision, message: string): Finish {
   const f = failedDecision(decision.object, decision.target.model.what, message, new Date(decision.at));
   if (f.kind !== "finish") throw new Error("a failure finishes the pass");
-  return f.finish;
+  return withLoss(decision, { ...f.finish, notes: [...(decision.lost?.notes ?? []), ...f.finish.notes] });
+}
+
+/** A stream found lost in this pass keeps the record in the status, whatever the write came to. */
+function withLoss(decision: SyncDecision, f: Finish): Finish {
+  return decision.lost ? { ...f, status: { ...f.status, lost: decision.lost.record } } : f;
 }
 
 /** Whether the server object's marker names another owner, whose existence observe checks. */

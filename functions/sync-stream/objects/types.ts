@@ -2,9 +2,10 @@
 // decision act carries out.
 import type { EventType } from "../../../shared/kube/index.ts";
 import type { Spec } from "../config/fields.ts";
-import type { ConsumerInfo } from "../jetstream/transfer.ts";
+import type { AccountRead } from "../jetstream/account.ts";
+import type { ListedConsumer } from "../jetstream/transfer.ts";
 import type { Plan } from "../plan/plan.ts";
-import type { ObjectStatus, SyncResult } from "../plan/status.ts";
+import type { LostRecord, ObjectStatus, SyncResult } from "../plan/status.ts";
 import type { Target } from "../targets/kinds.ts";
 import type { JetStreamObject, ServerObject } from "../types.ts";
 
@@ -30,6 +31,8 @@ export type Observed = { readonly object: JetStreamObject } & (
       readonly server: ServerObject | undefined;
       /** The marker names another UID and a resource of this kind with that UID exists. */
       readonly foreignOwnerExists: boolean;
+      /** A NatsKeyValue's account, read beside the bucket's stream: a write waits on it (J20). */
+      readonly account?: AccountRead;
     }
 );
 
@@ -60,6 +63,8 @@ export interface SyncDecision {
   readonly fill: boolean;
   /** The Events the write records once the status is written. */
   readonly notes: readonly Note[];
+  /** A NatsStream's stream found gone: the record the status keeps, and the Warning (once per loss). */
+  readonly lost?: { readonly record: LostRecord; readonly notes: readonly Note[] };
   /** The object as observed, and the moment decided at: the status after the write builds on them. */
   readonly object: JetStreamObject;
   readonly at: string;
@@ -72,5 +77,5 @@ export interface AfterWrite {
   readonly server: ServerObject;
   /** For a stream moving between NATS clusters: its consumers, or why they could not be read. */
   readonly consumers?:
-    { readonly ok: true; readonly list: readonly ConsumerInfo[] } | { readonly ok: false; readonly why: string };
+    { readonly ok: true; readonly list: readonly ListedConsumer[] } | { readonly ok: false; readonly why: string };
 }

@@ -33,6 +33,21 @@ describe("object status", () => {
     });
   });
 
+  it("keeps a stream moving between NATS clusters Ready=True/Synced, with Synced=False/Moving counting new replicas (J18, J21)", () => {
+    const transfer = {
+      from: "east",
+      to: "west",
+      replicas: [
+        { name: "west-0", current: true },
+        { name: "west-1", current: true },
+        { name: "west-2", current: false, lag: 18231 },
+      ],
+    };
+    const s = nextStatus(undefined, { ...synced, transfer }, 2, now);
+    expect(types(s)).toEqual(["Ready=True/Synced", "Synced=False/Moving"]);
+    expect(s.conditions?.[1]?.message).toBe("moving to NATS cluster west; 2 of 3 new replicas current");
+  });
+
   it("adds Adopted=True/FoundUnowned for an adopted object", () => {
     expect(types(nextStatus(undefined, { ...synced, origin: "Adopted" }, 1, now))).toContain(
       "Adopted=True/FoundUnowned",
@@ -74,7 +89,7 @@ describe("object status", () => {
     expect(second.conditions?.[0]?.lastTransitionTime).toBe(first.conditions?.[0]?.lastTransitionTime);
   });
 
-  it("reads leader, replicas, messages and bytes from stream info; no messages on an empty stream", () => {
+  it("reads leader, replicas, current members, messages and bytes from stream info; no messages on an empty stream", () => {
     const info = {
       created: "2026-12-02T10:03:42.409805104Z",
       cluster: {
@@ -93,6 +108,8 @@ describe("object status", () => {
         { name: "n1", current: true },
         { name: "n3", current: false, lag: 4 },
       ],
+      // The leader and n1: what `kubectl get` prints as Current.
+      currentReplicas: 2,
       bytes: "0",
     });
   });

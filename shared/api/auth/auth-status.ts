@@ -1,6 +1,7 @@
 // Status types shared by the auth kinds: JWT distribution and revocations.
 import { Struct, NonEmptyText, Optional, Int32, ListOf, Text, OneOf } from "../common/fields.ts";
 import { Time } from "../common/formats.ts";
+import type { PrinterColumn } from "../common/kind-definition.ts";
 
 const RosterServer = Struct(
   {
@@ -27,6 +28,22 @@ export const Distribution = Struct(
   },
   "How far the account JWT has reached the servers.",
 );
+
+/** How far the JWT has reached, read as Current of Servers. */
+export const distributionColumns = (): PrinterColumn[] => [
+  {
+    name: "Current",
+    type: "integer",
+    jsonPath: ".status.distribution.current",
+    description: "Servers holding the current JWT.",
+  },
+  {
+    name: "Servers",
+    type: "integer",
+    jsonPath: ".status.distribution.servers",
+    description: "Servers that trust the account's NATS operator.",
+  },
+];
 
 const Revocation = Struct(
   {

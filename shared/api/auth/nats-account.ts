@@ -2,12 +2,12 @@
 import type { Static } from "typebox";
 import { KINDS } from "../kinds.ts";
 import { Struct, NonEmptyText, Optional, ListOf, Text } from "../common/fields.ts";
-import { Duration } from "../common/formats.ts";
+import { Duration, Time } from "../common/formats.ts";
 import { ObjectReference } from "../common/references.ts";
-import { Conditions, ObservedGeneration } from "../common/conditions.ts";
+import { Conditions, ObservedGeneration, ReconciledInputs } from "../common/conditions.ts";
 import { resourceSchema, readyColumns, ageColumn, type KindDefinition } from "../common/kind-definition.ts";
 import { Keys, offlineIdentityRules } from "./keys.ts";
-import { Adoption, Distribution, Revocations } from "./auth-status.ts";
+import { Adoption, Distribution, Revocations, distributionColumns } from "./auth-status.ts";
 import { AccountLimits } from "./account-limits.ts";
 import { Export, Import, ImportStatus, ExportStatus } from "./exports-imports.ts";
 
@@ -41,10 +41,14 @@ export type NatsAccountSpec = Static<typeof NatsAccountSpec>;
 export const NatsAccountStatus = Struct(
   {
     observedGeneration: Optional(ObservedGeneration()),
+    inputs: Optional(ReconciledInputs()),
     conditions: Optional(Conditions("Ready, ReferencesResolved, Distributed and RevocationsUnrecovered")),
     publicKey: Optional(Text("Identity public key (starts with A); recorded only once admitted.")),
     jwt: Optional(Text("Account JWT; emptied when no longer admitted.")),
     jwtHash: Optional(Text("Digest of the current JWT.")),
+    jwtExpires: Optional(
+      Time("When the current JWT expires (its exp claim); absent for a JWT that never expires (jwtTTL 0s)."),
+    ),
     distribution: Optional(Distribution),
     revocations: Optional(Revocations()),
     imports: Optional(ListOf(ImportStatus, "Imports as resolved.", { listType: "atomic" })),
@@ -64,5 +68,5 @@ export const natsAccountDefinition: KindDefinition = {
   description: "A NATS account signed by a NatsOperator, with its limits, exports and imports.",
   spec: NatsAccountSpec,
   status: NatsAccountStatus,
-  columns: [...readyColumns(), ageColumn()],
+  columns: [...readyColumns(), ...distributionColumns(), ageColumn()],
 };

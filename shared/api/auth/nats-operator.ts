@@ -4,7 +4,7 @@ import { KINDS } from "../kinds.ts";
 import { Struct, NonEmptyText, Optional, ListOf, Text } from "../common/fields.ts";
 import { Time } from "../common/formats.ts";
 import { ObjectReference } from "../common/references.ts";
-import { Conditions, ObservedGeneration } from "../common/conditions.ts";
+import { Conditions, ObservedGeneration, ReconciledInputs } from "../common/conditions.ts";
 import { resourceSchema, readyColumns, ageColumn, type KindDefinition } from "../common/kind-definition.ts";
 import { Keys, offlineIdentityRules } from "./keys.ts";
 import { Revocations } from "./auth-status.ts";
@@ -25,6 +25,7 @@ export type NatsOperatorSpec = Static<typeof NatsOperatorSpec>;
 export const NatsOperatorStatus = Struct(
   {
     observedGeneration: Optional(ObservedGeneration()),
+    inputs: Optional(ReconciledInputs()),
     conditions: Optional(
       Conditions("Ready, ReferencesResolved, RetiringKeysInUse, RevocationsUnrecovered and SigningKeyUntrusted"),
     ),

@@ -3,10 +3,10 @@ import type { Static } from "typebox";
 import { KINDS } from "../kinds.ts";
 import { Struct, NonEmptyText, Optional, Text } from "../common/fields.ts";
 import { ObjectReference } from "../common/references.ts";
-import { Conditions, ObservedGeneration } from "../common/conditions.ts";
+import { Conditions, ObservedGeneration, ReconciledInputs } from "../common/conditions.ts";
 import { resourceSchema, readyColumns, ageColumn, type KindDefinition } from "../common/kind-definition.ts";
 import { Keys, offlineIdentityRules } from "./keys.ts";
-import { Adoption, Distribution, Revocations } from "./auth-status.ts";
+import { Adoption, Distribution, Revocations, distributionColumns } from "./auth-status.ts";
 
 export const NatsSystemAccountSpec = Struct(
   {
@@ -23,6 +23,7 @@ export type NatsSystemAccountSpec = Static<typeof NatsSystemAccountSpec>;
 export const NatsSystemAccountStatus = Struct(
   {
     observedGeneration: Optional(ObservedGeneration()),
+    inputs: Optional(ReconciledInputs()),
     conditions: Optional(Conditions("Ready, ReferencesResolved, Distributed and RevocationsUnrecovered")),
     publicKey: Optional(Text("Identity public key (starts with A).")),
     jwtHash: Optional(Text("Digest of the current JWT; the JWT itself is in the NatsOperator's status.")),
@@ -45,5 +46,5 @@ export const natsSystemAccountDefinition: KindDefinition = {
   description: "The system account of a NatsOperator; signed only while a NatsOperator names it in systemAccountRef.",
   spec: NatsSystemAccountSpec,
   status: NatsSystemAccountStatus,
-  columns: [...readyColumns(), ageColumn()],
+  columns: [...readyColumns(), ...distributionColumns(), ageColumn()],
 };

@@ -4,7 +4,7 @@ import { KINDS } from "../kinds.ts";
 import { Struct, NonEmptyText, Optional, OneOf, ListOf, Text } from "../common/fields.ts";
 import { Time } from "../common/formats.ts";
 import { Credentials } from "../common/references.ts";
-import { Conditions, ObservedGeneration } from "../common/conditions.ts";
+import { Conditions, ObservedGeneration, ReconciledInputs } from "../common/conditions.ts";
 import { resourceSchema, readyColumns, ageColumn, type KindDefinition } from "../common/kind-definition.ts";
 import { AccountReference } from "./account-reference.ts";
 import { Permissions, ConnectionTypes } from "./permissions.ts";
@@ -78,6 +78,7 @@ export type NatsUserSpec = Static<typeof NatsUserSpec>;
 export const NatsUserStatus = Struct(
   {
     observedGeneration: Optional(ObservedGeneration()),
+    inputs: Optional(ReconciledInputs()),
     conditions: Optional(Conditions("Ready, ReferencesResolved and Distributed")),
     publicKey: Optional(Text("User public key.")),
     jwt: Optional(Text("User JWT, for a user with its own publicKey.")),

@@ -1,6 +1,6 @@
 // NatsCluster spec: what cluster of nats-servers to run.
 import type { Static } from "typebox";
-import { Struct, NonEmptyText, Optional, Flag, ListOf, Int32, StringMap } from "../common/fields.ts";
+import { Struct, NonEmptyText, Optional, Flag, ListOf, Int32, StringMap, OneOf, Text } from "../common/fields.ts";
 import { Quantity } from "../common/formats.ts";
 import {
   ResourceRequirements,
@@ -15,6 +15,28 @@ import { ListenerTLS, RoutesTLS } from "./tls.ts";
 import { ClusterAuth } from "./cluster-auth.ts";
 import { Gateway, Leafnodes, LeafRemote } from "./topology.ts";
 
+/** A positive Go duration (what nats-server's sync_interval parses), or `always`. */
+const SYNC_INTERVAL_PATTERN = "^([0-9]+(\\\\.[0-9]+)?(ns|us|ms|s|m|h))+$";
+const SYNC_INTERVAL_RULE = `self == 'always' || (self.matches('${SYNC_INTERVAL_PATTERN}') && duration(self) > duration('0s'))`;
+const SYNC_INTERVAL_MESSAGE = "jetstream.syncInterval must be a positive duration such as 2m, 10s or 500ms, or always";
+
+const EPHEMERAL_STORAGE_MESSAGE =
+  "JetStream without jetstream.volumeClaimTemplate keeps its data in an emptyDir that every server restart " +
+  "empties: set jetstream.volumeClaimTemplate, or set jetstream.storage: Ephemeral to accept that";
+const STORAGE_CONFLICT_MESSAGE =
+  "jetstream.storage: Ephemeral and jetstream.volumeClaimTemplate contradict each other: remove one";
+
+const JETSTREAM_STORAGE_RULES = [
+  {
+    rule: "has(self.volumeClaimTemplate) || (has(self.storage) && self.storage == 'Ephemeral')",
+    message: EPHEMERAL_STORAGE_MESSAGE,
+  },
+  {
+    rule: "!(has(self.volumeClaimTemplate) && has(self.storage) && self.storage == 'Ephemeral')",
+    message: STORAGE_CONFLICT_MESSAGE,
+  },
+];
+
 export const ClusterJetStream = Struct(
   {
     domain: Optional(NonEmptyText("JetStream domain; required on a leaf cluster.")),
@@ -25,6 +47,23 @@ export const ClusterJetStream = Struct(
           maxFileStore: Optional(Quantity("File store limit; derived from the volume size when omitted.")),
         },
         "Overrides of the store limits derived from resources and volume size.",
+      ),
+    ),
+    storage: Optional(
+      OneOf(
+        ["Persistent", "Ephemeral"],
+        "Where each server keeps its JetStream data. Persistent (what absence means) needs volumeClaimTemplate. " +
+          "Ephemeral keeps it in an emptyDir, emptied whenever a server's pod is recreated: every restart or " +
+          "replacement starts that server empty, and streams with one replica (the default) are lost.",
+      ),
+    ),
+    syncInterval: Optional(
+      Text(
+        "How often each server flushes JetStream writes to disk (nats-server's sync_interval): a positive " +
+          "duration such as 2m or 10s, or always to flush every write before acknowledging it (safer on " +
+          "coordinated power loss, at a throughput cost). nats-server's default, 2m, when absent. A change " +
+          "restarts the servers one at a time.",
+        { maxLength: 64, rules: [{ rule: SYNC_INTERVAL_RULE, message: SYNC_INTERVAL_MESSAGE }] },
       ),
     ),
     volumeClaimTemplate: Optional(
@@ -38,6 +77,7 @@ export const ClusterJetStream = Struct(
     ),
   },
   "Runs JetStream on every server; its presence enables it.",
+  { rules: JETSTREAM_STORAGE_RULES },
 );
 
 export const NatsClusterSpec = Struct(
@@ -61,8 +101,12 @@ export const NatsClusterSpec = Struct(
           metadata: Optional(EmbeddedMetadata("Labels and annotations of the server pods.")),
           spec: Optional(
             PartialPodSpec(
-              "Partial pod spec merged over the rendered one; not checked by the API server, and it may change " +
-                "security settings, so only trusted writers should set it.",
+              "Partial pod spec merged over the rendered one. The chart's ValidatingAdmissionPolicy " +
+                "nats-operator-pod-template admits scheduling, resources, the containers nats and exporter, and " +
+                "security settings in the restricted direction only; it refuses privileged containers, host " +
+                "namespaces, volumes (hostPath among them), another serviceAccountName, Secrets in env and extra " +
+                "containers, naming the field, unless the install sets cluster.allowUnrestrictedPodTemplate " +
+                "(docs/install.md#what-a-podtemplate-may-set).",
             ),
           ),
         },

@@ -2,7 +2,7 @@
 import type { Static } from "typebox";
 import { Struct, NonEmptyText, Optional, Flag, ListOf, Int32, OneOf, Text } from "../common/fields.ts";
 import { Quantity, Time } from "../common/formats.ts";
-import { Conditions, ObservedGeneration } from "../common/conditions.ts";
+import { Conditions, ObservedGeneration, ReconciledInputs } from "../common/conditions.ts";
 
 const ServerNames = (description: string) => ListOf(Text("A server name."), description, { listType: "atomic" });
 
@@ -19,9 +19,20 @@ const Removal = Struct(
   "A server on its way out.",
 );
 
+const Leftover = Struct(
+  {
+    kind: OneOf(["PersistentVolumeClaim", "ConfigMap"], "What kind of object was left."),
+    name: NonEmptyText("Its name, in the cluster's namespace."),
+    server: NonEmptyText("The removed server it belonged to."),
+  },
+  "An object of a removed server's name that the operator did not delete: a data claim that does not carry the " +
+    "server's labels, or a ConfigMap this NatsCluster does not control.",
+);
+
 export const NatsClusterStatus = Struct(
   {
     observedGeneration: Optional(ObservedGeneration()),
+    inputs: Optional(ReconciledInputs()),
     conditions: Optional(
       Conditions("Ready, Settled, Progressing, Deleting, and GatewaysConnected or LeafnodesConnected where they apply"),
     ),
@@ -55,6 +66,8 @@ export const NatsClusterStatus = Struct(
           updated: Optional(ServerNames("Servers already at the target revision.")),
           current: Optional(Text("Server being updated now.")),
           pending: Optional(ServerNames("Servers still to update.")),
+          updatedCount: Optional(Int32("How many servers are in updated (a printer column).")),
+          pendingCount: Optional(Int32("How many servers are in pending (a printer column).")),
           gate: Optional(
             Struct(
               {
@@ -70,6 +83,13 @@ export const NatsClusterStatus = Struct(
     ),
     removals: Optional(
       ListOf(Removal, "Servers being removed or replaced.", { listType: "map", listMapKeys: ["name"] }),
+    ),
+    leftovers: Optional(
+      ListOf(
+        Leftover,
+        "What removed servers left behind, kept here until it is deleted; Ready reads False, ReconcileFailed, meanwhile.",
+        { listType: "map", listMapKeys: ["kind", "name"] },
+      ),
     ),
     jetstream: Optional(
       Struct(

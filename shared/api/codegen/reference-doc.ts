@@ -3,7 +3,12 @@ import { API_GROUPS, type ApiGroupKey } from "../groups.ts";
 import { KIND_NAMES } from "../kinds.ts";
 import { KIND_DEFINITIONS } from "../definitions.ts";
 import { CONDITION_VOCABULARY } from "../constants/vocabulary.ts";
-import { CLUSTER_ANNOTATIONS, RENDERED_ANNOTATIONS, GENERATED_FOR_ANNOTATION } from "../constants/annotations.ts";
+import {
+  CLUSTER_ANNOTATIONS,
+  CREDS_DIGEST_ANNOTATION,
+  RENDERED_ANNOTATIONS,
+  GENERATED_FOR_ANNOTATION,
+} from "../constants/annotations.ts";
 import { LABELS } from "../constants/labels.ts";
 import { FINALIZERS } from "../constants/finalizers.ts";
 import { JETSTREAM_METADATA } from "../constants/jetstream-metadata.ts";
@@ -136,6 +141,7 @@ export const renderReferenceDoc = (): string => {
     ...keyTable("NatsCluster annotations", CLUSTER_ANNOTATIONS),
     ...keyTable("Annotations on rendered objects", RENDERED_ANNOTATIONS),
     ...keyTable("Generated seed Secrets", { generatedFor: GENERATED_FOR_ANNOTATION }),
+    ...keyTable("Creds Secrets", { credsDigest: CREDS_DIGEST_ANNOTATION }),
     ...keyTable("Labels", LABELS),
     ...keyTable("Finalizers", FINALIZERS),
     ...keyTable("JetStream ownership metadata", JETSTREAM_METADATA),

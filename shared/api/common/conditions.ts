@@ -1,6 +1,6 @@
 // The standard Kubernetes condition and the list-map of conditions every status carries.
 import type { Static } from "typebox";
-import { Struct, Text, NonEmptyText, OneOf, Int64, ListOf, Optional } from "./fields.ts";
+import { Struct, Text, NonEmptyText, OneOf, Int64, ListOf, Optional, StringMap } from "./fields.ts";
 import { Time } from "./formats.ts";
 
 export const Condition = Struct(
@@ -34,3 +34,13 @@ export const Conditions = (which: string) =>
 /** `status.observedGeneration`. */
 export const ObservedGeneration = () =>
   Int64("Generation of the spec the status was last fully computed for.", { minimum: 0 });
+
+/**
+ * `status.inputs`: per function, what its last reconcile read of other objects (a digest, then the
+ * objects and listings it covers), which the resync compares with the world (shared/runtime/inputs.ts).
+ */
+export const ReconciledInputs = () =>
+  StringMap(
+    "Per function, a digest of the objects its last reconcile read (Secrets, grants, trusts, connections, " +
+      "referenced objects), then which: the resync reconciles the object again when they changed. Written by the operator.",
+  );

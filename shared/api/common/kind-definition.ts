@@ -41,6 +41,20 @@ export const conditionColumn = (type: string, description: string): PrinterColum
   description,
 });
 
+/** A column showing the reason of one condition: for Progressing, how far a rollout is. */
+export const conditionReasonColumn = (
+  name: string,
+  type: string,
+  description: string,
+  priority?: number,
+): PrinterColumn => ({
+  name,
+  type: "string",
+  jsonPath: conditionPath(type, "reason"),
+  description,
+  ...(priority === undefined ? {} : { priority }),
+});
+
 /** Ready and its reason: the two columns every kind with a status shows. */
 export const readyColumns = (): PrinterColumn[] => [
   conditionColumn("Ready", "Whether the object has reached its desired state."),

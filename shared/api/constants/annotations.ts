@@ -12,9 +12,15 @@ export const CLUSTER_ANNOTATIONS = {
   replaceServer: `${cluster}/replace-server`,
   /** Presence: deletion proceeds although JetStream data remains. Read only during deletion. */
   forceDelete: `${cluster}/force-delete`,
-  /** Presence: restart every server at once to add or remove auth. */
+  /**
+   * Presence: restart every server at once to add or remove auth. On ephemeral JetStream storage
+   * only the value RESTART_ALL_DISCARD_DATA does, since every server's JetStream data is lost at once.
+   */
   restartAll: `${cluster}/restart-all`,
 } as const;
+
+/** The restart-all value that accepts losing every server's ephemeral JetStream data at once. */
+export const RESTART_ALL_DISCARD_DATA = "discard-jetstream-data";
 
 /** Annotations on objects rendered for a NatsCluster. */
 export const RENDERED_ANNOTATIONS = {
@@ -53,6 +59,12 @@ export const RENDER_FAILURE_REASON_ANNOTATION = `${cluster}/render-failure-reaso
 
 /** On generated seed Secrets: `<operator|systemaccount|account>/<objectName>`. */
 export const GENERATED_FOR_ANNOTATION = `${auth}/generated-for` as const;
+
+/**
+ * On a NatsUser's creds Secret: a digest of the data sign-account wrote into it. A Secret event
+ * whose data still matches it is the echo of that write and reconciles no one.
+ */
+export const CREDS_DIGEST_ANNOTATION = `${auth}/creds-digest` as const;
 
 export type ClusterAnnotation = (typeof CLUSTER_ANNOTATIONS)[keyof typeof CLUSTER_ANNOTATIONS];
 export type RenderedAnnotation = (typeof RENDERED_ANNOTATIONS)[keyof typeof RENDERED_ANNOTATIONS];

@@ -21,6 +21,8 @@ export const CONDITION_TYPES = {
   // balancers
   Holding: "Holding",
   Overlapping: "Overlapping",
+  // the runtime's own, on every kind (shared/runtime/refusal.ts)
+  Stalled: "Stalled",
 } as const;
 
 export type ConditionType = (typeof CONDITION_TYPES)[keyof typeof CONDITION_TYPES];

@@ -14,6 +14,15 @@ export const CLUSTER_REASONS = reasons(
   "QuorumUnavailable",
   "GatewayWithoutTLS",
   "ReconcileFailed",
+  // Ready=False: the StatefulSet controller cannot create a server's pod (or its claim) because the
+  // API server refuses it: the namespace's Pod Security level, a quota, an admission webhook.
+  "PodRefused",
+  // Ready=False: a container of a server's pod cannot get its image (not on the node, not pullable).
+  "ImageUnavailable",
+  // Ready=False: a container of a server's pod was killed for going over its memory limit.
+  "OOMKilled",
+  // Ready=False: a container of a server's pod keeps exiting, and the kubelet backs off restarting it.
+  "CrashLooping",
   // Settled
   "AllGroupsCurrent",
   "ServersSilent",
@@ -27,7 +36,6 @@ export const CLUSTER_REASONS = reasons(
   "RollingRestart",
   "ReloadPending",
   "ScalingDown",
-  "ScaleDownPending",
   "ReplacingServer",
   "ClientCertificateNotReady",
   "RouteCertificateNotReady",
@@ -47,6 +55,8 @@ export const CLUSTER_REASONS = reasons(
   "AccountTrustNotReady",
   "AccountTrustInvalid",
   "AuthChangeBlocked",
+  // restart-all would empty every server's ephemeral (emptyDir) JetStream store at once.
+  "EphemeralRestartAllBlocked",
   "OwnMetaGroup",
   // GatewaysConnected
   "AllMembersReachable",
@@ -62,7 +72,7 @@ export const CLUSTER_REASONS = reasons(
   "NoJetStreamData",
 );
 
-export const TRUST_REASONS = reasons("Mirrored", "Pending", "ReconcileError");
+export const TRUST_REASONS = reasons("Mirrored", "Pending");
 
 export const CONNECTION_REASONS = reasons(
   "Connected",
@@ -92,17 +102,37 @@ export const AUTH_REASONS = reasons(
   "AllServersCurrent",
   "ServersBehind",
   "Unreachable",
-  "Unobserved",
+  // Distributed=False: no JWT is signed yet, so there is nothing to push.
+  "NotSigned",
+  // Distributed=False: a server holds a JWT newer than the one signed, so this one is not pushed.
+  "NewerJWTHeld",
+  // Distributed=False: a server refused the push of the JWT.
+  "PushRefused",
+  // Distributed=False: a deleted account's JWT is still held by a server, and the delete is sent.
+  "Deleting",
+  // Distributed=False: a server refused the delete of a deleted account's JWT.
+  "DeleteRefused",
+  // Distributed=False: an account no longer admitted to its operator, its JWT taken off the servers.
+  "Withdrawn",
+  // Distributed=False: signed by an operator signing key some server's trusted operator does not
+  // list; SigningKeyUntrusted=True on the NatsOperator (A10).
   "UntrustedSigner",
-  "TrustUnknown",
+  // SigningKeyUntrusted=False: every roster server's trusted operator lists the signing key.
   "SignerTrusted",
+  // SigningKeyUntrusted=Unknown: a server did not answer VARZ, or trusts no operator JWT of the key.
+  "TrustUnknown",
   "RecoveringRevocations",
+  // RevocationsUnrecovered=True: a server did not answer which JWT it holds, so revocations may be missing.
+  "ServersUnanswered",
+  // RevocationsUnrecovered=False: the revocations of the JWT the servers hold are signed in, or none was held.
+  "Recovered",
   "SeedLost",
   "NoSystemConnection",
   "PublicKeyInUse",
   "AccountNotAdmitted",
+  // Ready=False: a NatsUser names a role no signing key of its account has, so it is not signed.
+  "RoleNotFound",
   "ExporterPending",
-  "ReconcileError",
   "AdoptionDropsClaims",
   "TierInexpressible",
   "ActivationsUnsigned",
@@ -119,6 +149,9 @@ export const JETSTREAM_REASONS = reasons(
   "ConnectionFailed",
   "StreamNotFound",
   "StreamNotReady",
+  // Ready=False (and Synced=False): a NatsStream's stream, created or adopted before, is gone on the
+  // server, and spec.onLoss Hold keeps it from being recreated empty.
+  "StreamLost",
   // Synced
   "MatchesSpec",
   "DriftCorrected",
@@ -147,7 +180,6 @@ export const BALANCER_REASONS = reasons(
   "Unsettled",
   "MovePending",
   "MoveLeaseHeld",
-  "Yielding",
   "YieldingToSystemBalancer",
   // Overlapping: PoolsOverlap is our name for the True case, which the reference leaves unnamed.
   "PoolsDisjoint",
@@ -167,6 +199,9 @@ export const EVACUATION_REASONS = reasons(
   "NothingMovable",
 );
 
+/** The runtime's own: `Stalled=True` while the API server refuses a request for good (400, 403, 422). */
+export const RUNTIME_REASONS = reasons("RequestRefused");
+
 type ValuesOf<T> = T[keyof T];
 export type Reason =
   | ValuesOf<typeof GRANT_REASONS>
@@ -176,4 +211,22 @@ export type Reason =
   | ValuesOf<typeof AUTH_REASONS>
   | ValuesOf<typeof JETSTREAM_REASONS>
   | ValuesOf<typeof BALANCER_REASONS>
-  | ValuesOf<typeof EVACUATION_REASONS>;
+  | ValuesOf<typeof EVACUATION_REASONS>
+  | ValuesOf<typeof RUNTIME_REASONS>;
+
+const EVERY_REASON: ReadonlySet<string> = new Set<string>(
+  [
+    GRANT_REASONS,
+    CLUSTER_REASONS,
+    TRUST_REASONS,
+    CONNECTION_REASONS,
+    AUTH_REASONS,
+    JETSTREAM_REASONS,
+    BALANCER_REASONS,
+    EVACUATION_REASONS,
+    RUNTIME_REASONS,
+  ].flatMap((family) => Object.values(family)),
+);
+
+/** Whether a string read back from the cluster (an annotation, a condition) is a reason of the vocabulary. */
+export const isReason = (value: string): value is Reason => EVERY_REASON.has(value);

@@ -7,7 +7,7 @@ import type { Reason } from "./reasons.ts";
 export type ConditionVocabulary = Partial<Record<ConditionType, readonly Reason[]>>;
 
 const TRUST: ConditionVocabulary = {
-  Ready: ["Mirrored", "ReferenceNotPermitted", "ReferenceNotFound", "Pending", "ReconcileError"],
+  Ready: ["Mirrored", "ReferenceNotPermitted", "ReferenceNotFound", "Pending"],
   ReferencesResolved: ["Resolved", "NoGrant"],
 };
 
@@ -32,19 +32,22 @@ const ACCOUNT: ConditionVocabulary = {
     "TierInexpressible",
     "ActivationsUnsigned",
     "RecoveringRevocations",
-    "ReconcileError",
   ],
   ReferencesResolved: ["Resolved", "AllImportsResolved", "ImportsUnresolved", "ExporterPending", "NoGrant"],
   Distributed: [
     "AllServersCurrent",
     "ServersBehind",
     "Unreachable",
-    "Unobserved",
-    "UntrustedSigner",
-    "TrustUnknown",
     "NoSystemConnection",
+    "NotSigned",
+    "NewerJWTHeld",
+    "PushRefused",
+    "UntrustedSigner",
+    "Deleting",
+    "DeleteRefused",
+    "Withdrawn",
   ],
-  RevocationsUnrecovered: ["RecoveringRevocations"],
+  RevocationsUnrecovered: ["RecoveringRevocations", "ServersUnanswered", "Recovered"],
 };
 
 const JETSTREAM_OBJECT: ConditionVocabulary = {
@@ -57,8 +60,9 @@ const JETSTREAM_OBJECT: ConditionVocabulary = {
     "ConnectionNotFound",
     "ConnectionFailed",
     "ReferenceNotPermitted",
+    "StreamLost",
   ],
-  Synced: ["MatchesSpec", "DriftCorrected", "SyncFailed", "Moving"],
+  Synced: ["MatchesSpec", "DriftCorrected", "SyncFailed", "Moving", "StreamLost"],
   Terminal: ["ExistsUnowned", "OwnedByOther", "Rejected", "NotABucket", "ImmutableField"],
   Adopted: ["FoundUnowned", "NotFound"],
   ReferencesResolved: ["NoGrant"],
@@ -78,26 +82,35 @@ const BALANCER: ConditionVocabulary = {
     "InvalidSecret",
     "ConnectFailed",
   ],
-  Holding: [
-    "Settled",
-    "Unsettled",
-    "MovePending",
-    "MoveLeaseHeld",
-    "NotObserved",
-    "Yielding",
-    "YieldingToSystemBalancer",
-  ],
+  Holding: ["Settled", "Unsettled", "MovePending", "MoveLeaseHeld", "NotObserved", "YieldingToSystemBalancer"],
 };
 
+/**
+ * `Stalled`, the runtime's own condition (shared/runtime/refusal.ts): True while the API server
+ * refuses a request the object's reconcile makes, on every kind that carries conditions.
+ */
+const STALLED: ConditionVocabulary = { Stalled: ["RequestRefused"] };
+
 export const CONDITION_VOCABULARY: Readonly<Record<KindName, ConditionVocabulary>> = {
-  NatsOperatorTrust: TRUST,
-  NatsAccountTrust: TRUST,
+  NatsOperatorTrust: { ...TRUST, ...STALLED },
+  NatsAccountTrust: { ...TRUST, ...STALLED },
   NatsConnection: {
     Ready: ["Connected", "Disconnected", "SecretNotFound", "InvalidSecret", "ConnectFailed"],
+    ...STALLED,
   },
   NatsReferenceGrant: {},
   NatsCluster: {
-    Ready: ["AllServersReady", "QuorumAvailable", "QuorumUnavailable", "GatewayWithoutTLS", "ReconcileFailed"],
+    Ready: [
+      "AllServersReady",
+      "QuorumAvailable",
+      "QuorumUnavailable",
+      "PodRefused",
+      "ImageUnavailable",
+      "OOMKilled",
+      "CrashLooping",
+      "GatewayWithoutTLS",
+      "ReconcileFailed",
+    ],
     Settled: [
       "AllGroupsCurrent",
       "ServersSilent",
@@ -112,7 +125,6 @@ export const CONDITION_VOCABULARY: Readonly<Record<KindName, ConditionVocabulary
       "RollingRestart",
       "ReloadPending",
       "ScalingDown",
-      "ScaleDownPending",
       "ReplacingServer",
       "ClientCertificateNotReady",
       "RouteCertificateNotReady",
@@ -134,6 +146,7 @@ export const CONDITION_VOCABULARY: Readonly<Record<KindName, ConditionVocabulary
       "NoGrant",
       "GatewayWithoutTLS",
       "AuthChangeBlocked",
+      "EphemeralRestartAllBlocked",
       "OwnMetaGroup",
       "ObservationFailed",
     ],
@@ -148,6 +161,7 @@ export const CONDITION_VOCABULARY: Readonly<Record<KindName, ConditionVocabulary
     ],
     Deleting: ["JetStreamDataRemains", "ObservationFailed", "NoJetStreamData"],
     ReferencesResolved: ["Resolved", "NoGrant"],
+    ...STALLED,
   },
   NatsOperator: {
     Ready: [
@@ -160,15 +174,15 @@ export const CONDITION_VOCABULARY: Readonly<Record<KindName, ConditionVocabulary
       "SecretConflict",
       "SeedLost",
       "AdoptionDropsClaims",
-      "ReconcileError",
     ],
     ReferencesResolved: ["Resolved", "NoGrant"],
     RetiringKeysInUse: ["InUse", "NoneInUse"],
-    RevocationsUnrecovered: ["RecoveringRevocations"],
+    RevocationsUnrecovered: ["RecoveringRevocations", "ServersUnanswered", "Recovered"],
     SigningKeyUntrusted: ["UntrustedSigner", "SignerTrusted", "TrustUnknown"],
+    ...STALLED,
   },
-  NatsSystemAccount: ACCOUNT,
-  NatsAccount: ACCOUNT,
+  NatsSystemAccount: { ...ACCOUNT, ...STALLED },
+  NatsAccount: { ...ACCOUNT, ...STALLED },
   NatsUser: {
     Ready: [
       "Signed",
@@ -179,25 +193,32 @@ export const CONDITION_VOCABULARY: Readonly<Record<KindName, ConditionVocabulary
       "SecretConflict",
       "PublicKeyInUse",
       "AccountNotAdmitted",
-      "Revoking",
-      "Distributing",
-      "Kicking",
-      "ReconcileError",
+      "RoleNotFound",
+      "Pending",
     ],
     ReferencesResolved: ["Resolved", "NoGrant"],
-    Distributed: ["NoSystemConnection"],
+    // Whether its creds work on every server: the account JWT it is valid under held by each
+    // (AllServersCurrent, Distributing, NotSigned). A deleted user's key on its way out: revoked in
+    // the account's JWT, that JWT on every server, its connections closed.
+    Distributed: ["AllServersCurrent", "Distributing", "NotSigned", "Revoking", "Kicking", "NoSystemConnection"],
+    ...STALLED,
   },
-  NatsStream: JETSTREAM_OBJECT,
-  NatsConsumer: { ...JETSTREAM_OBJECT, Ready: [...(JETSTREAM_OBJECT.Ready ?? []), "StreamNotFound", "StreamNotReady"] },
-  NatsKeyValue: JETSTREAM_OBJECT,
-  NatsObjectStore: JETSTREAM_OBJECT,
+  NatsStream: { ...JETSTREAM_OBJECT, ...STALLED },
+  NatsConsumer: {
+    ...JETSTREAM_OBJECT,
+    Ready: [...(JETSTREAM_OBJECT.Ready ?? []), "StreamNotFound", "StreamNotReady"],
+    ...STALLED,
+  },
+  NatsKeyValue: { ...JETSTREAM_OBJECT, ...STALLED },
+  NatsObjectStore: { ...JETSTREAM_OBJECT, ...STALLED },
   NatsBalancer: {
     ...BALANCER,
     // Overlapping pools hold every move until the selectors are fixed.
     Holding: [...(BALANCER.Holding ?? []), "PoolsOverlap"],
     Overlapping: ["PoolsDisjoint", "PoolsOverlap"],
+    ...STALLED,
   },
-  NatsSystemBalancer: BALANCER,
+  NatsSystemBalancer: { ...BALANCER, ...STALLED },
   NatsClusterEvacuation: {
     Ready: [
       "Evacuated",
@@ -229,5 +250,6 @@ export const CONDITION_VOCABULARY: Readonly<Record<KindName, ConditionVocabulary
       "InvalidSecret",
       "ConnectFailed",
     ],
+    ...STALLED,
   },
 };

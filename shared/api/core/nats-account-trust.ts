@@ -3,7 +3,7 @@ import type { Static } from "typebox";
 import { KINDS } from "../kinds.ts";
 import { Struct, NonEmptyText, Optional, Text } from "../common/fields.ts";
 import { ObjectReference } from "../common/references.ts";
-import { Conditions, ObservedGeneration } from "../common/conditions.ts";
+import { Conditions, ObservedGeneration, ReconciledInputs } from "../common/conditions.ts";
 import { resourceSchema, readyColumns, ageColumn, type KindDefinition } from "../common/kind-definition.ts";
 
 export const NatsAccountTrustSpec = Struct(
@@ -32,6 +32,7 @@ export type NatsAccountTrustSpec = Static<typeof NatsAccountTrustSpec>;
 export const NatsAccountTrustStatus = Struct(
   {
     observedGeneration: Optional(ObservedGeneration()),
+    inputs: Optional(ReconciledInputs()),
     conditions: Optional(Conditions("Ready and ReferencesResolved; written for the reference form only")),
     publicKey: Optional(Text("Public key mirrored from the referenced NatsAccount.")),
     jwt: Optional(Text("Account JWT mirrored from the referenced NatsAccount.")),

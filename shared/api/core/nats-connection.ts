@@ -3,7 +3,7 @@ import type { Static } from "typebox";
 import { KINDS } from "../kinds.ts";
 import { Struct, NonEmptyText, Optional, ListOf } from "../common/fields.ts";
 import { Credentials, CertificateAuthority } from "../common/references.ts";
-import { Conditions, ObservedGeneration } from "../common/conditions.ts";
+import { Conditions, ObservedGeneration, ReconciledInputs } from "../common/conditions.ts";
 import { resourceSchema, readyColumns, ageColumn, type KindDefinition } from "../common/kind-definition.ts";
 
 export const NatsConnectionSpec = Struct(
@@ -33,6 +33,7 @@ export type NatsConnectionSpec = Static<typeof NatsConnectionSpec>;
 export const NatsConnectionStatus = Struct(
   {
     observedGeneration: Optional(ObservedGeneration()),
+    inputs: Optional(ReconciledInputs()),
     conditions: Optional(Conditions("Ready")),
   },
   "Observed state of the connection.",

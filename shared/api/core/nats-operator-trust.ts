@@ -3,7 +3,7 @@ import type { Static } from "typebox";
 import { KINDS } from "../kinds.ts";
 import { Struct, NonEmptyText, Optional, Text } from "../common/fields.ts";
 import { ObjectReference } from "../common/references.ts";
-import { Conditions, ObservedGeneration } from "../common/conditions.ts";
+import { Conditions, ObservedGeneration, ReconciledInputs } from "../common/conditions.ts";
 import { resourceSchema, readyColumns, ageColumn, type KindDefinition } from "../common/kind-definition.ts";
 
 export const NatsOperatorTrustSpec = Struct(
@@ -38,6 +38,7 @@ export type NatsOperatorTrustSpec = Static<typeof NatsOperatorTrustSpec>;
 export const NatsOperatorTrustStatus = Struct(
   {
     observedGeneration: Optional(ObservedGeneration()),
+    inputs: Optional(ReconciledInputs()),
     conditions: Optional(Conditions("Ready and ReferencesResolved; written for the reference form only")),
     operatorJWT: Optional(Text("Operator JWT mirrored from the referenced NatsOperator; cleared while not Ready.")),
     systemAccountJWT: Optional(

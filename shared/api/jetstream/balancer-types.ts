@@ -2,7 +2,22 @@
 import { Struct, Optional, OneOf, Text, Flag } from "../common/fields.ts";
 import { Duration, Time } from "../common/formats.ts";
 
-export const Moves = () =>
+/** A NatsBalancer's placement: refused, as an account's own API can move a copy only by dropping it first (B5). */
+const accountPlacement = () =>
+  Flag(
+    "Always false: a NatsBalancer moves leaders only. Copies are moved by a NatsSystemBalancer with moves.placement.",
+    {
+      default: false,
+      rules: [
+        {
+          rule: "!self",
+          message: "a NatsBalancer moves leaders only; copies are moved by a NatsSystemBalancer with moves.placement",
+        },
+      ],
+    },
+  );
+
+export const Moves = (of: "account" | "system" = "system") =>
   Optional(
     Struct(
       {
@@ -11,7 +26,9 @@ export const Moves = () =>
             default: true,
           }),
         ),
-        placement: Optional(Flag("Move replicas off crowded servers.", { default: false })),
+        placement: Optional(
+          of === "account" ? accountPlacement() : Flag("Move replicas off crowded servers.", { default: false }),
+        ),
       },
       "Which kinds of moves the balancer makes.",
       { default: {} },

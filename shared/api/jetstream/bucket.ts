@@ -1,6 +1,7 @@
 // Pieces shared by key-value and object-store buckets.
 import { NonEmptyText, Optional, Int32 } from "../common/fields.ts";
 import { readyColumns, conditionColumn, ageColumn, type PrinterColumn } from "../common/kind-definition.ts";
+import { raftColumns } from "./sync-status.ts";
 
 export const bucketName = () =>
   Optional(NonEmptyText("Bucket name (letters, digits, - and _); metadata.name when omitted. Cannot change."));
@@ -11,5 +12,7 @@ export const bucketColumns = (): PrinterColumn[] => [
   { name: "Bucket", type: "string", jsonPath: ".spec.name", description: "Bucket name." },
   ...readyColumns(),
   conditionColumn("Synced", "Whether the server config matched spec at the last check."),
+  ...raftColumns(),
+  { name: "Replicas", type: "integer", jsonPath: ".spec.replicas", description: "Copies of the data wanted." },
   ageColumn(),
 ];

@@ -4,7 +4,7 @@ import { KINDS } from "../kinds.ts";
 import { Struct, NonEmptyText, Optional, ListOf, Int32 } from "../common/fields.ts";
 import { ObjectReference } from "../common/references.ts";
 import { LabelSelector } from "../common/kubernetes.ts";
-import { Conditions, ObservedGeneration } from "../common/conditions.ts";
+import { Conditions, ObservedGeneration, ReconciledInputs } from "../common/conditions.ts";
 import {
   resourceSchema,
   readyColumns,
@@ -33,7 +33,7 @@ export const NatsBalancerSpec = Struct(
         listMapKeys: ["name"],
       }),
     ),
-    moves: Moves(),
+    moves: Moves("account"),
     interval: BalancerInterval(),
   },
   "The account to balance and how.",
@@ -43,6 +43,7 @@ export type NatsBalancerSpec = Static<typeof NatsBalancerSpec>;
 export const NatsBalancerStatus = Struct(
   {
     observedGeneration: Optional(ObservedGeneration()),
+    inputs: Optional(ReconciledInputs()),
     conditions: Optional(Conditions("Ready, Holding and Overlapping")),
     pools: Optional(
       ListOf(

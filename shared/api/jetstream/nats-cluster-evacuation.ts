@@ -3,7 +3,7 @@ import type { Static } from "typebox";
 import { KINDS } from "../kinds.ts";
 import { Struct, NonEmptyText, Optional, ListOf, Int32, OneOf, Text } from "../common/fields.ts";
 import { Time } from "../common/formats.ts";
-import { Conditions, ObservedGeneration } from "../common/conditions.ts";
+import { Conditions, ObservedGeneration, ReconciledInputs } from "../common/conditions.ts";
 import { resourceSchema, readyColumns, ageColumn, type KindDefinition } from "../common/kind-definition.ts";
 import { ImmutableConnectionRef } from "./policies.ts";
 
@@ -34,6 +34,7 @@ export type NatsClusterEvacuationSpec = Static<typeof NatsClusterEvacuationSpec>
 export const NatsClusterEvacuationStatus = Struct(
   {
     observedGeneration: Optional(ObservedGeneration()),
+    inputs: Optional(ReconciledInputs()),
     conditions: Optional(Conditions("Ready and Progressing")),
     moved: Optional(Int32("Streams moved.")),
     inFlight: Optional(Int32("Moves in flight.")),

@@ -23,7 +23,7 @@ import {
   type KindDefinition,
 } from "../common/kind-definition.ts";
 import { policyProperties } from "./policies.ts";
-import { syncStatusProperties, replicasList } from "./sync-status.ts";
+import { syncStatusProperties, replicasList, raftColumns } from "./sync-status.ts";
 import { fixedOnceCreated, immutableUnlessRecreate, serverNameImmutable } from "./rules.ts";
 
 const UNLESS_RECREATE = " Cannot change unless recreateOnImmutableChange is set.";
@@ -119,6 +119,7 @@ export const NatsConsumerStatus = Struct(
           created: Optional(Time("When the consumer was created.")),
           leader: Optional(Text("Server leading the consumer's Raft group.")),
           replicas: Optional(replicasList("Followers.")),
+          currentReplicas: Optional(Int32("Members of the Raft group that are current, the leader included.")),
         },
         "The consumer as the server reports it.",
       ),
@@ -141,6 +142,7 @@ export const natsConsumerDefinition: KindDefinition = {
     { name: "Consumer", type: "string", jsonPath: ".spec.name", description: "Durable consumer name." },
     ...readyColumns(),
     conditionColumn("Synced", "Whether the server config matched spec at the last check."),
+    ...raftColumns(),
     ageColumn(),
   ],
 };

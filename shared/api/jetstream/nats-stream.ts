@@ -21,9 +21,9 @@ import {
   ageColumn,
   type KindDefinition,
 } from "../common/kind-definition.ts";
-import { policyProperties, ImmutableConnectionRef } from "./policies.ts";
+import { policyProperties, ImmutableConnectionRef, STREAM_LOSS_POLICIES } from "./policies.ts";
 import { StorageType, StreamPlacement, StreamSource, SubjectTransform, Republish } from "./stream-types.ts";
-import { syncStatusProperties, StreamServerStatus, replicasList } from "./sync-status.ts";
+import { syncStatusProperties, StreamServerStatus, replicasList, raftColumns } from "./sync-status.ts";
 import { immutable, cannotUnset, serverNameImmutable } from "./rules.ts";
 
 const LockingFlag = (field: string, description: string) =>
@@ -97,6 +97,15 @@ export const NatsStreamSpec = Struct(
     allowMsgCounter: Optional(
       Flag("Make the stream a counter stream. Cannot change.", { rules: [immutable("allowMsgCounter")] }),
     ),
+    onLoss: Optional(
+      OneOf(
+        STREAM_LOSS_POLICIES,
+        "What to do when the stream, created or adopted before, is not found on the server: Recreate it empty " +
+          "(a StreamLost Warning and status.lost record the loss first), or Hold: record the loss and leave it " +
+          "gone, Ready False with reason StreamLost, until onLoss is set to Recreate.",
+        { default: "Recreate" },
+      ),
+    ),
     persistMode: Optional(
       OneOf(["Default", "Async"], "How writes are persisted. Cannot change.", { rules: [immutable("persistMode")] }),
     ),
@@ -109,6 +118,22 @@ export const NatsStreamStatus = Struct(
   {
     ...syncStatusProperties(),
     server: Optional(StreamServerStatus),
+    lost: Optional(
+      Struct(
+        {
+          at: Time("When the stream was found missing on the server."),
+          lastKnown: Struct(
+            {
+              messages: Optional(Int64("Messages stored at the last check.")),
+              bytes: Optional(Quantity("Bytes stored at the last check.")),
+              lastSequence: Optional(Int64("Sequence of the last message stored at the last check.")),
+            },
+            "What status.server showed at the last check before the loss.",
+          ),
+        },
+        "The last time the stream, created or adopted before, was not found on the server.",
+      ),
+    ),
     transfer: Optional(
       Struct(
         {
@@ -147,6 +172,8 @@ export const natsStreamDefinition: KindDefinition = {
     { name: "Stream", type: "string", jsonPath: ".spec.name", description: "Server-side stream name." },
     ...readyColumns(),
     conditionColumn("Synced", "Whether the server config matched spec at the last check."),
+    ...raftColumns(),
+    { name: "Replicas", type: "integer", jsonPath: ".spec.replicas", description: "Copies of each message wanted." },
     ageColumn(),
   ],
 };

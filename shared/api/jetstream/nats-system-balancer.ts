@@ -3,7 +3,7 @@ import type { Static } from "typebox";
 import { KINDS } from "../kinds.ts";
 import { Struct, NonEmptyText, Optional, ListOf, Int32, Int64, Flag, OneOf, Text } from "../common/fields.ts";
 import { ObjectReference } from "../common/references.ts";
-import { Conditions, ObservedGeneration } from "../common/conditions.ts";
+import { Conditions, ObservedGeneration, ReconciledInputs } from "../common/conditions.ts";
 import {
   resourceSchema,
   readyColumns,
@@ -26,6 +26,7 @@ export type NatsSystemBalancerSpec = Static<typeof NatsSystemBalancerSpec>;
 export const NatsSystemBalancerStatus = Struct(
   {
     observedGeneration: Optional(ObservedGeneration()),
+    inputs: Optional(ReconciledInputs()),
     conditions: Optional(Conditions("Ready and Holding")),
     capabilities: Optional(
       Struct(

@@ -6,6 +6,9 @@ import { immutable } from "./rules.ts";
 export const ADOPTION_POLICIES = ["Never", "Adopt", "AdoptOrCreate"] as const;
 export const TERMINAL_POLICIES = ["Hold", "Retry"] as const;
 export const DELETION_POLICIES = ["Retain", "Delete"] as const;
+/** What a NatsStream does when its stream, created or adopted before, is gone on the server. */
+export const STREAM_LOSS_POLICIES = ["Recreate", "Hold"] as const;
+export type StreamLossPolicy = (typeof STREAM_LOSS_POLICIES)[number];
 export type DeletionPolicy = (typeof DELETION_POLICIES)[number];
 
 export const policyProperties = (serverObject: string, deletionDefault: DeletionPolicy) => ({

@@ -46,6 +46,8 @@ const evacuation = (extra: Spec = {}): Spec => ({
   ...extra,
 });
 const stepdown = { preset: "jetstream-stepdown" };
+const ephemeral = { storage: "Ephemeral" };
+const claims = { volumeClaimTemplate: { spec: { resources: { requests: { storage: "1Gi" } } } } };
 const exported = (extra: Spec = {}): Spec => ({ name: "e", type: "Service", subject: "svc.x", ...extra });
 
 export const CREATE_RULES: readonly CreateRuleCase[] = [
@@ -77,11 +79,44 @@ export const CREATE_RULES: readonly CreateRuleCase[] = [
     kind: "NatsCluster",
     message: "a leaf running JetStream must set jetstream.domain",
     accept: [
-      cluster({ leafRemotes: [{ connectionRef: { name: "hub" } }], jetstream: { domain: "edge" } }),
+      cluster({ leafRemotes: [{ connectionRef: { name: "hub" } }], jetstream: { domain: "edge", ...ephemeral } }),
       cluster({ leafRemotes: [{ connectionRef: { name: "hub" } }] }),
-      cluster({ jetstream: {} }),
+      cluster({ jetstream: { storage: "Ephemeral" } }),
     ],
-    refuse: [cluster({ leafRemotes: [{ connectionRef: { name: "hub" } }], jetstream: {} })],
+    refuse: [cluster({ leafRemotes: [{ connectionRef: { name: "hub" } }], jetstream: { storage: "Ephemeral" } })],
+  },
+  {
+    kind: "NatsCluster",
+    message:
+      "JetStream without jetstream.volumeClaimTemplate keeps its data in an emptyDir that every server restart " +
+      "empties: set jetstream.volumeClaimTemplate, or set jetstream.storage: Ephemeral to accept that",
+    accept: [
+      cluster({ jetstream: claims }),
+      cluster({ jetstream: { ...claims, storage: "Persistent" } }),
+      cluster({ jetstream: ephemeral }),
+      cluster(),
+    ],
+    refuse: [
+      cluster({ jetstream: {} }),
+      cluster({ jetstream: { storage: "Persistent" } }),
+      cluster({ jetstream: { domain: "edge", limits: { maxFileStore: "1Gi" } } }),
+    ],
+  },
+  {
+    kind: "NatsCluster",
+    message: "jetstream.storage: Ephemeral and jetstream.volumeClaimTemplate contradict each other: remove one",
+    accept: [cluster({ jetstream: claims }), cluster({ jetstream: ephemeral })],
+    refuse: [cluster({ jetstream: { ...claims, storage: "Ephemeral" } })],
+  },
+  {
+    kind: "NatsCluster",
+    message: "jetstream.syncInterval must be a positive duration such as 2m, 10s or 500ms, or always",
+    accept: ["always", "2m", "10s", "500ms", "1m30s", "1.5s", "100us"].map((syncInterval) =>
+      cluster({ jetstream: { ...claims, syncInterval } }),
+    ),
+    refuse: ["Always", "never", "", "0s", "0", "-1s", "10", "2 m", "1d"].map((syncInterval) =>
+      cluster({ jetstream: { ...claims, syncInterval } }),
+    ),
   },
   {
     kind: "NatsCluster",
@@ -367,6 +402,12 @@ export const CREATE_RULES: readonly CreateRuleCase[] = [
     accept: [{ streamRef: { name: "s" } }, { ...conn, stream: "S" }],
     refuse: [{ stream: "S" }],
   },
+  {
+    kind: "NatsBalancer",
+    message: "a NatsBalancer moves leaders only; copies are moved by a NatsSystemBalancer with moves.placement",
+    accept: [{ ...conn }, { ...conn, moves: { leader: true, placement: false } }],
+    refuse: [{ ...conn, moves: { placement: true } }],
+  },
   ...(["NatsBalancer", "NatsSystemBalancer"] as const).map((kind): CreateRuleCase => ({
     kind,
     message: "interval must be a positive duration",
@@ -414,11 +455,11 @@ export const TRANSITION_RULES: readonly TransitionRuleCase[] = [
     message:
       "a JetStream NatsCluster cannot move between one server without a gateway (standalone JetStream) and " +
       "clustered JetStream: nats-server does not carry streams across; create a new NatsCluster and move the streams",
-    base: cluster({ replicas: 1, jetstream: {} }),
-    accept: [cluster({ replicas: 1, jetstream: {}, serverTags: { zone: "a" } }), cluster({ replicas: 3 })],
+    base: cluster({ replicas: 1, jetstream: ephemeral }),
+    accept: [cluster({ replicas: 1, jetstream: ephemeral, serverTags: { zone: "a" } }), cluster({ replicas: 3 })],
     refuse: [
-      cluster({ replicas: 3, jetstream: {} }),
-      cluster({ replicas: 1, jetstream: {}, gateway: gateway({ tls: secretRef }) }),
+      cluster({ replicas: 3, jetstream: ephemeral }),
+      cluster({ replicas: 1, jetstream: ephemeral, gateway: gateway({ tls: secretRef }) }),
     ],
   },
   {

@@ -9,7 +9,7 @@
 // deleted user of the system account is revoked in the system account JWT and kicked.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -19,8 +19,10 @@ import { SYSTEM_CONNECTION_ENV } from "../../../functions/sign-account/servers/s
 import type { KubeObject } from "../../../shared/kube/object.ts";
 import { ensureNsc } from "../../harness/binaries.ts";
 import { startEnvironment, type Environment } from "../support/environment.ts";
-import { condition, quickstart, waitAtRest, waitFor } from "../cluster/support/natscluster.ts";
-import { startOperator, type RunningOperator } from "../cluster/support/operator.ts";
+import { condition, quickstart, waitAtRest } from "../cluster/support/natscluster.ts";
+import { pluginShell } from "../support/kubectl-plugin.ts";
+import { startOperator, type RunningOperator } from "../support/operator.ts";
+import { waitFor } from "../../harness/wait.ts";
 
 const run = promisify(execFile);
 
@@ -158,7 +160,10 @@ async function roundTrip(from: NatsConnection, to: NatsConnection, subject: stri
   from.publish(subject, "hello");
   const again = setInterval(() => from.publish(subject, "hello"), 250);
   try {
-    return await waitFor("the message", async () => Promise.race([received, pause(100)]), 20_000, 0);
+    return await waitFor("the message", async () => Promise.race([received, pause(100)]), {
+      timeoutMs: 20_000,
+      intervalMs: 0,
+    });
   } finally {
     clearInterval(again);
     sub.unsubscribe();
@@ -180,7 +185,7 @@ const waitDistributed = (kind: string, name: string, accept: (o: AuthObject) => 
       const o = await read(kind, name);
       return o && conditionOf(o, "Distributed")?.status === "True" && accept(o) ? o : undefined;
     },
-    120_000,
+    { timeoutMs: 120_000 },
   ).catch(dumpLog);
 
 async function makeWithNsc(): Promise<void> {
@@ -258,12 +263,12 @@ beforeAll(async () => {
     "nsc's push acknowledged by every server",
     async () =>
       (await gather(admin as NatsConnection, "$SYS.REQ.CLAIMS.UPDATE", made.orders.jwt)).length === 3 || undefined,
-    60_000,
+    { timeoutMs: 60_000 },
   );
   await waitFor(
     "nsc's orders JWT on every server",
     async () => (await lookups(made.orders.key)).filter((j) => j === made.orders.jwt).length === 3,
-    60_000,
+    { timeoutMs: 60_000 },
   );
 }, 600_000);
 
@@ -361,7 +366,7 @@ describe("an operator and an account made with nsc, adopted from their seeds", (
         (await env.kube.list<Event>({ apiVersion: "events.k8s.io/v1", kind: "Event", namespace })).some(
           (e) => e.reason === "JWTPushed" && e.regarding?.kind === "NatsSystemAccount" && e.regarding.name === "sys",
         ),
-      30_000,
+      { timeoutMs: 30_000 },
     );
     // The revocation nsc signed into SYS's JWT is recovered from the servers and kept.
     expect(claimsOf(systemJwt).nats?.revocations?.[made.sysOld]).toBeDefined();
@@ -374,7 +379,7 @@ describe("an operator and an account made with nsc, adopted from their seeds", (
         const o = await read("NatsSystemAccount", "sys");
         return o?.status?.revocations?.some((r) => r.publicKey === made.sysOld) ? o : undefined;
       },
-      30_000,
+      { timeoutMs: 30_000 },
     );
     expect(shown.status?.publicKey).toBe(made.sys.key);
     expect(await refusedCreds(made.creds.sysOld)).toMatch(/authorization|revoked/i);
@@ -386,7 +391,7 @@ describe("an operator and an account made with nsc, adopted from their seeds", (
         const o = await read("NatsAccount", "orders");
         return conditionOf(o, "Ready")?.reason === "AdoptionDropsClaims" ? o : undefined;
       },
-      120_000,
+      { timeoutMs: 120_000 },
     ).catch(dumpLog);
     expect(conditionOf(refused, "Ready")?.message).toContain(
       "the JWT the servers hold carries claims the one signed from spec would not: exports[0];",
@@ -442,7 +447,7 @@ describe("an operator and an account made with nsc, adopted from their seeds", (
         const [a, b] = [await credsOf("fresh-creds"), await credsOf("fresh-dev-creds")];
         return a.includes("NATS USER JWT") && b.includes("NATS USER JWT") ? [a, b] : undefined;
       },
-      60_000,
+      { timeoutMs: 60_000 },
     ).catch(dumpLog);
     const [fresh, dev] = [await asUser(creds[0] ?? ""), await asUser(creds[1] ?? "")];
     try {
@@ -455,6 +460,77 @@ describe("an operator and an account made with nsc, adopted from their seeds", (
       await dev.close();
     }
   }, 120_000);
+
+  it("kubectl nats-operator, as the single executable with only a kubeconfig, shows the cluster's and account's status, previews reading the servers' monitoring through the API, and writes fresh's creds as a nats context", async () => {
+    await waitAtRest(env.kube, namespace, 120_000, CLUSTER).catch(dumpLog);
+    const { home, plugin, close } = await pluginShell();
+    try {
+      const status = await plugin("status", `natscluster/${CLUSTER}`, "-n", namespace);
+      expect(status).toMatch(new RegExp(`^NatsCluster:\\s+${namespace}/${CLUSTER}$`, "m"));
+      expect(status).toMatch(/^Version:\s+2\.15\.2$/m);
+      expect(status).toMatch(/^Ready:\s+3\/3 servers$/m);
+      for (const i of [0, 1, 2])
+        expect(status).toMatch(new RegExp(`^${CLUSTER}-${i}\\s+2\\.15\\.2\\s+true\\s+\\S+$`, "m"));
+      expect(status).toMatch(/^Ready\s+True\s/m);
+      expect(status).toMatch(/^Settled\s+True\s/m);
+      const json = JSON.parse(await plugin("status", `natscluster/${CLUSTER}`, "-n", namespace, "-o", "json")) as {
+        ready: { servers: number; planned: number };
+        servers: unknown[];
+      };
+      expect(json.ready).toEqual({ servers: 3, planned: 3 });
+      expect(json.servers).toHaveLength(3);
+
+      const account = await plugin("status", "natsaccount/orders", "-n", namespace);
+      expect(account).toMatch(/^Distribution:\s+[0-3]\/3 servers hold the current JWT$/m);
+      expect(account).toMatch(/^Distributed\s+(True|False)\s/m);
+
+      // The meta leader comes from the servers' /jsz, read through the plugin's relay: the API
+      // server's pods proxy, or here, where the API server will not proxy to the simulated node's
+      // loopback pod addresses, the pod address the API names (the in-cluster names do not resolve).
+      const preview = await plugin("preview", `natscluster/${CLUSTER}`, "-n", namespace);
+      expect(preview).toContain("no config change");
+      expect(preview).toMatch(new RegExp(`meta leader: ${CLUSTER}-[0-2]`));
+      expect(preview).not.toContain("blocked:");
+
+      const client = (
+        await env.kube.get<KubeObject & { status?: { endpoints?: { client?: string } } }>({
+          apiVersion: "cluster.nats-operator.io/v1beta1",
+          kind: "NatsCluster",
+          namespace,
+          name: CLUSTER,
+        })
+      )?.status?.endpoints?.client;
+      expect(client).toBeDefined();
+      const written = await plugin("creds", "natsuser/fresh", "-n", namespace);
+      expect(written).toContain(`nats --context ${namespace}-fresh`);
+      const contextPath = join(home, ".config", "nats", "context", `${namespace}-fresh.json`);
+      const context = JSON.parse(readFileSync(contextPath, "utf8")) as { url: string; creds: string };
+      expect(context.url).toBe(client);
+      expect(context.creds).toBe(join(home, ".config", "nats", "creds", "nats-operator", `${namespace}-fresh.creds`));
+      expect(statSync(context.creds).mode & 0o777).toBe(0o600);
+      // The creds written connect: the same file the user's Secret holds.
+      expect(readFileSync(context.creds, "utf8")).toBe(await credsOf("fresh-creds"));
+
+      const printed = await plugin(
+        "creds",
+        "natsuser/fresh",
+        "-n",
+        namespace,
+        "--print",
+        "--server",
+        "nats://example:4222",
+      );
+      expect(printed).toContain('"url": "nats://example:4222"');
+      expect(printed).toContain("NATS USER JWT");
+
+      const missing = await plugin("status", "natscluster/absent", "-n", namespace).catch(
+        (error: { code?: number; stderr?: string }) => error,
+      );
+      expect(missing).toMatchObject({ code: 1, stderr: expect.stringContaining("not found") });
+    } finally {
+      close();
+    }
+  }, 360_000);
 
   it("raising limits.connections re-signs the account and reaches all 3 servers", async () => {
     const before = await read("NatsAccount", "orders");
@@ -479,7 +555,7 @@ describe("an operator and an account made with nsc, adopted from their seeds", (
     const creds = await waitFor(
       "sys-temp's creds",
       async () => ((await credsOf("sys-temp-creds")).includes("NATS USER JWT") ? credsOf("sys-temp-creds") : undefined),
-      60_000,
+      { timeoutMs: 60_000 },
     ).catch(dumpLog);
     const user = await waitFor(
       "sys-temp carries the revoke finalizer",
@@ -487,7 +563,7 @@ describe("an operator and an account made with nsc, adopted from their seeds", (
         const u = await read("NatsUser", "sys-temp");
         return u?.metadata.finalizers?.includes("auth.nats-operator.io/revoke") && u.status?.publicKey ? u : undefined;
       },
-      60_000,
+      { timeoutMs: 60_000 },
     ).catch(dumpLog);
     const key = user.status?.publicKey ?? "";
     const nc = await asUser(creds, false);
@@ -496,12 +572,15 @@ describe("an operator and an account made with nsc, adopted from their seeds", (
     const closed = nc.closed().then(() => void (closedAt = Date.now()));
     const deletedAt = Date.now();
     await env.kube.delete({ apiVersion: AUTH, kind: "NatsUser", namespace, name: "sys-temp" });
-    await waitFor("sys-temp's connection closed", async () => closedAt > 0, 30_000, 200).catch(dumpLog);
+    await waitFor("sys-temp's connection closed", async () => closedAt > 0, {
+      timeoutMs: 30_000,
+      intervalMs: 200,
+    }).catch(dumpLog);
     await closed;
     expect(closedAt - deletedAt).toBeLessThan(15_000);
-    await waitFor("sys-temp gone", async () => (await read("NatsUser", "sys-temp")) === undefined, 60_000).catch(
-      dumpLog,
-    );
+    await waitFor("sys-temp gone", async () => (await read("NatsUser", "sys-temp")) === undefined, {
+      timeoutMs: 60_000,
+    }).catch(dumpLog);
     const systemJwt = (await read("NatsOperator", "acme"))?.status?.systemAccount?.jwt ?? "";
     expect(claimsOf(systemJwt).nats?.revocations?.[key]).toBeDefined();
     await waitDistributed(
@@ -517,7 +596,7 @@ describe("an operator and an account made with nsc, adopted from their seeds", (
         (await env.kube.list<Event>({ apiVersion: "events.k8s.io/v1", kind: "Event", namespace })).some(
           (e) => e.reason === "JWTPushed" && e.regarding?.kind === "NatsSystemAccount" && e.regarding.name === "sys",
         ),
-      30_000,
+      { timeoutMs: 30_000 },
     );
     // The revocation nsc signed into SYS's JWT is recovered from the servers and kept.
     expect(claimsOf(systemJwt).nats?.revocations?.[made.sysOld]).toBeDefined();
@@ -530,7 +609,7 @@ describe("an operator and an account made with nsc, adopted from their seeds", (
         const o = await read("NatsSystemAccount", "sys");
         return o?.status?.revocations?.some((r) => r.publicKey === made.sysOld) ? o : undefined;
       },
-      30_000,
+      { timeoutMs: 30_000 },
     );
     expect(shown.status?.publicKey).toBe(made.sys.key);
     expect(await refusedCreds(made.creds.sysOld)).toMatch(/authorization|revoked/i);

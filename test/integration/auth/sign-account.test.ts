@@ -1,3 +1,4 @@
+// harness: real node
 // Story 2's first half with the operator's own signing: a NatsOperator and NatsSystemAccount whose
 // keys sign-account generates, a reference-form NatsOperatorTrust it fills, and a three-server
 // JetStream NatsCluster that boots under that trust and is driven by a cluster-controller system
@@ -8,8 +9,9 @@ import { createOperator } from "@nats-io/nkeys";
 import { signAccount } from "../../../functions/sign-account/index.ts";
 import type { KubeObject } from "../../../shared/kube/object.ts";
 import { startEnvironment, type Environment } from "../support/environment.ts";
-import { condition, quickstart, waitAtRest, waitFor } from "../cluster/support/natscluster.ts";
-import { startOperator, type RunningOperator } from "../cluster/support/operator.ts";
+import { condition, quickstart, waitAtRest } from "../cluster/support/natscluster.ts";
+import { startOperator, type RunningOperator } from "../support/operator.ts";
+import { waitFor } from "../../harness/wait.ts";
 
 let env: Environment;
 let operator: RunningOperator;
@@ -89,7 +91,7 @@ describe("sign-account on a real control plane and real NATS servers", () => {
         });
         return t?.status?.conditions?.find((c) => c.type === "Ready")?.reason === "Mirrored" ? t : undefined;
       },
-      60_000,
+      { timeoutMs: 60_000 },
     ).catch((error: unknown) => {
       process.stdout.write(operator.log.slice(-40).join(""));
       throw error;
@@ -100,11 +102,9 @@ describe("sign-account on a real control plane and real NATS servers", () => {
     expect(identity?.metadata.annotations?.["auth.nats-operator.io/generated-for"]).toBe("operator/main");
     expect(identity?.metadata.ownerReferences).toBeUndefined();
 
-    await waitFor(
-      "the controller's creds",
-      async () => (await credsOf("controller-creds")).includes("NATS USER JWT"),
-      60_000,
-    );
+    await waitFor("the controller's creds", async () => (await credsOf("controller-creds")).includes("NATS USER JWT"), {
+      timeoutMs: 60_000,
+    });
     const manifest = quickstart(namespace, "signed");
     manifest.spec["auth"] = {
       trustRef: { name: "main" },
@@ -142,7 +142,7 @@ describe("sign-account on a real control plane and real NATS servers", () => {
         const names = answers.map((a) => a.server?.name).sort();
         return names.length === 3 ? names : undefined;
       },
-      30_000,
+      { timeoutMs: 30_000 },
     );
     expect(statsz).toEqual(["signed-0", "signed-1", "signed-2"]);
     await controller.close();
@@ -181,7 +181,7 @@ describe("sign-account on a real control plane and real NATS servers", () => {
     const signedBefore = await waitFor(
       "the account signed",
       async () => issuerOf((await env.kube.get<Account>(accountKey))?.status?.jwt),
-      60_000,
+      { timeoutMs: 60_000 },
     );
     // The new key in a Secret of the user's, the generated one kept but marked retiring.
     const next = createOperator();
@@ -209,7 +209,7 @@ describe("sign-account on a real control plane and real NATS servers", () => {
     await waitFor(
       "the account re-signed by the new key",
       async () => issuerOf((await env.kube.get<Account>(accountKey))?.status?.jwt) === newKey,
-      120_000,
+      { timeoutMs: 120_000 },
     );
     expect(signedBefore).not.toBe(newKey);
     const retiringOf = (op: WithStatus | undefined) =>
@@ -222,7 +222,7 @@ describe("sign-account on a real control plane and real NATS servers", () => {
         const op = await readOperator();
         return retiringOf(op)?.status === "False" ? op : undefined;
       },
-      120_000,
+      { timeoutMs: 120_000 },
     ).catch((error: unknown) => {
       process.stdout.write(operator.log.slice(-30).join(""));
       throw error;

@@ -1,18 +1,25 @@
+// harness: real node
 // Stories 5 and 4 on one 3-server operator-mode cluster, signed and distributed by sign-account:
 // account wiring (a public stream export, a service export and a private export with an
 // activation token, imported by another account, used by real NATS clients; an import across
 // namespaces without a grant left out with ImportsUnresolved), and team self-service with grants
 // (a team namespace's NatsAccount admitted by a NatsReferenceGrant; the grant deleted deletes its
-// JWT from every server and its user is refused; the grant made again restores both). No JWT is
-// made by test code.
+// JWT from every server and its user is refused; the grant made again restores both; an older
+// account switching to the team's key, or the system account's, is refused and both JWTs stay; a
+// user across namespaces whose grant goes is revoked and closed, and re-keyed when granted again;
+// the grant deleted again while every grant and Secret event is lost, the resync finds it and
+// withdraws the account the same way). No JWT is made by test code.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { connect, createInbox, credsAuthenticator, type NatsConnection } from "@nats-io/transport-node";
 import { signAccount } from "../../../functions/sign-account/index.ts";
 import { SYSTEM_CONNECTION_ENV } from "../../../functions/sign-account/servers/system-connection.ts";
 import type { KubeObject } from "../../../shared/kube/object.ts";
 import { startEnvironment, type Environment } from "../support/environment.ts";
-import { condition, quickstart, waitAtRest, waitFor } from "../cluster/support/natscluster.ts";
-import { startOperator, type RunningOperator } from "../cluster/support/operator.ts";
+import { condition, quickstart, waitAtRest } from "../cluster/support/natscluster.ts";
+import { pluginShell } from "../support/kubectl-plugin.ts";
+import { startOperator, type RunningOperator } from "../support/operator.ts";
+import { faults, resyncPingSources, sweepsSince, sweepThatFoundIt } from "../support/resync.ts";
+import { waitFor } from "../../harness/wait.ts";
 
 let env: Environment;
 let operator: RunningOperator;
@@ -35,7 +42,7 @@ type Account = KubeObject & {
     conditions?: Condition[];
   };
 };
-type User = KubeObject & { status?: { conditions?: Condition[] } };
+type User = KubeObject & { status?: { publicKey?: string; conditions?: Condition[] } };
 
 const AUTH = "auth.nats-operator.io/v1beta1";
 const CORE = "nats-operator.io/v1beta1";
@@ -72,7 +79,7 @@ async function connectAs(namespace: string, user: string): Promise<NatsConnectio
   const creds = await waitFor(
     `${namespace}/${user}'s creds`,
     async () => ((await credsOf(namespace, user)).includes("NATS USER JWT") ? credsOf(namespace, user) : undefined),
-    60_000,
+    { timeoutMs: 60_000 },
   ).catch(dumpLog);
   return connect({
     servers: servers(),
@@ -112,7 +119,7 @@ const waitOnServers = (namespace: string, name: string, accept: (a: Account) => 
       const held = await lookup(account.status?.publicKey);
       return held.length === 3 && held.every((j) => j === account.status?.jwt) ? account : undefined;
     },
-    120_000,
+    { timeoutMs: 120_000 },
   ).catch(dumpLog);
 
 /** The first message `nc` gets on `subject`, publishing until one arrives (interest crosses accounts and servers a little later). */
@@ -134,13 +141,13 @@ async function receives(
   return answer;
 }
 
-const grant = (name: string, from: string, to: { kind: string; name?: string }) =>
+const grant = (name: string, from: string, to: { kind: string; name?: string }, fromKind = "NatsAccount") =>
   ({
     apiVersion: CORE,
     kind: "NatsReferenceGrant",
     metadata: { name, namespace: platform },
     spec: {
-      from: [{ group: "auth.nats-operator.io", kind: "NatsAccount", namespace: from }],
+      from: [{ group: "auth.nats-operator.io", kind: fromKind, namespace: from }],
       to: [{ group: "auth.nats-operator.io", ...to }],
     },
   }) as KubeObject;
@@ -178,7 +185,7 @@ beforeAll(async () => {
   await waitFor(
     "the controller's creds",
     async () => (await credsOf(platform, "controller")).includes("NATS USER JWT"),
-    60_000,
+    { timeoutMs: 60_000 },
   ).catch(dumpLog);
   const manifest = quickstart(platform, CLUSTER);
   manifest.spec["auth"] = {
@@ -288,7 +295,7 @@ describe("story 5: account wiring with exports, imports and activation tokens", 
           (m) => m.string(),
           () => undefined,
         ),
-      30_000,
+      { timeoutMs: 30_000 },
     );
     expect(reply).toBe("found 42");
     expect(await receives(shop, "audit.login", () => orders.publish("audit.login", "alice"))).toBe("alice");
@@ -353,23 +360,24 @@ describe("story 5: account wiring with exports, imports and activation tokens", 
   }, 180_000);
 });
 
+/** Whether `creds` connect ("connected"), or the error message when they are refused. */
+const tryCreds = (creds: string): Promise<string> =>
+  connect({
+    servers: servers(),
+    authenticator: credsAuthenticator(new TextEncoder().encode(creds)),
+    timeout: 5_000,
+    reconnect: false,
+  }).then(
+    async (nc) => {
+      await nc.close();
+      return "connected";
+    },
+    (error: unknown) => (error instanceof Error ? error.message : String(error)),
+  );
+
 describe("story 4: team self-service with grants", () => {
   /** Whether alice's creds connect; the error message when they are refused. */
-  const attempt = async () => {
-    const creds = await credsOf(team, "alice");
-    return connect({
-      servers: servers(),
-      authenticator: credsAuthenticator(new TextEncoder().encode(creds)),
-      timeout: 5_000,
-      reconnect: false,
-    }).then(
-      async (nc) => {
-        await nc.close();
-        return "connected";
-      },
-      (error: unknown) => (error instanceof Error ? error.message : String(error)),
-    );
-  };
+  const attempt = async () => tryCreds(await credsOf(team, "alice"));
   let key: string | undefined;
 
   it("a team's NatsAccount admitted by the grant is signed, reaches all 3 servers, and its user connects", async () => {
@@ -397,7 +405,7 @@ describe("story 4: team self-service with grants", () => {
           ? a
           : undefined;
       },
-      120_000,
+      { timeoutMs: 120_000 },
     ).catch(dumpLog);
     expect(account.status?.jwt).toBeUndefined();
     expect(account.status?.publicKey).toBeUndefined();
@@ -409,7 +417,7 @@ describe("story 4: team self-service with grants", () => {
         const held = await lookup(key);
         return held.length === 3 && held.every((j) => j === "");
       },
-      90_000,
+      { timeoutMs: 90_000 },
     ).catch(dumpLog);
     const user = await waitFor(
       "alice not admitted",
@@ -417,7 +425,7 @@ describe("story 4: team self-service with grants", () => {
         const u = await readUser(team, "alice");
         return conditionOf(u, "Ready")?.reason === "AccountNotAdmitted" ? u : undefined;
       },
-      60_000,
+      { timeoutMs: 60_000 },
     ).catch(dumpLog);
     expect(conditionOf(user, "Ready")?.status).toBe("False");
     expect(await attempt()).toMatch(/authorization/i);
@@ -429,11 +437,9 @@ describe("story 4: team self-service with grants", () => {
     expect(account.status?.publicKey).toBe(key);
     expect(conditionOf(account, "Ready")).toMatchObject({ status: "True", reason: "Distributed" });
     expect(await lookup(key)).toEqual([account.status?.jwt, account.status?.jwt, account.status?.jwt]);
-    await waitFor(
-      "alice connects again",
-      async () => ((await attempt()) === "connected" ? true : undefined),
-      30_000,
-    ).catch(dumpLog);
+    await waitFor("alice connects again", async () => ((await attempt()) === "connected" ? true : undefined), {
+      timeoutMs: 30_000,
+    }).catch(dumpLog);
     // The operator's deleted-accounts list no longer holds the key, so its watch leaves it alone.
     const op = await env.kube.get<KubeObject & { status?: { deletedAccounts?: { publicKey: string }[] } }>({
       apiVersion: AUTH,
@@ -443,4 +449,205 @@ describe("story 4: team self-service with grants", () => {
     });
     expect(op?.status?.deletedAccounts?.some((d) => d.publicKey === key) ?? false).toBe(false);
   }, 180_000);
+
+  it("an older account switching to team-a's key, or the system account's, is refused naming the holder; both JWTs stay on all 3 servers and their users connect", async () => {
+    const victim = await waitOnServers(team, "team-a");
+    const held = await lookup(victim.status?.publicKey);
+    const op = await env.kube.get<KubeObject & { status?: { systemAccount?: { publicKey?: string } } }>({
+      apiVersion: AUTH,
+      kind: "NatsOperator",
+      namespace: platform,
+      name: "main",
+    });
+    const systemKey = op?.status?.systemAccount?.publicKey;
+    const systemHeld = await lookup(systemKey);
+    const shop = await readAccount(platform, "shop");
+    // A key held offline needs a signing key: shop's own generated one, adopted.
+    const own = { signing: [{ name: "own", secretKeyRef: { name: "shop-account-signing-1", key: "seed" } }] };
+    const switchTo = (publicKey: string | null | undefined) =>
+      env.kube.patch(
+        { apiVersion: AUTH, kind: "NatsAccount", namespace: platform, name: "shop" },
+        { spec: publicKey ? { publicKey, keys: own } : { publicKey: null, keys: null } },
+        "merge",
+      );
+    const refusedFor = (holder: string) =>
+      waitFor(
+        `shop refused: ${holder}`,
+        async () => {
+          const a = await readAccount(platform, "shop");
+          const ready = conditionOf(a, "Ready");
+          return ready?.reason === "PublicKeyInUse" && ready.message.includes(holder) ? a : undefined;
+        },
+        { timeoutMs: 60_000 },
+      ).catch(dumpLog);
+    try {
+      // shop (story 5) is older than team-a: its age gives it nothing, team-a recorded the key first.
+      await switchTo(victim.status?.publicKey);
+      const refused = await refusedFor(`NatsAccount ${team}/team-a`);
+      expect(refused.status?.publicKey).toBe(shop?.status?.publicKey);
+      expect(refused.status?.jwt).toBe(shop?.status?.jwt);
+      const events = await env.kube.list<KubeObject & { reason?: string; regarding?: { name?: string } }>({
+        apiVersion: "events.k8s.io/v1",
+        kind: "Event",
+        namespace: platform,
+      });
+      expect(events.some((e) => e.reason === "PublicKeyInUse" && e.regarding?.name === "shop")).toBe(true);
+      expect(await lookup(victim.status?.publicKey)).toEqual(held);
+      expect((await readAccount(team, "team-a"))?.status?.jwt).toBe(victim.status?.jwt);
+      expect(await attempt()).toBe("connected");
+
+      await switchTo(systemKey);
+      await refusedFor(`NatsSystemAccount ${platform}/sys`);
+      expect(await lookup(systemKey)).toEqual(systemHeld);
+      expect(await lookup(victim.status?.publicKey)).toEqual(held);
+      expect(admin?.isClosed()).toBe(false);
+    } finally {
+      await switchTo(null);
+    }
+    await waitOnServers(
+      platform,
+      "shop",
+      (a) => a.status?.publicKey === shop?.status?.publicKey && conditionOf(a, "Ready")?.status === "True",
+    );
+  }, 180_000);
+
+  it("a cross-namespace user whose grant is deleted is revoked on every server, its live connection closed, its creds refused; granted again it connects with a fresh key", async () => {
+    await env.kube.create(grant("team-users", team, { kind: "NatsAccount", name: "orders" }, "NatsUser"));
+    await env.kube.create(
+      authObject("NatsUser", team, "bob", { accountRef: { kind: "NatsAccount", name: "orders", namespace: platform } }),
+    );
+    const creds = await waitFor(
+      "bob's creds",
+      async () => ((await credsOf(team, "bob")).includes("NATS USER JWT") ? credsOf(team, "bob") : undefined),
+      { timeoutMs: 60_000 },
+    ).catch(dumpLog);
+    const key = (await readUser(team, "bob"))?.status?.publicKey as string;
+    const live = await connect({
+      servers: servers(),
+      authenticator: credsAuthenticator(new TextEncoder().encode(creds)),
+      timeout: 5_000,
+      reconnect: false,
+    });
+    let closedAt: number | undefined;
+    void live.closed().then(() => (closedAt = Date.now()));
+    const deletedAt = Date.now();
+    await env.kube.delete({ apiVersion: CORE, kind: "NatsReferenceGrant", namespace: platform, name: "team-users" });
+    // Seconds on a quiet machine; the wait is generous for a loaded one, and the time is printed.
+    await waitFor("bob's connection closed", async () => closedAt, { timeoutMs: 90_000 }).catch(dumpLog);
+    process.stdout.write(
+      `wiring: bob's connection closed ${(closedAt as number) - deletedAt} ms after its grant went\n`,
+    );
+    const orders = await waitOnServers(platform, "orders", (a) =>
+      Boolean(
+        (claimsOf(a.status?.jwt).nats as { revocations?: Record<string, number> } | undefined)?.revocations?.[key],
+      ),
+    );
+    expect(await lookup(orders.status?.publicKey)).toEqual([
+      orders.status?.jwt,
+      orders.status?.jwt,
+      orders.status?.jwt,
+    ]);
+    const user = await waitFor(
+      "bob refused, its key given up",
+      async () => {
+        const u = await readUser(team, "bob");
+        return conditionOf(u, "Ready")?.reason === "ReferenceNotPermitted" && !u?.status?.publicKey ? u : undefined;
+      },
+      { timeoutMs: 60_000 },
+    ).catch(dumpLog);
+    expect(conditionOf(user, "Ready")?.status).toBe("False");
+    await waitFor("bob's creds Secret emptied", async () => ((await credsOf(team, "bob")) === "" ? true : undefined), {
+      timeoutMs: 30_000,
+    }).catch(dumpLog);
+    const refused = await tryCreds(creds);
+    expect(refused).toMatch(/authorization|revoked/i);
+
+    await env.kube.create(grant("team-users", team, { kind: "NatsAccount", name: "orders" }, "NatsUser"));
+    const fresh = await waitFor(
+      "bob signed with a fresh key",
+      async () => {
+        const u = await readUser(team, "bob");
+        const now = u?.status?.publicKey;
+        return conditionOf(u, "Ready")?.status === "True" && now && now !== key ? now : undefined;
+      },
+      { timeoutMs: 60_000 },
+    ).catch(dumpLog);
+    expect(fresh).not.toBe(key);
+    const again = await connectAs(team, "bob");
+    await again.close();
+  }, 180_000);
+
+  it("deleted again while every grant and Secret event is lost, the first sweep after finds it: Withdrawn on every server, alice refused", async () => {
+    // As an ApiServerSource adapter scaled to zero: the operator restarted, losing those events.
+    await operator.stop();
+    operator = await startOperator(env.transport, {
+      extraFunctions: [signAccount],
+      extraKinds: ["NatsOperator", "NatsSystemAccount", "NatsAccount", "NatsUser", "NatsReferenceGrant", "Secret"],
+      faults: faults("drop=1,kinds=Secret+NatsReferenceGrant"),
+    });
+    for (const source of await resyncPingSources(team, "*/5 * * * * *")) await env.kube.create(source);
+    const deletedAt = Date.now();
+    await env.kube.delete({ apiVersion: CORE, kind: "NatsReferenceGrant", namespace: platform, name: "teams" });
+    await waitFor(
+      "team-a withdrawn without the grant's event",
+      async () => {
+        const a = await readAccount(team, "team-a");
+        return conditionOf(a, "Ready")?.reason === "ReferenceNotPermitted" &&
+          conditionOf(a, "Distributed")?.reason === "Withdrawn"
+          ? a
+          : undefined;
+      },
+      { timeoutMs: 60_000 },
+    ).catch(dumpLog);
+    const withdrawnIn = Date.now() - deletedAt;
+    expect(operator.faults.dropped).toBeGreaterThan(0);
+    // A sweep under way at the delete may have listed before it; the next one must not miss it.
+    // The tick's answer comes once its whole sweep is done, after the object's own reconcile.
+    expect(await sweepThatFoundIt(operator, "sign-account", deletedAt)).toBeLessThanOrEqual(1);
+    await waitFor(
+      "no server holds team-a's JWT",
+      async () => {
+        const held = await lookup(key);
+        return held.length === 3 && held.every((j) => j === "");
+      },
+      { timeoutMs: 90_000 },
+    ).catch(dumpLog);
+    await waitFor(
+      "alice not admitted, and refused",
+      async () =>
+        conditionOf(await readUser(team, "alice"), "Ready")?.reason === "AccountNotAdmitted" &&
+        /authorization/i.test(await attempt()),
+      { timeoutMs: 60_000 },
+    ).catch(dumpLog);
+    // Every sign-account sweep since the delete: the one that found it, then the objects at rest again.
+    const summaries = sweepsSince(operator, "sign-account", deletedAt);
+    process.stdout.write(
+      `grant deleted without its event: withdrawn after ${withdrawnIn} ms (resync every 5 s); ` +
+        `${operator.faults.dropped} events dropped; sign-account sweeps since: ${summaries.join(" | ")}\n`,
+    );
+  }, 180_000);
+});
+
+describe("the kubectl plugin on the real node", () => {
+  it("reads each server's monitoring through the API server's pods proxy, so preview from outside the cluster knows the meta leader; status shows the servers and an account's distribution", async () => {
+    // What the plugin's relay asks the API server for (no pod address, no in-cluster name).
+    const varz = (await env.transport.request(
+      "GET",
+      `/api/v1/namespaces/${platform}/pods/${CLUSTER}-0-0:8222/proxy/varz`,
+    )) as { server_name?: string };
+    expect(varz.server_name).toBe(`${CLUSTER}-0`);
+    await waitAtRest(env.kube, platform, 120_000, CLUSTER).catch(dumpLog);
+    const { plugin, close } = await pluginShell();
+    try {
+      const preview = await plugin("preview", `natscluster/${CLUSTER}`, "-n", platform);
+      expect(preview).toContain("no config change");
+      expect(preview).toMatch(new RegExp(`meta leader: ${CLUSTER}-[0-2]`));
+      const status = await plugin("status", `natscluster/${CLUSTER}`, "-n", platform);
+      expect(status).toMatch(/^Ready:\s+3\/3 servers$/m);
+      const orders = await plugin("status", "natsaccount/orders", "-n", platform, "-o", "json");
+      expect(JSON.parse(orders)).toMatchObject({ kind: "NatsAccount", distribution: { servers: 3 } });
+    } finally {
+      close();
+    }
+  }, 360_000);
 });

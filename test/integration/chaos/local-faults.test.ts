@@ -1,19 +1,16 @@
 // The event path under faults, in process: the scenarios of knative-faults.test.ts on the local
-// runner's delivery with NATS_OPERATOR_FAULTS' faults (shared/eventing/faults.ts), without Knative.
+// runner's delivery with NATS_OPERATOR_FAULTS' faults (shared/local/faults.ts), without Knative.
 // Each must end where a clean run ends: story 1's cluster at rest, a NatsStream Synced, and a
 // rollout that restarts every server exactly once with at most one down at a time.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { readFile } from "node:fs/promises";
-import { parseAllDocuments } from "yaml";
 import { syncStream } from "../../../functions/sync-stream/index.ts";
-import { parseFaults, type Faults } from "../../../shared/eventing/faults.ts";
-import { knativeDir } from "../../../shared/eventing/manifests.ts";
-import type { KubeObject } from "../../../shared/kube/object.ts";
 import { startEnvironment, type Environment } from "../support/environment.ts";
-import { clusterKey, quickstart, readCluster, waitAtRest, waitFor } from "../cluster/support/natscluster.ts";
-import { startOperator, type RunningOperator } from "../cluster/support/operator.ts";
+import { clusterKey, quickstart, readCluster, waitAtRest } from "../cluster/support/natscluster.ts";
+import { startOperator, type RunningOperator } from "../support/operator.ts";
+import { faults, resyncPingSources } from "../support/resync.ts";
 import { samplePods } from "../cluster/support/sampler.ts";
 import { CORE, JS, resource, waitForCondition } from "../jetstream/support/objects.ts";
+import { waitFor } from "../../harness/wait.ts";
 
 let env: Environment;
 
@@ -24,13 +21,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await env?.stop();
 }, 60_000);
-
-/** The faults as NATS_OPERATOR_FAULTS would give them. */
-function faults(text: string): Faults {
-  const parsed = parseFaults(text, 0);
-  if (!parsed.ok) throw new Error(parsed.message);
-  return parsed.faults;
-}
 
 /** The operator with the cluster functions and sync-stream, fed through `faults`. */
 function startFaultyOperator(text: string): Promise<RunningOperator> {
@@ -66,11 +56,9 @@ async function syncStreamOn(namespace: string, timeoutMs: number): Promise<void>
 async function cleanUp(operator: RunningOperator | undefined, namespace: string | undefined): Promise<void> {
   if (namespace !== undefined) {
     await env.kube.delete(streamKey(namespace)).catch(() => undefined);
-    await waitFor(
-      "the stream gone",
-      async () => (await env.kube.get(streamKey(namespace))) === undefined,
-      60_000,
-    ).catch(() => undefined);
+    await waitFor("the stream gone", async () => (await env.kube.get(streamKey(namespace))) === undefined, {
+      timeoutMs: 60_000,
+    }).catch(() => undefined);
   }
   await operator?.stop();
   if (namespace !== undefined)
@@ -99,7 +87,7 @@ async function rollOutMemory(operator: RunningOperator, namespace: string, memor
   const before = await readCluster(env.kube, namespace);
   const sampler = samplePods(env.kube, namespace, "demo", 3);
   // The pods before the change, so a replacement shows as a second uid.
-  await waitFor("the pods sampled", async () => sampler.podsSeen.size === 3, 10_000, 100);
+  await waitFor("the pods sampled", async () => sampler.podsSeen.size === 3, { timeoutMs: 10_000, intervalMs: 100 });
   await env.kube.patch(
     clusterKey(namespace),
     { spec: { resources: { requests: { cpu: "100m", memory }, limits: { memory } } } },
@@ -109,7 +97,9 @@ async function rollOutMemory(operator: RunningOperator, namespace: string, memor
     sampler.podsSeen.size === 3 && [...sampler.podsSeen.values()].every((uids) => uids.size >= 2);
   const after = await orShowLog(
     operator,
-    waitFor("every server replaced", replaced, 180_000).then(() => waitAtRest(env.kube, namespace, 60_000)),
+    waitFor("every server replaced", replaced, { timeoutMs: 180_000 }).then(() =>
+      waitAtRest(env.kube, namespace, 60_000),
+    ),
   ).finally(() => sampler.stop());
   return {
     revisions: { before: before?.status?.config?.revision, after: after.status?.config?.revision },
@@ -202,17 +192,3 @@ describe("30% of events dropped, recovered by the functions' polls and a resync 
     );
   }, 260_000);
 });
-
-type PingSourceManifest = KubeObject & { spec: Record<string, unknown> };
-
-/**
- * knative/resync.yaml's PingSources, moved into `namespace` (the local runner fires PingSources
- * wherever they are; the namespace goes with the test) and ticking on `schedule`.
- */
-async function resyncPingSources(namespace: string, schedule: string): Promise<PingSourceManifest[]> {
-  const text = await readFile(new URL("resync.yaml", knativeDir), "utf8");
-  return parseAllDocuments(text)
-    .map((doc) => doc.toJS() as PingSourceManifest | null)
-    .filter((m): m is PingSourceManifest => m?.kind === "PingSource")
-    .map((m) => ({ ...m, metadata: { ...m.metadata, namespace }, spec: { ...m.spec, schedule } }));
-}

@@ -41,7 +41,16 @@ interface ServiceSpec {
 const chartDir = join(repoRoot, "chart");
 const allOptions = join(repoRoot, "test", "integration", "chart", "all-options.yaml");
 /** The files the default install applies (knative/oidc/event-policy.yaml is optional). */
-const knativeFiles = ["rbac.yaml", "broker.yaml", "services.yaml", "triggers.yaml", "apiserversources.yaml", "resync.yaml"];
+const knativeFiles = [
+  "rbac.yaml",
+  "labelled-writes.yaml",
+  "broker.yaml",
+  "services.yaml",
+  "triggers.yaml",
+  "apiserversources.yaml",
+  "resync.yaml",
+  "pod-template-policy.yaml",
+];
 const functionNames = ["render-cluster", "step-rollout", "sign-account", "sync-stream", "balance", "dead-letter"];
 
 let helm: string;
@@ -155,6 +164,28 @@ describe("the chart and knative/", () => {
     expect(rendered).toEqual(knativeManifests(["oidc/event-policy.yaml"]));
   });
 
+  it("render the same token-review RBAC when oidc.verifyDeliveries is on", async () => {
+    const rendered = (await template(["--set", "oidc.verifyDeliveries=true"])).filter((m) =>
+      m.metadata.name.startsWith("nats-operator-token-review"),
+    );
+    expect(rendered).toEqual(knativeManifests(["oidc/token-review.yaml"]));
+  });
+
+  it("leave the podTemplate policy unbound, and nothing else changed, when cluster.allowUnrestrictedPodTemplate is set", async () => {
+    const all = byKey(await template());
+    const unrestricted = byKey(await template(["--set", "cluster.allowUnrestrictedPodTemplate=true"]));
+    expect([...all.keys()].filter((k) => !unrestricted.has(k))).toEqual([
+      "ValidatingAdmissionPolicyBinding//nats-operator-pod-template",
+    ]);
+    expect(unrestricted.get("ValidatingAdmissionPolicy//nats-operator-pod-template")).toBeDefined();
+    expect([...unrestricted.keys()].filter((k) => !all.has(k))).toEqual([]);
+  });
+
+  it("render the same NetworkPolicy when networkPolicy is enabled", async () => {
+    const rendered = (await template(["--set", "networkPolicy.enabled=true"])).filter((m) => m.kind === "NetworkPolicy");
+    expect(rendered).toEqual(knativeManifests(["network-policy.yaml"]));
+  });
+
   it("ship the CRDs of crds/", async () => {
     const result = await run(["show", "crds", chartDir]);
     expect(result.code).toBe(0);
@@ -218,6 +249,8 @@ describe("a values file enabling every option", () => {
       "autoscaling.knative.dev/min-scale": "1",
       "autoscaling.knative.dev/max-scale": "10",
       "autoscaling.knative.dev/target": "50",
+      "autoscaling.knative.dev/initial-scale": "2",
+      "autoscaling.knative.dev/scale-to-zero-pod-retention-period": "90s",
     });
     expect(service(all, "nats-operator-dead-letter").template.metadata.annotations).toMatchObject({
       "autoscaling.knative.dev/target": "5",
@@ -266,23 +299,141 @@ describe("a values file enabling every option", () => {
     });
   });
 
-  it("renders the schedule, the Broker class and the EventPolicy in the release namespace", () => {
+  it("renders a PrometheusRule whose groups are files/prometheus-rules.yaml, the file promtool tests", () => {
+    const rule = all.find((m) => m.kind === "PrometheusRule");
+    expect([rule?.metadata.namespace, rule?.metadata.labels]).toEqual([
+      "nats-system",
+      { "app.kubernetes.io/part-of": "nats-operator", release: "kube-prometheus" },
+    ]);
+    expect(rule?.spec).toEqual(parse(readFileSync(join(chartDir, "files", "prometheus-rules.yaml"), "utf8"))[0]);
+  });
+
+  it("renders the kube-state-metrics configuration, files/kube-state-metrics.yaml, where kube-state-metrics runs, and binds its ServiceAccount", () => {
+    const config = all.find((m) => m.kind === "ConfigMap" && m.metadata.name === "nats-operator-kube-state-metrics") as
+      | (Manifest & { data?: Record<string, string> })
+      | undefined;
+    expect([config?.metadata.namespace, config?.metadata.labels]).toEqual([
+      "monitoring",
+      { "app.kubernetes.io/part-of": "nats-operator", release: "kube-prometheus" },
+    ]);
+    expect(config?.data?.["config.yaml"]).toBe(readFileSync(join(chartDir, "files", "kube-state-metrics.yaml"), "utf8"));
+    const binding = all.find((m) => m.kind === "ClusterRoleBinding" && m.metadata.name === "nats-operator-kube-state-metrics");
+    expect((binding as unknown as { subjects: unknown[] } | undefined)?.subjects).toEqual([
+      { kind: "ServiceAccount", name: "kube-state-metrics", namespace: "monitoring" },
+    ]);
+  });
+
+  it("renders the schedule, the Broker class, the EventPolicy and the NetworkPolicy in the release namespace", () => {
     const pings = all.filter((m) => m.kind === "PingSource");
     expect(pings.map((p) => p.metadata.name).sort()).toEqual(["render-cluster-resync", "sign-account-resync", "step-rollout-resync"]);
     for (const p of pings) expect([p.metadata.namespace, p.spec?.["schedule"]]).toEqual(["nats-system", "*/30 * * * *"]);
     const broker = all.find((m) => m.kind === "Broker");
     expect(broker?.metadata.annotations?.["eventing.knative.dev/broker.class"]).toBe("Kafka");
+    expect(broker?.spec?.["config"]).toMatchObject({ kind: "ConfigMap", name: "kafka-broker-config" });
+    for (const t of all.filter((m) => m.kind === "Trigger"))
+      expect(t.metadata.annotations?.["kafka.eventing.knative.dev/delivery.order"]).toBe("ordered");
     const policy = all.find((m) => m.kind === "EventPolicy");
     expect(policy?.spec?.["from"]).toEqual([
       { sub: "system:serviceaccount:nats-system:*" },
       { sub: "system:serviceaccount:team-a:*" },
       { sub: "system:serviceaccount:team-b:*" },
     ]);
-    for (const m of all) {
-      if (m.metadata.namespace !== undefined) expect([key(m), m.metadata.namespace]).toEqual([key(m), "nats-system"]);
+    const networkPolicy = all.find((m) => m.kind === "NetworkPolicy");
+    expect(networkPolicy?.spec?.["ingress"]).toEqual([
+      {
+        from: [
+          { podSelector: {} },
+          {
+            namespaceSelector: {
+              matchExpressions: [
+                { key: "kubernetes.io/metadata.name", operator: "In", values: ["knative-serving", "knative-eventing", "istio-system"] },
+              ],
+            },
+          },
+        ],
+      },
+    ]);
+    // watchNamespaces [team-a, team-b]: the functions' roles are bound in those and the release namespace.
+    // kube-state-metrics' ConfigMap and binding go where it runs (metrics.kubeStateMetrics.namespace, above).
+    const ours = all.filter((m) => m.metadata.name !== "nats-operator-kube-state-metrics");
+    for (const m of ours) {
+      const expected = m.kind === "RoleBinding" ? ["team-a", "team-b", "nats-system"] : ["nats-system"];
+      if (m.metadata.namespace !== undefined) expect([key(m), expected]).toEqual([key(m), expect.arrayContaining([m.metadata.namespace])]);
     }
-    const bindings = all.filter((m) => m.kind === "ClusterRoleBinding") as unknown as { subjects: { namespace: string }[] }[];
-    for (const b of bindings) expect(b.subjects.map((s) => s.namespace)).toEqual(["nats-system"]);
+    const bindings = ours.filter((m) => m.kind.endsWith("RoleBinding")) as unknown as { subjects: { namespace: string }[] }[];
+    expect(bindings.length).toBeGreaterThan(0);
+    // The token review's binding names every function's account; each other binding, one.
+    for (const b of bindings) expect([...new Set(b.subjects.map((s) => s.namespace))]).toEqual(["nats-system"]);
+  });
+});
+
+describe("the production profile (chart/values-production.yaml)", () => {
+  const profile = join(chartDir, "values-production.yaml");
+  let all: Manifest[];
+  beforeAll(async () => {
+    all = await template(["-f", profile]);
+  });
+
+  it("passes strict lint", async () => {
+    const result = await run(["lint", "--strict", chartDir, "-f", profile]);
+    expect([result.code, result.stdout + result.stderr]).toEqual([0, expect.stringContaining("0 chart(s) failed")]);
+  });
+
+  it("makes the Broker a Kafka Broker reading kafka-broker-config", () => {
+    const broker = all.find((m) => m.kind === "Broker");
+    expect(broker?.metadata.annotations?.["eventing.knative.dev/broker.class"]).toBe("Kafka");
+    expect(broker?.spec?.["config"]).toEqual({
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      name: "kafka-broker-config",
+      namespace: "knative-eventing",
+    });
+  });
+
+  it("delivers every Trigger's events unordered", () => {
+    const triggers = all.filter((m) => m.kind === "Trigger");
+    expect(triggers).toHaveLength(5);
+    for (const t of triggers)
+      expect([t.metadata.name, t.metadata.annotations]).toEqual([
+        t.metadata.name,
+        { "kafka.eventing.knative.dev/delivery.order": "unordered" },
+      ]);
+  });
+
+  it("keeps each function's pod a while after its last event, and starts one with each revision", () => {
+    const services = all.filter((m) => m.kind === "Service" && m.apiVersion === "serving.knative.dev/v1");
+    const annotations = new Map(
+      services.map((s) => [s.metadata.name, (s.spec as unknown as ServiceSpec).template.metadata.annotations]),
+    );
+    expect(annotations.get("step-rollout")).toMatchObject({
+      "autoscaling.knative.dev/min-scale": "0",
+      "autoscaling.knative.dev/initial-scale": "1",
+      "autoscaling.knative.dev/scale-to-zero-pod-retention-period": "5m",
+    });
+    expect(annotations.get("render-cluster")?.["autoscaling.knative.dev/scale-to-zero-pod-retention-period"]).toBe("2m");
+    expect(annotations.get("nats-operator-dead-letter")?.["autoscaling.knative.dev/scale-to-zero-pod-retention-period"]).toBeUndefined();
+  });
+
+  it("changes only the Broker, the Triggers and the Services against the defaults", async () => {
+    const defaults = byKey(await template());
+    const production = byKey(all);
+    expect([...production.keys()].sort()).toEqual([...defaults.keys()].sort());
+    const changed = [...production.keys()].filter((k) => JSON.stringify(production.get(k)) !== JSON.stringify(defaults.get(k)));
+    for (const k of changed) expect(k).toMatch(/^(Broker|Trigger|Service)\//);
+  });
+});
+
+describe("values.schema.json on the production settings", () => {
+  it("refuses a delivery order Kafka does not know", async () => {
+    const result = await run(["template", "nats-operator", chartDir, "--set", "broker.deliveryOrder=fifo"]);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toMatch(/deliveryOrder/);
+  });
+
+  it("refuses a Broker config that names no object", async () => {
+    const result = await run(["template", "nats-operator", chartDir, "--set", "broker.config.kind=ConfigMap"]);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toMatch(/config/);
   });
 });
 
@@ -292,7 +443,7 @@ describe("NOTES.txt", () => {
     expect(result.code).toBe(0);
     const notes = result.stdout.slice(result.stdout.indexOf("NOTES:"));
     expect(notes).toContain("kubectl -n nats-operator get broker,triggers,apiserversources,pingsources,ksvc");
-    expect(notes).toContain("kubectl apply --server-side -f <chart>/crds/");
+    expect(notes).toContain("kubectl apply --server-side --force-conflicts -f <chart>/crds/");
     expect(notes).toMatch(/helm uninstall nats-operator -n nats-operator[^]*keeps the CRDs and every object of\s+yours/);
   });
 });
@@ -317,6 +468,53 @@ describe("helm test", () => {
     writeFileSync(script, container?.args[0] ?? "");
     const check = spawnSync(process.execPath, ["--check", script], { encoding: "utf8" });
     expect([check.status, check.stderr]).toEqual([0, ""]);
+  });
+});
+
+describe("oidc.verifyDeliveries", () => {
+  interface Destination {
+    ref?: { name: string };
+    audience?: string;
+  }
+  const triggersOf = (all: Manifest[]) => all.filter((m) => m.kind === "Trigger");
+  const subscriberOf = (t: Manifest) => t.spec?.["subscriber"] as Destination;
+  const deadLetterOf = (m: Manifest) => (m.spec?.["delivery"] as { deadLetterSink?: Destination }).deadLetterSink;
+  const envValue = (all: Manifest[], service: string, name: string) =>
+    envOf(all, service).find((e) => e.name === name)?.value;
+
+  it("is off by default: no audience on any Trigger, no check on any Service", async () => {
+    const all = await template();
+    for (const t of triggersOf(all)) expect([t.metadata.name, subscriberOf(t).audience]).toEqual([t.metadata.name, undefined]);
+    for (const name of ["render-cluster", "nats-operator-dead-letter"])
+      expect(envOf(all, name).map((e) => e.name)).not.toContain("NATS_OPERATOR_OIDC_AUDIENCE");
+  });
+
+  it("has each Trigger ask tokens for the audience its Service checks, from the identity the Service accepts", async () => {
+    const all = await template(["--set", "oidc.verifyDeliveries=true"], "ops");
+    const triggers = triggersOf(all);
+    expect(triggers).toHaveLength(5);
+    const deadLetterSenders = envValue(all, "nats-operator-dead-letter", "NATS_OPERATOR_OIDC_SUBJECTS")?.split(",");
+    for (const t of triggers) {
+      const subscriber = subscriberOf(t);
+      const service = subscriber.ref?.name ?? "";
+      const identity = `system:serviceaccount:ops:${t.metadata.name}-oidc-eventing.knative.dev-trigger`;
+      expect(subscriber.audience).toBe(`serving.knative.dev/service/ops/${service}`);
+      expect(envValue(all, service, "NATS_OPERATOR_OIDC_AUDIENCE")).toBe(subscriber.audience);
+      expect(envValue(all, service, "NATS_OPERATOR_OIDC_SUBJECTS")).toBe(identity);
+      // What a Trigger cannot deliver goes to dead-letter with the Trigger's token.
+      expect(deadLetterOf(t)?.audience).toBe(envValue(all, "nats-operator-dead-letter", "NATS_OPERATOR_OIDC_AUDIENCE"));
+      expect(deadLetterSenders).toContain(identity);
+    }
+    expect(deadLetterSenders).toHaveLength(5);
+  });
+
+  it("accepts only enabled functions' Triggers and binds the token review to enabled functions only", async () => {
+    const all = await template(["--set", "oidc.verifyDeliveries=true", "--set", "functions.balance.enabled=false"]);
+    expect(envValue(all, "nats-operator-dead-letter", "NATS_OPERATOR_OIDC_SUBJECTS")).not.toMatch(/balance/);
+    const binding = all.find((m) => m.kind === "ClusterRoleBinding" && m.metadata.name === "nats-operator-token-review");
+    const subjects = (binding as unknown as { subjects: { name: string }[] }).subjects.map((s) => s.name);
+    expect(subjects).toHaveLength(5);
+    expect(subjects).not.toContain("nats-operator-balance");
   });
 });
 
@@ -381,6 +579,9 @@ describe("functions.<name>.enabled: false", () => {
       `ClusterRoleBinding//nats-operator-${fn}`,
     ];
     if (fn !== "dead-letter") keys.push(`Trigger/nats-operator/${fn}`, `PingSource/nats-operator/${fn}-resync`);
+    // balance's move leases: a Role in the operator's namespace.
+    if (fn === "balance")
+      keys.push(`Role/nats-operator/nats-operator-${fn}-leases`, `RoleBinding/nats-operator/nats-operator-${fn}-leases`);
     return keys.sort();
   };
 
@@ -412,5 +613,83 @@ describe("functions.<name>.enabled: false", () => {
     expect(rules.flatMap((r) => r.resources)).not.toContain("secrets");
     const changed = [...without.keys()].filter((k) => JSON.stringify(without.get(k)) !== JSON.stringify(all.get(k)));
     expect(changed).toEqual(["ClusterRole//nats-operator-source"]);
+  });
+});
+
+describe("aggregatedRoles.enabled", () => {
+  const aggregated = (m: Manifest) =>
+    Object.keys(m.metadata.labels ?? {}).filter((l) => l.startsWith("rbac.authorization.k8s.io/aggregate-to-"));
+
+  it("aggregates view into view, edit and admin, edit into edit and admin, admin into admin", async () => {
+    const roles = byKey(await template());
+    expect(aggregated(roles.get("ClusterRole//nats-operator-view") as Manifest).sort()).toEqual([
+      "rbac.authorization.k8s.io/aggregate-to-admin",
+      "rbac.authorization.k8s.io/aggregate-to-edit",
+      "rbac.authorization.k8s.io/aggregate-to-view",
+    ]);
+    expect(aggregated(roles.get("ClusterRole//nats-operator-edit") as Manifest).sort()).toEqual([
+      "rbac.authorization.k8s.io/aggregate-to-admin",
+      "rbac.authorization.k8s.io/aggregate-to-edit",
+    ]);
+    expect(aggregated(roles.get("ClusterRole//nats-operator-admin") as Manifest)).toEqual([
+      "rbac.authorization.k8s.io/aggregate-to-admin",
+    ]);
+  });
+
+  it("false leaves out the three tenant roles and nothing else", async () => {
+    const all = byKey(await template());
+    const without = byKey(await template(["--set", "aggregatedRoles.enabled=false"]));
+    expect([...all.keys()].filter((k) => !without.has(k)).sort()).toEqual([
+      "ClusterRole//nats-operator-admin",
+      "ClusterRole//nats-operator-edit",
+      "ClusterRole//nats-operator-view",
+    ]);
+    expect([...without.values()].filter((m) => aggregated(m).length > 0)).toEqual([]);
+  });
+});
+
+describe("watchNamespaces", () => {
+  let all: Manifest[];
+  beforeAll(async () => {
+    all = await template(["--set", "watchNamespaces={team-a}"]);
+  });
+  const accounts = ["source", ...functionNames].map((f) => `nats-operator-${f}`);
+
+  it("binds each account's ClusterRole in team-a and the release namespace only, never cluster-wide", () => {
+    expect(all.filter((m) => m.kind === "ClusterRoleBinding")).toEqual([]);
+    const bound = all.filter((m) => m.kind === "RoleBinding").map((m) => `${m.metadata.namespace}/${m.metadata.name}`);
+    expect(bound.sort()).toEqual(
+      [
+        ...accounts.flatMap((a) => [`team-a/${a}`, `nats-operator/${a}`]),
+        "nats-operator/nats-operator-balance-leases",
+      ].sort(),
+    );
+  });
+
+  it("has the ApiServerSources watch those namespaces, and the functions list only in them", () => {
+    const sources = all.filter((m) => m.kind === "ApiServerSource");
+    expect(sources).toHaveLength(3);
+    for (const source of sources)
+      expect(source.spec?.["namespaceSelector"]).toEqual({
+        matchExpressions: [{ key: "kubernetes.io/metadata.name", operator: "In", values: ["team-a", "nats-operator"] }],
+      });
+    for (const name of ["render-cluster", "sign-account", "nats-operator-dead-letter"])
+      expect(envOf(all, name)).toContainEqual({ name: "WATCH_NAMESPACES", value: "team-a,nats-operator" });
+  });
+
+  it("admits the watched namespaces' PingSources to the Broker when the EventPolicy is on", async () => {
+    const policy = (
+      await template(["--set", "watchNamespaces={team-a}", "--set", "oidc.eventPolicy.enabled=true"])
+    ).find((m) => m.kind === "EventPolicy");
+    expect(policy?.spec?.["from"]).toEqual([
+      { sub: "system:serviceaccount:nats-operator:*" },
+      { sub: "system:serviceaccount:team-a:*" },
+    ]);
+  });
+
+  it("is refused when a name is not a namespace name", async () => {
+    const result = await run(["template", "nats-operator", chartDir, "--set", "watchNamespaces={Team_A}"]);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toMatch(/watchNamespaces/);
   });
 });

@@ -1,3 +1,4 @@
+// harness: real node
 // C41: a NatsCluster with spec.auth runs in operator mode. Its servers trust the operator of a
 // literal NatsOperatorTrust, preload the system account, and keep accounts in a Full resolver,
 // so the system user can reach every server over $SYS and a pushed account can use JetStream.
@@ -11,8 +12,9 @@ import type { KubeObject } from "../../../shared/kube/object.ts";
 import { createOperator, type TestOperator } from "../../support/nats-auth.ts";
 import { createStream, publishOnce } from "../jetstream/support/nats-cluster.ts";
 import { startEnvironment, type Environment } from "../support/environment.ts";
-import { clusterKey, condition, quickstart, readCluster, waitAtRest, waitFor } from "./support/natscluster.ts";
-import { startOperator, type RunningOperator } from "./support/operator.ts";
+import { clusterKey, condition, quickstart, readCluster, waitAtRest } from "./support/natscluster.ts";
+import { startOperator, type RunningOperator } from "../support/operator.ts";
+import { waitFor } from "../../harness/wait.ts";
 
 let env: Environment;
 let operator: RunningOperator;
@@ -88,7 +90,7 @@ describe("operator mode (C41)", () => {
         const c = await readCluster(env.kube, namespace, "held");
         return condition(c, "Progressing")?.reason === "TrustNotFound" ? c : undefined;
       },
-      60_000,
+      { timeoutMs: 60_000 },
     );
     expect(condition(held, "Progressing")).toMatchObject({
       status: "False",
@@ -100,7 +102,7 @@ describe("operator mode (C41)", () => {
       "the trust poll",
       async () =>
         env.kube.get({ apiVersion: "sources.knative.dev/v1", kind: "PingSource", namespace, name: "held-render-poll" }),
-      30_000,
+      { timeoutMs: 30_000 },
     );
     await new Promise((r) => setTimeout(r, 3_000));
     expect(await statefulSets("held")).toEqual([]);
@@ -114,7 +116,7 @@ describe("operator mode (C41)", () => {
       "Progressing=False AccountTrustNotFound",
       async () =>
         condition(await readCluster(env.kube, namespace, "held"), "Progressing")?.reason === "AccountTrustNotFound",
-      60_000,
+      { timeoutMs: 60_000 },
     );
     expect(await statefulSets("held")).toEqual([]);
     const preloaded = await nats.signAccount("preloaded");
@@ -139,7 +141,7 @@ describe("operator mode (C41)", () => {
           namespace,
           name: "held-render-poll",
         })) === undefined,
-      30_000,
+      { timeoutMs: 30_000 },
     );
     const sys = await connectAs(nats.systemUserCreds, [podUrl("held", 0)]);
     expect(await gather(sys, "$SYS.REQ.SERVER.PING.STATSZ", 1_500)).toHaveLength(1);
@@ -180,8 +182,7 @@ describe("operator mode (C41)", () => {
           ? c
           : undefined;
       },
-      180_000,
-      2_000,
+      { timeoutMs: 180_000, intervalMs: 2_000 },
     );
     expect(moved.status?.rollout).toBeUndefined();
     const nextSys = await connectAs(next.systemUserCreds, [podUrl("held", 0)]);
@@ -193,7 +194,7 @@ describe("operator mode (C41)", () => {
     await waitFor(
       "held's server gone",
       async () => (await env.kube.get({ apiVersion: "v1", kind: "Pod", namespace, name: "held-0-0" })) === undefined,
-      120_000,
+      { timeoutMs: 120_000 },
     );
   }, 600_000);
 
@@ -238,7 +239,7 @@ describe("operator mode (C41)", () => {
         const names = statsz.map((a) => a.server?.name).sort();
         return names.length === 3 ? names : undefined;
       },
-      30_000,
+      { timeoutMs: 30_000 },
     );
     expect(answering).toEqual(["secure-0", "secure-1", "secure-2"]);
 
@@ -258,7 +259,7 @@ describe("operator mode (C41)", () => {
         await Promise.all(conns.slice(1).map((c) => c.close()));
         return conns[0];
       },
-      30_000,
+      { timeoutMs: 30_000 },
     );
     // A meta group just at rest may refuse the first R3 stream: createStream asks until it is made.
     await createStream(nc, { name: "ORDERS", subjects: ["orders.>"], num_replicas: 3 });
@@ -303,7 +304,7 @@ describe("operator mode (C41)", () => {
         const c = await readCluster(env.kube, namespace, "plain");
         return condition(c, "Progressing")?.reason === "AuthChangeBlocked" ? c : undefined;
       },
-      60_000,
+      { timeoutMs: 60_000 },
     );
     expect(condition(held, "Progressing")?.message).toContain("cluster.nats-operator.io/restart-all");
     expect(held.status?.rollout?.pending).toEqual(["plain-0"]);
@@ -330,8 +331,7 @@ describe("operator mode (C41)", () => {
           ? c
           : undefined;
       },
-      180_000,
-      2_000,
+      { timeoutMs: 180_000, intervalMs: 2_000 },
     );
     expect(after.metadata.annotations?.["cluster.nats-operator.io/restart-all"]).toBeUndefined();
     const sys = await connectAs(nats.systemUserCreds, [podUrl("plain", 0)]);

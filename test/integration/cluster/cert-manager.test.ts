@@ -1,3 +1,4 @@
+// harness: real node
 // TLS from the real cert-manager (C9, C11, C12): the harness's cert-manager controller (built from
 // its Go module, test/harness/cert-manager.ts) issues a private CA from a SelfSigned Issuer, and a
 // CA Issuer signs what the NatsCluster asks for. The NatsCluster is applied before cert-manager is
@@ -22,9 +23,10 @@ import { startCertManager, type RunningCertManager } from "../../harness/cert-ma
 import { trackProcess } from "../../harness/state.ts";
 import { createOperator, type TestOperator } from "../../support/nats-auth.ts";
 import { startEnvironment, type Environment } from "../support/environment.ts";
-import { clusterKey, condition, readCluster, waitAtRest, waitFor } from "./support/natscluster.ts";
-import { startOperator, type RunningOperator } from "./support/operator.ts";
+import { clusterKey, condition, readCluster, waitAtRest } from "./support/natscluster.ts";
+import { startOperator, type RunningOperator } from "../support/operator.ts";
 import { installOperatorTrust, operatorModeAuth } from "./support/operator-mode.ts";
+import { waitFor } from "../../harness/wait.ts";
 
 const NAME = "cm";
 const SERVERS = [`${NAME}-0`, `${NAME}-1`];
@@ -95,7 +97,7 @@ const varzByServer = (caPem: string): Promise<Map<string, ServerVarz>> =>
       const answers = await gatherVarz(caPem);
       return SERVERS.every((s) => answers.has(s)) ? answers : undefined;
     },
-    30_000,
+    { timeoutMs: 30_000 },
   );
 
 const podUids = async () =>
@@ -140,7 +142,7 @@ async function installCaIssuer(): Promise<void> {
     metadata: { name: "nats-ca", namespace },
     spec: { ca: { secretName: "nats-ca" } },
   });
-  await waitFor("the CA Certificate issued", async () => isReady(await certificate("nats-ca")), 120_000);
+  await waitFor("the CA Certificate issued", async () => isReady(await certificate("nats-ca")), { timeoutMs: 120_000 });
 }
 
 /** What the NatsCluster read before cert-manager was installed: its Progressing, and its StatefulSets. */
@@ -175,7 +177,7 @@ beforeAll(async () => {
       const found = condition(await readCluster(env.kube, namespace, NAME), "Progressing");
       return found?.message.includes("not a known kind") ? found : undefined;
     },
-    60_000,
+    { timeoutMs: 60_000 },
   ).catch(() => undefined);
   const statefulSets = await env.kube.list<KubeObject>({ apiVersion: "apps/v1", kind: "StatefulSet", namespace });
   beforeCertManager = { ...(progressing ? { progressing } : {}), statefulSets: statefulSets.length };
@@ -267,7 +269,7 @@ describe("TLS from cert-manager", () => {
       await waitFor(
         "the renewed certificate in the Secret",
         async () => decoded(await secret(`${name}-tls`), "tls.crt") !== issued,
-        120_000,
+        { timeoutMs: 120_000 },
       );
 
       const after = await waitFor(
@@ -282,7 +284,7 @@ describe("TLS from cert-manager", () => {
             ? cluster
             : undefined;
         },
-        180_000,
+        { timeoutMs: 180_000 },
       );
       expect(after.metadata.generation).toBe(before.metadata.generation);
       expect(after.status?.config?.appliedBy).toBe("Reload");
@@ -302,11 +304,9 @@ describe("TLS from cert-manager", () => {
 
   it("deletes the client Certificate once spec.tls no longer names certManager, and serves clients in clear", async () => {
     await env.kube.patch(clusterKey(namespace, NAME), { spec: { tls: null } }, "merge");
-    await waitFor(
-      "the client Certificate deleted",
-      async () => (await certificate(`${NAME}-client`)) === undefined,
-      60_000,
-    );
+    await waitFor("the client Certificate deleted", async () => (await certificate(`${NAME}-client`)) === undefined, {
+      timeoutMs: 60_000,
+    });
     const cluster = await waitAtRest(env.kube, namespace, 240_000, NAME);
     expect(cluster.status?.endpoints?.client).toMatch(/^nats:\/\//);
     // The route Certificate is still named, so it stays.
@@ -337,7 +337,7 @@ describe("a cert-manager issuer that does not exist (#13)", () => {
         const found = condition(await readCluster(env.kube, namespace, HELD), "Progressing");
         return found?.message.includes("late-ca") ? found : undefined;
       },
-      60_000,
+      { timeoutMs: 60_000 },
     );
     expect(progressing).toMatchObject({
       status: "False",
@@ -351,7 +351,7 @@ describe("a cert-manager issuer that does not exist (#13)", () => {
         const found = list.filter((e) => e.regarding?.name === HELD && e.reason === "ClientCertificateNotReady");
         return found.length > 0 ? found : undefined;
       },
-      30_000,
+      { timeoutMs: 30_000 },
     );
     expect(events.map((e) => [e.type, e.note])).toEqual([["Warning", expect.stringContaining(expected)]]);
     const statefulSets = await env.kube.list<KubeObject>({

@@ -1,17 +1,23 @@
+// harness: real node
 // A NatsCluster's client TLS from a Secret the user keeps (as cert-manager or a script would): the
 // servers serve its certificate, and when the Secret is rotated the new certificate reaches every
 // server with no edit of the NatsCluster. The Secret's own event is what starts it (the
 // ApiServerSource watches every Secret in Reference mode). This cluster has no system credentials,
 // so servers cannot be asked to reload over $SYS: the rotation is a rolling restart (with them it
-// is a reload, as test/integration/cluster/reload.test.ts shows for other config changes).
+// is a reload, as test/integration/cluster/reload.test.ts shows for other config changes). Rotated
+// again while every Secret event is lost (an operator restarted with NATS_OPERATOR_FAULTS dropping
+// them, as an ApiServerSource adapter scaled to zero would), it reaches every server through the
+// resync: the cluster's recorded inputs no longer match, and the first sweep to see it reconciles it.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { connect } from "@nats-io/transport-node";
 import type { KubeObject } from "../../../shared/kube/object.ts";
 import { startEnvironment, type Environment } from "../support/environment.ts";
 import type { Cluster } from "../../../functions/cluster/index.ts";
-import { condition, readCluster, waitAtRest, waitFor } from "./support/natscluster.ts";
-import { startOperator, type RunningOperator } from "./support/operator.ts";
+import { condition, readCluster, waitAtRest } from "./support/natscluster.ts";
+import { startOperator, type RunningOperator } from "../support/operator.ts";
+import { faults, resyncPingSources, sweepThatFoundIt } from "../support/resync.ts";
 import { createCertificateAuthority, tlsSecret, type CertificateAuthority } from "./support/tls-secrets.ts";
+import { waitFor } from "../../harness/wait.ts";
 
 const NAME = "demo";
 let env: Environment;
@@ -100,7 +106,7 @@ describe("client TLS from a user's Secret", () => {
           ? cluster
           : undefined;
       },
-      180_000,
+      { timeoutMs: 180_000 },
     );
     expect(after.metadata.generation).toBe(generation);
     expect(after.status?.config?.appliedBy).toBe("Restart");
@@ -108,7 +114,43 @@ describe("client TLS from a user's Secret", () => {
     await waitFor(
       "servers presenting the new certificate",
       async () => (await trustedBy(nextCa, 0)) && (await trustedBy(nextCa, 1)),
-      60_000,
+      { timeoutMs: 60_000 },
     );
   }, 240_000);
+});
+
+describe("client TLS rotated while every Secret event is lost", () => {
+  it("reaches every server through the resync, found by the first sweep after the rotation", async () => {
+    await operator.stop();
+    operator = await startOperator(env.transport, { extraKinds: ["Secret"], faults: faults("drop=1,kinds=Secret") });
+    for (const source of await resyncPingSources(namespace, "*/5 * * * * *")) await env.kube.create(source);
+    const before = (await readCluster(env.kube, namespace, NAME)) as Cluster;
+    const next = await createCertificateAuthority();
+    authorities.push(next);
+    const rotated = await issuedBy(next);
+    const rotatedAt = Date.now();
+    await env.kube.apply(rotated, "client-tls-rotation-test");
+    const nextCa = (rotated as unknown as { stringData: Record<string, string> }).stringData["ca.crt"] ?? "";
+    await waitFor(
+      "the rotated certificate rendered",
+      async () =>
+        (await readCluster(env.kube, namespace, NAME))?.status?.config?.revision !== before.status?.config?.revision,
+      { timeoutMs: 60_000 },
+    );
+    const renderedIn = Date.now() - rotatedAt;
+    // Its event was lost: a sweep found it. A sweep under way at the rotation may have listed before
+    // it; the next one must not miss it.
+    expect(operator.faults.dropped).toBeGreaterThan(0);
+    // The tick's answer comes once its whole sweep is done, after the object's own reconcile.
+    expect(await sweepThatFoundIt(operator, "render-cluster", rotatedAt)).toBeLessThanOrEqual(1);
+    await waitFor(
+      "servers presenting the certificate rotated without its event",
+      async () => (await trustedBy(nextCa, 0)) && (await trustedBy(nextCa, 1)),
+      { timeoutMs: 180_000, intervalMs: 2_000 },
+    );
+    process.stdout.write(
+      `client TLS rotated without its event: rendered after ${renderedIn} ms (resync every 5 s), ` +
+        `on every server after ${Date.now() - rotatedAt} ms; ${operator.faults.dropped} Secret events dropped\n`,
+    );
+  }, 260_000);
 });

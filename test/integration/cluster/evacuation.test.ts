@@ -7,11 +7,12 @@ import { jetstreamManager } from "@nats-io/jetstream";
 import type { KubeObject } from "../../../shared/kube/object.ts";
 import { createOperator, type SignedAccount, type TestOperator } from "../../support/nats-auth.ts";
 import { startEnvironment, type Environment } from "../support/environment.ts";
-import { clusterKey, quickstart, readCluster, waitAtRest, waitFor } from "./support/natscluster.ts";
-import { startOperator, type RunningOperator } from "./support/operator.ts";
+import { clusterKey, quickstart, readCluster, waitAtRest } from "./support/natscluster.ts";
+import { startOperator, type RunningOperator } from "../support/operator.ts";
 import { installOperatorTrust, operatorModeAuth } from "./support/operator-mode.ts";
 import { startPublisher } from "./support/publisher.ts";
 import { recordStatus } from "./support/recorder.ts";
+import { waitFor } from "../../harness/wait.ts";
 
 let env: Environment;
 let operator: RunningOperator;
@@ -45,7 +46,7 @@ async function waitExplained<T>(
   timeoutMs: number,
 ): Promise<T> {
   try {
-    return await waitFor(what, probe, timeoutMs);
+    return await waitFor(what, probe, { timeoutMs });
   } catch (error) {
     const status = (await readCluster(env.kube, namespace, NAME))?.status;
     const outcomes = operator.deliveries.slice(-8).map((d) => `${d.fn} ${JSON.stringify(d.outcome)}`);
@@ -94,12 +95,12 @@ describe("scale-down and replacement with JetStream data", () => {
             await nc.close();
           }
         },
-        30_000,
+        { timeoutMs: 30_000 },
       );
     }
 
     const publisher = await startPublisher([0, 1, 2].map(podUrl), "ORDERS", "orders", 50, app.userCreds);
-    await waitFor("publishes acknowledged", async () => publisher.acked.size > 20, 30_000);
+    await waitFor("publishes acknowledged", async () => publisher.acked.size > 20, { timeoutMs: 30_000 });
 
     await env.kube.patch(clusterKey(namespace, NAME), { spec: { replicas: 5 } }, "merge");
     // The servers already there take the longer route list by reload; the new ones are created.
@@ -107,7 +108,7 @@ describe("scale-down and replacement with JetStream data", () => {
     expect(five.status?.servers?.map((s) => s.name)).toEqual([0, 1, 2, 3, 4].map((i) => `${NAME}-${i}`));
 
     // Replace ev-1: it comes back under its name on a new, empty claim.
-    const phases = recordStatus(env.kube, namespace, NAME, (c) =>
+    const phases = await recordStatus(env.transport, namespace, NAME, (c) =>
       (c.status?.removals ?? []).map((r) => `${r.name}:${r.phase}`),
     );
     const [oldServer, oldClaim] = await Promise.all([statefulSet(`${NAME}-1`), claim(`${NAME}-1`)]);

@@ -1,3 +1,4 @@
+// harness: real node
 // Story 10, on one control plane: a hub NatsCluster opens a leafnode listener (C51) and an edge
 // NatsCluster in another namespace dials it through a NatsConnection whose creds authenticate
 // into the hub's application account (C52, C53). LeafnodesConnected on the edge, and a message
@@ -16,11 +17,13 @@ import { join } from "node:path";
 import { ensureBinaries } from "../../harness/binaries.ts";
 import { freePorts } from "../../harness/ports.ts";
 import { spawnDetached, stopPid } from "../../harness/processes.ts";
+import { addressPodsReach, currentHarness } from "../../harness/state.ts";
 import { createOperator, type SignedAccount, type TestOperator } from "../../support/nats-auth.ts";
 import { startEnvironment, type Environment } from "../support/environment.ts";
-import { condition, readCluster, waitFor } from "./support/natscluster.ts";
-import { startOperator, type RunningOperator } from "./support/operator.ts";
+import { condition, readCluster } from "./support/natscluster.ts";
+import { startOperator, type RunningOperator } from "../support/operator.ts";
 import { installOperatorTrust, operatorModeAuth } from "./support/operator-mode.ts";
+import { waitFor } from "../../harness/wait.ts";
 
 let env: Environment;
 let operator: RunningOperator;
@@ -73,24 +76,25 @@ afterAll(async () => {
 let depot: { leafUrl: string; leafs(): Promise<number>; stop(): Promise<void> } | undefined;
 async function startDepot(): Promise<NonNullable<typeof depot>> {
   const [client, leaf, monitor] = (await freePorts(3)) as [number, number, number];
+  const host = addressPodsReach(await currentHarness());
   const dir = await mkdtemp(join(tmpdir(), "leaf-depot-"));
   const file = join(dir, "depot.json");
   await writeFile(
     file,
     JSON.stringify({
       server_name: "depot",
-      listen: `127.0.0.1:${client}`,
-      http: `127.0.0.1:${monitor}`,
-      leafnodes: { listen: `127.0.0.1:${leaf}` },
+      listen: `${host}:${client}`,
+      http: `${host}:${monitor}`,
+      leafnodes: { listen: `${host}:${leaf}` },
     }),
   );
   const pid = spawnDetached((await ensureBinaries(() => undefined)).natsServer, ["-c", file], {
     logFile: join(dir, "depot.log"),
   });
   return {
-    leafUrl: `nats-leaf://127.0.0.1:${leaf}`,
+    leafUrl: `nats-leaf://${host}:${leaf}`,
     async leafs() {
-      const response = await fetch(`http://127.0.0.1:${monitor}/leafz`).catch(() => undefined);
+      const response = await fetch(`http://${host}:${monitor}/leafz`).catch(() => undefined);
       return response?.ok ? (((await response.json()) as { leafnodes?: number }).leafnodes ?? 0) : -1;
     },
     async stop() {
@@ -133,7 +137,7 @@ describe("a leaf cluster on a hub (story 10)", () => {
         last = await readCluster(env.kube, edgeNamespace, "edge");
         return condition(last, "LeafnodesConnected")?.status === "True" ? last : undefined;
       },
-      240_000,
+      { timeoutMs: 240_000 },
     ).catch((error: unknown) => {
       process.stdout.write(operator.log.slice(-30).join(""));
       throw new Error(`${String(error)}; ${describeConditions(last)}; ${JSON.stringify(last?.status?.leafRemotes)}`);
@@ -193,8 +197,7 @@ describe("a leaf cluster on a hub (story 10)", () => {
           await new Promise((r) => setTimeout(r, 250));
           return received.includes("21.5");
         },
-        60_000,
-        0,
+        { timeoutMs: 60_000, intervalMs: 0 },
       );
       sub.unsubscribe();
     } finally {
@@ -241,7 +244,7 @@ describe("a leaf cluster on a hub (story 10)", () => {
         last = await readCluster(env.kube, edgeNamespace, "site2");
         return condition(last, "LeafnodesConnected")?.status === "True" ? last : undefined;
       },
-      240_000,
+      { timeoutMs: 240_000 },
     ).catch((error: unknown) => {
       process.stdout.write(operator.log.slice(-30).join(""));
       throw new Error(`${String(error)}; ${describeConditions(last)}; ${JSON.stringify(last?.status?.leafRemotes)}`);
@@ -277,8 +280,7 @@ describe("a leaf cluster on a hub (story 10)", () => {
           authenticator: credsAuthenticator(new TextEncoder().encode(app.userCreds)),
           timeout: 5_000,
         }),
-      60_000,
-      1_000,
+      { timeoutMs: 60_000, intervalMs: 1_000 },
     );
     expect(user.info?.server_name).toBe("site2-0");
     await user.close();
@@ -329,7 +331,7 @@ describe("a leaf cluster on a hub (story 10)", () => {
           ? last
           : undefined;
       },
-      240_000,
+      { timeoutMs: 240_000 },
     ).catch((error: unknown) => {
       process.stdout.write(operator.log.slice(-30).join(""));
       throw new Error(`${String(error)}; ${describeConditions(last)}; ${JSON.stringify(last?.status?.leafRemotes)}`);
@@ -354,7 +356,7 @@ describe("a leaf cluster on a hub (story 10)", () => {
         const hubOnly = JSON.stringify(remotes(last)) === JSON.stringify([["hub", 1]]);
         return hubOnly && (await depot?.leafs()) === 0 ? last : undefined;
       },
-      240_000,
+      { timeoutMs: 240_000 },
     ).catch((error: unknown) => {
       process.stdout.write(operator.log.slice(-30).join(""));
       throw new Error(`${String(error)}; ${describeConditions(last)}; ${JSON.stringify(last?.status?.leafRemotes)}`);

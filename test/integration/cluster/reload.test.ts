@@ -1,3 +1,4 @@
+// harness: real node
 // C15: with auth.systemCredentials, a config change whose every path nats-server 2.15 reloads
 // is applied by $SYS reload: every server takes it in the same delivery, no pod restarts, and
 // each reports the new revision from its reloaded config. A scale-up reloads the routes of the
@@ -10,11 +11,12 @@ import type { Cluster } from "../../../functions/cluster/index.ts";
 import { formatPreview, previewChange } from "../../../functions/step-rollout/index.ts";
 import { createOperator, type TestOperator } from "../../support/nats-auth.ts";
 import { startEnvironment, type Environment } from "../support/environment.ts";
-import { clusterKey, condition, quickstart, readCluster, waitAtRest, waitFor } from "./support/natscluster.ts";
-import { startOperator, type RunningOperator } from "./support/operator.ts";
+import { clusterKey, condition, quickstart, readCluster, waitAtRest } from "./support/natscluster.ts";
+import { startOperator, type RunningOperator } from "../support/operator.ts";
 import { installOperatorTrust, operatorModeAuth } from "./support/operator-mode.ts";
 import { recordStatus } from "./support/recorder.ts";
 import { samplePods } from "./support/sampler.ts";
+import { waitFor } from "../../harness/wait.ts";
 
 let env: Environment;
 let operator: RunningOperator;
@@ -37,28 +39,40 @@ const podUrl = (ordinal: number) => `nats://${NAME}-${ordinal}-0.${NAME}-headles
 const connectAs = (creds: string, servers: string[]): Promise<NatsConnection> =>
   connect({ servers, authenticator: credsAuthenticator(new TextEncoder().encode(creds)), timeout: 5_000 });
 
-/** What every server of the cluster says over $SYS VARZ, by server name. */
-async function varzByServer(): Promise<Map<string, ServerVarz>> {
+/** One $SYS VARZ ping: the answers that come within two seconds, or sooner once `servers` all answered. */
+async function pingVarz(servers: readonly string[]): Promise<Map<string, ServerVarz>> {
   const nc = await connectAs(nats.systemUserCreds, [podUrl(0)]);
   try {
     const inbox = createInbox();
     const answers = new Map<string, ServerVarz>();
     const sub = nc.subscribe(inbox);
+    const timer = setTimeout(() => sub.unsubscribe(), 2_000);
     const done = (async () => {
       for await (const m of sub) {
         const varz = m.json<{ data: ServerVarz }>().data;
         answers.set(varz.server_name, varz);
+        if (servers.every((s) => answers.has(s))) sub.unsubscribe();
       }
     })();
     nc.publish("$SYS.REQ.SERVER.PING.VARZ", JSON.stringify({ cluster: NAME }), { reply: inbox });
-    await new Promise((r) => setTimeout(r, 2_000));
-    sub.unsubscribe();
     await done;
+    clearTimeout(timer);
     return answers;
   } finally {
     await nc.close();
   }
 }
+
+/** What each of `servers` says over $SYS VARZ, asked again until every one has answered. */
+const varzByServer = (servers: readonly string[] = SERVERS): Promise<Map<string, ServerVarz>> =>
+  waitFor(
+    `VARZ from ${servers.join(", ")}`,
+    async () => {
+      const answers = await pingVarz(servers);
+      return servers.every((s) => answers.has(s)) ? answers : undefined;
+    },
+    { timeoutMs: 60_000 },
+  );
 
 const podUids = async () =>
   new Map(
@@ -105,7 +119,7 @@ function waitForNewRevision(previous: string | undefined, timeoutMs: number): Pr
         ? cluster
         : undefined;
     },
-    timeoutMs,
+    { timeoutMs },
   );
 }
 
@@ -148,7 +162,7 @@ describe("reload instead of restart (C15)", () => {
       before.metadata.resourceVersion,
     );
 
-    const progressing = recordStatus(env.kube, namespace, NAME, (c) =>
+    const progressing = await recordStatus(env.transport, namespace, NAME, (c) =>
       [condition(c, "Progressing")?.reason ?? ""].filter(Boolean),
     );
     await env.kube.patch(
@@ -193,9 +207,14 @@ describe("reload instead of restart (C15)", () => {
       const nc = await waitFor(
         `the app account on ${NAME}-${ordinal}`,
         () => connectAs(app.userCreds, [podUrl(ordinal)]),
-        30_000,
+        { timeoutMs: 30_000 },
       );
-      const info = await (await jetstreamManager(nc)).getAccountInfo();
+      // A server enables JetStream for an account shortly after it stores the JWT: waited for, as
+      // an app would.
+      const jsm = await waitFor(`JetStream for the app account on ${NAME}-${ordinal}`, () => jetstreamManager(nc), {
+        timeoutMs: 30_000,
+      });
+      const info = await jsm.getAccountInfo();
       expect(info.limits.max_memory).toBe(-1);
       await nc.close();
     }
@@ -213,7 +232,7 @@ describe("reload instead of restart (C15)", () => {
     expect(after.status?.config).toEqual({ revision, appliedBy: "Restart" });
     const podsAfter = await podUids();
     for (const [pod, uid] of uids) expect(podsAfter.get(pod)).toBe(uid);
-    const varzAfter = await varzByServer();
+    const varzAfter = await varzByServer([...SERVERS, `${NAME}-3`]);
     expect([...varzAfter.keys()].sort()).toEqual([...SERVERS, `${NAME}-3`]);
     for (const server of SERVERS) {
       expect(varzAfter.get(server)?.start).toBe(varzBefore.get(server)?.start);
@@ -251,7 +270,7 @@ describe("reload instead of restart (C15)", () => {
     expect([...reasons]).toEqual(["jetstream.max_memory_store is restart-only"]);
     expect(sampler.maxNotReady).toBeLessThanOrEqual(1);
     expect([...sampler.restarts].sort()).toEqual(servers);
-    const varz = await varzByServer();
+    const varz = await varzByServer(servers);
     for (const server of servers) {
       expect(varz.get(server)?.tags).toEqual(["zone:b"]);
       expect(varz.get(server)?.jetstream?.config?.max_memory).toBe(180 * MiB);

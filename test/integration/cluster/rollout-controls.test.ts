@@ -1,7 +1,8 @@
+// harness: real node
 // Pause and force-step, 50 parallel replays of one event during a rollout, and the deletion guard.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { formatPreview, previewChange, stepRollout } from "../../../functions/step-rollout/index.ts";
-import { apiServerEvent } from "../../../shared/eventing/apiserver-event.ts";
+import { apiServerEvent } from "../../../shared/local/apiserver-event.ts";
 import { createKube } from "../../../shared/kube/client.ts";
 import type { KubeObject } from "../../../shared/kube/object.ts";
 import { processDeps } from "../../../shared/runtime/deps.ts";
@@ -9,12 +10,13 @@ import { dispatch } from "../../../shared/runtime/dispatch.ts";
 import type { Outcome } from "../../../shared/runtime/outcome.ts";
 import { createLogger } from "../../../shared/telemetry/logger.ts";
 import { startEnvironment, type Environment } from "../support/environment.ts";
-import { clusterKey, condition, quickstart, readCluster, waitAtRest, waitFor } from "./support/natscluster.ts";
+import { clusterKey, condition, quickstart, readCluster, waitAtRest } from "./support/natscluster.ts";
 import { createOperator } from "../../support/nats-auth.ts";
-import { startOperator, type RunningOperator } from "./support/operator.ts";
+import { startOperator, type RunningOperator } from "../support/operator.ts";
 import { installOperatorTrust, operatorModeAuth } from "./support/operator-mode.ts";
 import { startPublisher } from "./support/publisher.ts";
 import { samplePods } from "./support/sampler.ts";
+import { waitFor } from "../../harness/wait.ts";
 
 let env: Environment;
 let operator: RunningOperator | undefined;
@@ -67,7 +69,7 @@ describe("rollout controls", () => {
         const c = await readCluster(env.kube, namespace, "paused");
         return condition(c, "Progressing")?.reason === "RolloutPaused" ? c : undefined;
       },
-      60_000,
+      { timeoutMs: 60_000 },
     );
     // Highest ordinal first, the meta leader's server last.
     const leader = held.status?.jetstream?.metaLeader;
@@ -87,7 +89,7 @@ describe("rollout controls", () => {
     await waitFor(
       "paused-0 restarted",
       async () => (await templateRevisions("paused")).get("paused-0") !== before.get("paused-0"),
-      60_000,
+      { timeoutMs: 60_000 },
     );
     const cleared = await waitFor(
       "force-step cleared",
@@ -95,7 +97,7 @@ describe("rollout controls", () => {
         const c = await readCluster(env.kube, namespace, "paused");
         return c && c.metadata.annotations?.["cluster.nats-operator.io/force-step"] === undefined ? c : undefined;
       },
-      30_000,
+      { timeoutMs: 30_000 },
     );
     expect(cleared.status?.rollout?.pending).toEqual(
       ["paused-2", "paused-1"]
@@ -195,7 +197,7 @@ describe("rollout controls", () => {
     await waitAtRest(env.kube, namespace, 240_000, "guard");
     const servers = [0, 1, 2].map((i) => `nats://guard-${i}-0.guard-headless.${namespace}.svc:4222`);
     const publisher = await startPublisher(servers, "KEEP", "keep");
-    await waitFor("a message", async () => publisher.acked.size > 0, 30_000);
+    await waitFor("a message", async () => publisher.acked.size > 0, { timeoutMs: 30_000 });
     await publisher.stop();
     await publisher.close();
     await env.kube.delete(clusterKey(namespace, "guard"));
@@ -205,7 +207,7 @@ describe("rollout controls", () => {
         const c = await readCluster(env.kube, namespace, "guard");
         return condition(c, "Deleting")?.reason === "JetStreamDataRemains" ? c : undefined;
       },
-      60_000,
+      { timeoutMs: 60_000 },
     );
     expect(condition(waiting, "Deleting")).toMatchObject({ status: "True", message: "1 stream group remain: KEEP" });
     expect(waiting.metadata.finalizers).toContain("cluster.nats-operator.io/jetstream-data");
@@ -214,7 +216,9 @@ describe("rollout controls", () => {
       { metadata: { annotations: { "cluster.nats-operator.io/force-delete": "" } } },
       "merge",
     );
-    await waitFor("guard deleted", async () => (await readCluster(env.kube, namespace, "guard")) === undefined, 60_000);
+    await waitFor("guard deleted", async () => (await readCluster(env.kube, namespace, "guard")) === undefined, {
+      timeoutMs: 60_000,
+    });
   }, 400_000);
 
   it("leaves an object of a rendered name it does not control untouched and reports it", async () => {
@@ -234,7 +238,7 @@ describe("rollout controls", () => {
         const c = await readCluster(env.kube, namespace, "taken");
         return condition(c, "Ready")?.reason === "ReconcileFailed" ? c : undefined;
       },
-      120_000,
+      { timeoutMs: 120_000 },
     );
     expect(condition(failed, "Ready")).toMatchObject({
       status: "False",
@@ -247,11 +251,11 @@ describe("rollout controls", () => {
         const c = await readCluster(env.kube, namespace, "taken");
         return condition(c, "Progressing")?.reason === "ReconcileFailed" ? c : undefined;
       },
-      60_000,
+      { timeoutMs: 60_000 },
     );
     expect(condition(progressing, "Progressing")).toMatchObject({ status: "False", message });
     // Servers keep coming up meanwhile, each a reconcile that finds the same foreign Service.
-    await waitFor("a server created", async () => (await templateRevisions("taken")).size > 0, 60_000);
+    await waitFor("a server created", async () => (await templateRevisions("taken")).size > 0, { timeoutMs: 60_000 });
     await new Promise((r) => setTimeout(r, 5000));
     type Event = KubeObject & { reason?: string; type?: string; note?: string; regarding?: { name?: string } };
     const events = (await env.kube.list<Event>({ apiVersion: "events.k8s.io/v1", kind: "Event", namespace })).filter(

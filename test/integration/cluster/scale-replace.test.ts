@@ -1,14 +1,16 @@
+// harness: real node
 // Scaling up and down and replace-server: carried through without JetStream; with JetStream and
 // no system credentials, scale-up works and scale-down and replacement are blocked, never forced;
 // one JetStream server runs standalone and stays one.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import type { KubeObject } from "../../../shared/kube/object.ts";
 import { startEnvironment, type Environment } from "../support/environment.ts";
-import { clusterKey, condition, quickstart, readCluster, waitAtRest, waitFor } from "./support/natscluster.ts";
-import { startOperator, type RunningOperator } from "./support/operator.ts";
+import { clusterKey, condition, quickstart, readCluster, waitAtRest } from "./support/natscluster.ts";
+import { startOperator, type RunningOperator } from "../support/operator.ts";
 import { startPublisher } from "./support/publisher.ts";
 import { connect } from "@nats-io/transport-node";
 import { jetstream, jetstreamManager } from "@nats-io/jetstream";
+import { waitFor } from "../../harness/wait.ts";
 
 let env: Environment;
 let operator: RunningOperator;
@@ -74,7 +76,7 @@ describe("scale and replace", () => {
     await waitFor(
       "solo-0 restarted",
       async () => (await env.kube.get<KubeObject>(podKey))?.metadata.uid !== podBefore,
-      240_000,
+      { timeoutMs: 240_000 },
     );
     const restarted = await waitAtRest(env.kube, namespace, 240_000, "solo");
     expect(restarted.status?.jetstream?.limits?.maxMemoryStore).toBe("240Mi");
@@ -131,7 +133,7 @@ describe("scale and replace", () => {
         });
         return sts && sts.metadata.uid !== before?.metadata.uid;
       },
-      120_000,
+      { timeoutMs: 120_000 },
     );
     const replaced = await waitAtRest(env.kube, namespace, 300_000, "plain");
     expect(replaced.metadata.annotations?.["cluster.nats-operator.io/replace-server"]).toBeUndefined();
@@ -143,13 +145,13 @@ describe("scale and replace", () => {
     await waitAtRest(env.kube, namespace, 240_000, "js");
     const servers = [0, 1, 2].map((i) => `nats://js-${i}-0.js-headless.${namespace}.svc:4222`);
     const publisher = await startPublisher(servers, "ORDERS", "orders");
-    await waitFor("publishes acknowledged", async () => publisher.acked.size > 20, 30_000);
+    await waitFor("publishes acknowledged", async () => publisher.acked.size > 20, { timeoutMs: 30_000 });
 
     await env.kube.patch(clusterKey(namespace, "js"), { spec: { replicas: 5 } }, "merge");
     await waitFor(
       "the rollout to start",
       async () => (await readCluster(env.kube, namespace, "js"))?.status?.rollout !== undefined,
-      60_000,
+      { timeoutMs: 60_000 },
     );
     const five = await waitAtRest(env.kube, namespace, 600_000, "js");
     await publisher.stop();
@@ -165,7 +167,7 @@ describe("scale and replace", () => {
         const c = await readCluster(env.kube, namespace, "js");
         return condition(c, "Progressing")?.reason === "ScaleDownBlocked" ? c : undefined;
       },
-      60_000,
+      { timeoutMs: 60_000 },
     );
     expect(condition(blocked, "Progressing")).toMatchObject({
       status: "False",
@@ -178,13 +180,16 @@ describe("scale and replace", () => {
       { spec: { replicas: 5 }, metadata: { annotations: { "cluster.nats-operator.io/replace-server": "js-1" } } },
       "merge",
     );
+    // The request is claimed in status first and the annotation taken off after, in a write of its
+    // own: wait for both.
     const replacement = await waitFor(
-      "ReplacementBlocked",
+      "ReplacementBlocked, and the replace-server annotation taken",
       async () => {
         const c = await readCluster(env.kube, namespace, "js");
-        return condition(c, "Progressing")?.reason === "ReplacementBlocked" ? c : undefined;
+        const taken = c?.metadata.annotations?.["cluster.nats-operator.io/replace-server"] === undefined;
+        return condition(c, "Progressing")?.reason === "ReplacementBlocked" && taken ? c : undefined;
       },
-      60_000,
+      { timeoutMs: 60_000 },
     );
     expect(replacement.metadata.annotations?.["cluster.nats-operator.io/replace-server"]).toBeUndefined();
     expect(replacement.status?.removals).toEqual([{ name: "js-1", phase: "Requested", since: expect.any(String) }]);

@@ -1,13 +1,15 @@
+// harness: real node
 // Story 1, steps 01 and 02: a three-server JetStream cluster at rest, then a memory change
 // rolled one server at a time while an R3 stream keeps taking publishes.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { startEnvironment, type Environment } from "../support/environment.ts";
-import { startOperator, type RunningOperator } from "./support/operator.ts";
-import { condition, clusterKey, quickstart, readCluster, waitAtRest, waitFor } from "./support/natscluster.ts";
+import { startOperator, type RunningOperator } from "../support/operator.ts";
+import { condition, clusterKey, quickstart, readCluster, waitAtRest } from "./support/natscluster.ts";
 import { samplePods } from "./support/sampler.ts";
 import { startPublisher } from "./support/publisher.ts";
 import type { Cluster } from "../../../functions/cluster/index.ts";
 import type { KubeObject } from "../../../shared/kube/object.ts";
+import { waitFor } from "../../harness/wait.ts";
 
 let env: Environment;
 let operator: RunningOperator;
@@ -54,7 +56,7 @@ describe("story 1: quickstart", () => {
     const before = await readCluster(env.kube, namespace);
     const servers = [0, 1, 2].map((i) => `nats://demo-${i}-0.demo-headless.${namespace}.svc:4222`);
     const publisher = await startPublisher(servers, "ORDERS", "orders");
-    await waitFor("publishes acknowledged", async () => publisher.acked.size > 20, 30_000);
+    await waitFor("publishes acknowledged", async () => publisher.acked.size > 20, { timeoutMs: 30_000 });
     const sampler = samplePods(env.kube, namespace, "demo", 3);
     const seen: Cluster[] = [];
     const pingSourceKey = { apiVersion: "sources.knative.dev/v1", kind: "PingSource", namespace, name: "demo-rollout" };
@@ -75,7 +77,7 @@ describe("story 1: quickstart", () => {
       "merge",
     );
     const ackedBeforeRollout = publisher.acked.size;
-    await waitFor("the rollout to start", async () => seen.length > 0, 60_000);
+    await waitFor("the rollout to start", async () => seen.length > 0, { timeoutMs: 60_000 });
     const after = await waitAtRest(env.kube, namespace, 600_000);
     const ackedDuringRollout = publisher.acked.size - ackedBeforeRollout;
     watching = false;
@@ -83,7 +85,9 @@ describe("story 1: quickstart", () => {
     await sampler.stop();
     // A fast rollout is over in seconds; the stream must also take writes once it is at rest.
     const ackedAtRest = publisher.acked.size;
-    await waitFor("publishes acknowledged at rest", async () => publisher.acked.size > ackedAtRest + 20, 60_000);
+    await waitFor("publishes acknowledged at rest", async () => publisher.acked.size > ackedAtRest + 20, {
+      timeoutMs: 60_000,
+    });
     await publisher.stop();
 
     expect(after.status?.config?.revision).not.toBe(before?.status?.config?.revision);
@@ -124,7 +128,9 @@ describe("story 1: quickstart", () => {
     await publisher.close();
     // A PingSource pokes step-rollout while the rollout runs, and none is left at rest.
     expect(pingSourceSeen).toBe(true);
-    await waitFor("no PingSource at rest", async () => (await env.kube.get(pingSourceKey)) === undefined, 30_000);
+    await waitFor("no PingSource at rest", async () => (await env.kube.get(pingSourceKey)) === undefined, {
+      timeoutMs: 30_000,
+    });
     process.stdout.write(
       `story1 step 02: ${sampler.samples} samples, max not Ready ${sampler.maxNotReady}, restart order ${sampler.restarts.join(", ")}, ${publisher.acked.size} acked (${ackedDuringRollout} during the rollout), ${publisher.failures} failed publishes\n`,
     );

@@ -1,3 +1,4 @@
+// harness: real node
 // Story 13: join a supercluster that you did not deploy. `central` is a plain nats-server started
 // by the test (someone else's operator keys, a MEMORY resolver with preloads, reject_unknown, no
 // gateway TLS); `west` is a NatsCluster under literal trusts of that operator that joins it over
@@ -16,11 +17,14 @@ import type { KubeObject } from "../../../shared/kube/object.ts";
 import { ensureBinaries } from "../../harness/binaries.ts";
 import { freePorts } from "../../harness/ports.ts";
 import { spawnDetached, stopPid } from "../../harness/processes.ts";
+import { withClusterDns } from "../../harness/host-with-cluster-dns.ts";
+import { addressPodsReach, currentHarness, type HarnessState } from "../../harness/state.ts";
 import { gatherReplies } from "../../../shared/nats/request.ts";
 import { createOperator, type SignedAccount, type TestOperator } from "../../support/nats-auth.ts";
 import { startEnvironment, type Environment } from "../support/environment.ts";
-import { condition, readCluster, waitFor } from "./support/natscluster.ts";
-import { startOperator, type RunningOperator } from "./support/operator.ts";
+import { condition, readCluster } from "./support/natscluster.ts";
+import { startOperator, type RunningOperator } from "../support/operator.ts";
+import { waitFor } from "../../harness/wait.ts";
 
 let env: Environment;
 let operator: RunningOperator;
@@ -31,26 +35,31 @@ let centralDir: string;
 let centralPid: number | undefined;
 let centralClient: number;
 let centralGateway: number;
+let centralHost: string;
+let harness: HarnessState | undefined;
 
 const westGateway = () => `west-gateway.${namespace}.svc`;
 
 /** central as its owners run it: their operator, preloaded accounts, west listed by name. */
 async function startCentral(): Promise<void> {
   const [client, route, gateway] = await freePorts(3);
+  harness = await currentHarness();
+  const host = addressPodsReach(harness);
+  centralHost = host;
   centralClient = client as number;
   centralDir = await mkdtemp(join(tmpdir(), "story13-central-"));
   const config = {
     server_name: "central-0",
-    listen: `127.0.0.1:${client}`,
+    listen: `${host}:${client}`,
     operator: nats.operatorJWT,
     system_account: nats.systemAccount.publicKey,
     resolver: "MEMORY",
     resolver_preload: { [nats.systemAccount.publicKey]: nats.systemAccount.jwt, [orders.publicKey]: orders.jwt },
     jetstream: { store_dir: join(centralDir, "js"), max_memory_store: 268435456, max_file_store: 1073741824 },
-    cluster: { name: "central", listen: `127.0.0.1:${route}`, routes: [`nats-route://127.0.0.1:${route}`] },
+    cluster: { name: "central", listen: `${host}:${route}`, routes: [`nats-route://${host}:${route}`] },
     gateway: {
       name: "central",
-      listen: `127.0.0.1:${gateway}`,
+      listen: `${host}:${gateway}`,
       reject_unknown: true,
       gateways: [{ name: "west", urls: [`nats://${westGateway()}:7222`] }],
     },
@@ -58,7 +67,8 @@ async function startCentral(): Promise<void> {
   const file = join(centralDir, "central.json");
   await writeFile(file, JSON.stringify(config, null, 2));
   const bins = await ensureBinaries(() => undefined);
-  centralPid = spawnDetached(bins.natsServer, ["-c", file], { logFile: join(centralDir, "central.log") });
+  const argv = withClusterDns(harness, centralDir, bins.natsServer, ["-c", file]);
+  centralPid = spawnDetached(argv.command, argv.args, { logFile: join(centralDir, "central.log") });
   centralGateway = gateway as number;
 }
 
@@ -116,7 +126,7 @@ describe("story 13: join a supercluster that you did not deploy", () => {
         version: "2.15.2",
         replicas: 3,
         resources: { requests: { cpu: "100m", memory: "256Mi" }, limits: { memory: "256Mi" } },
-        jetstream: {},
+        jetstream: { storage: "Ephemeral" },
         auth: {
           trustRef: { name: "central" },
           systemCredentials: { secretKeyRef: { name: "west-cluster-controller-creds" } },
@@ -125,7 +135,7 @@ describe("story 13: join a supercluster that you did not deploy", () => {
         gateway: {
           discovery: "Explicit",
           remotes: [
-            { name: "central", url: `nats://127.0.0.1:${centralGateway}` },
+            { name: "central", url: `nats://${centralHost}:${centralGateway}` },
             { name: "west", url: `nats://${westGateway()}:7222` },
           ],
           service: { type: "ClusterIP" },
@@ -145,7 +155,7 @@ describe("story 13: join a supercluster that you did not deploy", () => {
           condition(last, "GatewaysConnected")?.status === "True";
         return ok ? last : undefined;
       },
-      360_000,
+      { timeoutMs: 360_000 },
     ).catch((error: unknown) => {
       process.stdout.write(operator.log.slice(-30).join(""));
       throw new Error(`${String(error)}; ${describeConditions(last)}; logs in ${centralDir}`);
@@ -163,7 +173,7 @@ describe("story 13: join a supercluster that you did not deploy", () => {
 
     // Every server of both clusters reports the same meta leader, in a meta group of 4.
     const system = await connect({
-      servers: `nats://127.0.0.1:${centralClient}`,
+      servers: `nats://${centralHost}:${centralClient}`,
       authenticator: credsAuthenticator(new TextEncoder().encode(nats.systemUserCreds)),
     });
     try {
@@ -183,7 +193,7 @@ describe("story 13: join a supercluster that you did not deploy", () => {
           const leaders = new Set(replies.map((r) => r.data.meta_cluster?.leader ?? ""));
           return replies.length === 4 && leaders.size === 1 && !leaders.has("") ? replies : undefined;
         },
-        120_000,
+        { timeoutMs: 120_000 },
       );
       expect(views.map((v) => v.server.name).sort()).toEqual(["central-0", "west-0", "west-1", "west-2"]);
       expect(new Set(views.map((v) => v.data.meta_cluster?.cluster_size))).toEqual(new Set([4]));
@@ -240,7 +250,7 @@ describe("story 13: join a supercluster that you did not deploy", () => {
           ? last
           : undefined;
       },
-      180_000,
+      { timeoutMs: 180_000 },
     ).catch((error: unknown) => {
       process.stdout.write(operator.log.slice(-30).join(""));
       throw new Error(`${String(error)}; ${JSON.stringify(last?.status)}`);

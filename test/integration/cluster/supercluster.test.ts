@@ -1,3 +1,4 @@
+// harness: real node
 // Story 6 across two Kubernetes clusters: `east` on the harness's control plane and `west` on a
 // second, independent one (own API server, etcd and kubelet), each with its own operator, join
 // one supercluster over gateways the operator renders (C46–C50), with TLS from Secrets the user
@@ -14,17 +15,20 @@ import type { Condition } from "../../../shared/kube/conditions.ts";
 import type { KubeObject } from "../../../shared/kube/object.ts";
 import { type Cluster, ALLOW_GATEWAY_WITHOUT_TLS_ENV } from "../../../functions/cluster/index.ts";
 import { pingConnectivity } from "../../../functions/step-rollout/servers/connectivity.ts";
+import { askMetaLeader } from "../../../functions/step-rollout/servers/meta-leader.ts";
 import { createKube, type Kube } from "../../../shared/kube/client.ts";
 import { createTransport } from "../../../shared/kube/transport.ts";
 import { startControlPlane, stopControlPlane } from "../../harness/control-plane.ts";
 import { runOperator, type ChildOperator } from "./support/child-operator.ts";
-import { trackProcess, type HarnessState } from "../../harness/state.ts";
+import { forwardNamespace } from "../../harness/node/dns-peers.ts";
+import { currentHarness, nodeOfThisRun, trackProcess, type HarnessState } from "../../harness/state.ts";
 import { createOperator, type SignedAccount, type TestOperator } from "../../support/nats-auth.ts";
 import { startEnvironment, type Environment } from "../support/environment.ts";
-import { condition, readCluster, waitAtRest, waitFor } from "./support/natscluster.ts";
-import { startOperator, type RunningOperator } from "./support/operator.ts";
+import { condition, readCluster, waitAtRest } from "./support/natscluster.ts";
+import { startOperator, type RunningOperator } from "../support/operator.ts";
 import { installOperatorTrust, operatorModeAuth } from "./support/operator-mode.ts";
 import { createCertificateAuthority, tlsSecret, type CertificateAuthority } from "./support/tls-secrets.ts";
+import { waitFor } from "../../harness/wait.ts";
 
 let env: Environment;
 let operator: RunningOperator;
@@ -51,7 +55,7 @@ function member(name: "east" | "west"): KubeObject {
       replicas: 2,
       resources: { requests: { cpu: "100m", memory: "128Mi" }, limits: { memory: "128Mi" } },
       // One meta group spans the supercluster: its leader is elected over the gateways.
-      jetstream: {},
+      jetstream: { storage: "Ephemeral" },
       auth: { ...operatorModeAuth(), accountTrustRefs: [{ name: "app" }] },
       gateway: {
         discovery: "Explicit",
@@ -86,7 +90,7 @@ async function waitGatewaysConnected(name: "east" | "west", timeoutMs: number): 
       last = await readCluster(kubeOf(name), namespaces[name], name);
       return condition(last, "GatewaysConnected")?.status === "True" ? last : undefined;
     },
-    timeoutMs,
+    { timeoutMs },
   ).catch((error: unknown) => {
     process.stdout.write(operatorLog(name).slice(-30).join(""));
     throw new Error(
@@ -96,12 +100,21 @@ async function waitGatewaysConnected(name: "east" | "west", timeoutMs: number): 
 }
 
 async function startSecondControlPlane(): Promise<NonNullable<typeof second>> {
-  const state = await startControlPlane({ profile: "cluster", log: () => undefined });
+  const state = await startControlPlane({ profile: "cluster", node: nodeOfThisRun(), log: () => undefined });
   // Stopped in afterAll; recorded with the harness too, so a killed run does not leave it behind.
   const stateFile = process.env["NATS_OPERATOR_HARNESS_STATE"];
   if (stateFile) for (const running of state.processes) await trackProcess(stateFile, running);
   const transport = await createTransport(state.kubeconfig);
-  return { state, kube: createKube(transport), operator: runOperator(state.kubeconfig) };
+  const operator = runOperator(state.kubeconfig, {}, state.clusterDns);
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`west's operator not watching after 120 s: ${operator.log.join("")}`)),
+      120_000,
+    );
+  });
+  await Promise.race([operator.ready, late]).finally(() => clearTimeout(timer));
+  return { state, kube: createKube(transport), operator };
 }
 
 beforeAll(async () => {
@@ -110,6 +123,12 @@ beforeAll(async () => {
   namespaces.east = await env.namespace("east");
   namespaces.west = `west-${Date.now().toString(36)}`;
   await second.kube.create({ apiVersion: "v1", kind: "Namespace", metadata: { name: namespaces.west } });
+  // On real nodes each cluster's DNS answers the other's namespace by asking the other's CoreDNS.
+  const east = await currentHarness();
+  if (east?.clusterDns !== undefined && second.state.clusterDns !== undefined) {
+    await forwardNamespace(east, { namespace: namespaces.west, dns: second.state.clusterDns });
+    await forwardNamespace(second.state, { namespace: namespaces.east, dns: east.clusterDns });
+  }
   operator = await startOperator(env.transport);
   nats = await createOperator();
   app = await nats.signAccount("app", { jetstream: true });
@@ -211,8 +230,7 @@ describe("a supercluster over gateways (story 6)", () => {
           await new Promise((r) => setTimeout(r, 250));
           return received.includes("hello from west");
         },
-        60_000,
-        0,
+        { timeoutMs: 60_000, intervalMs: 0 },
       );
       sub.unsubscribe();
 
@@ -226,8 +244,7 @@ describe("a supercluster over gateways (story 6)", () => {
             subjects: ["orders.>"],
             placement: { cluster: "west", tags: [] },
           }),
-        120_000,
-        1_000,
+        { timeoutMs: 120_000, intervalMs: 1_000 },
       );
       expect(info.cluster?.name).toBe("west");
       const led = await waitFor(
@@ -236,7 +253,7 @@ describe("a supercluster over gateways (story 6)", () => {
           const current = await (await jetstreamManager(listener)).streams.info("ORDERS");
           return current.cluster?.leader ? current : undefined;
         },
-        30_000,
+        { timeoutMs: 30_000 },
       );
       expect(["west-0", "west-1"]).toContain(led.cluster?.leader);
       await publishOnce(listener, "orders.1", "one", "orders-1");
@@ -245,6 +262,22 @@ describe("a supercluster over gateways (story 6)", () => {
     } finally {
       await listener.close();
       await speaker.close();
+    }
+
+    // One meta group spans both: the cluster that does not lead it asks the leader, by name over
+    // $SYS, for its peers (C23, C37), and the leader answers listing the other cluster's servers.
+    const sys = await connectAs(nats.systemUserCreds, [podUrl("east", 0)]);
+    try {
+      const all = ["east-0", "east-1", "west-0", "west-1"];
+      const leader = await waitFor(
+        "the meta leader answering by name",
+        async () => (await Promise.all(all.map((name) => askMetaLeader(sys, name)))).find((r) => r !== undefined),
+        { timeoutMs: 60_000 },
+      );
+      const peers = leader.jsz?.meta_cluster?.replicas?.map((p) => p.name).sort();
+      expect(peers).toEqual(all.filter((name) => name !== leader.server));
+    } finally {
+      await sys.close();
     }
   }, 480_000);
 
@@ -275,7 +308,7 @@ describe("a supercluster over gateways (story 6)", () => {
         const c = await readCluster(env.kube, namespace, "waiting");
         return condition(c, "Progressing")?.reason === "UnsupportedSpec" ? c : undefined;
       },
-      60_000,
+      { timeoutMs: 60_000 },
     );
     expect(condition(refused, "Progressing")).toMatchObject({
       status: "False",
@@ -302,7 +335,7 @@ describe("a supercluster over gateways (story 6)", () => {
         const c = await readCluster(env.kube, namespace, "waiting");
         return condition(c, "Progressing")?.reason === "GatewayCertificateNotReady" ? c : undefined;
       },
-      60_000,
+      { timeoutMs: 60_000 },
     );
     expect(condition(waiting, "Progressing")).toMatchObject({
       status: "True",
@@ -316,7 +349,7 @@ describe("a supercluster over gateways (story 6)", () => {
       { stringData: { "ca.crt": certificate["ca.crt"] } },
       "merge",
     );
-    await waitFor("waiting-0 created", () => env.kube.get(statefulSet), 60_000);
+    await waitFor("waiting-0 created", () => env.kube.get(statefulSet), { timeoutMs: 60_000 });
     await env.kube.delete(key);
   }, 180_000);
 
@@ -334,7 +367,7 @@ describe("a supercluster over gateways (story 6)", () => {
     const made = await env.kube.create(claim);
     // Creation times count whole seconds: the NatsCluster must be made in a later one.
     const madeAt = Date.parse(made.metadata.creationTimestamp ?? "");
-    await waitFor("a second after the claim", async () => Date.now() >= madeAt + 1_000, 5_000);
+    await waitFor("a second after the claim", async () => Date.now() >= madeAt + 1_000, { timeoutMs: 5_000 });
     const key = { apiVersion: "cluster.nats-operator.io/v1beta1", kind: "NatsCluster", namespace, name: "rejoin" };
     await env.kube.create({
       ...key,
@@ -343,7 +376,7 @@ describe("a supercluster over gateways (story 6)", () => {
         version: "2.15.2",
         replicas: 1,
         resources: { requests: { cpu: "100m", memory: "128Mi" }, limits: { memory: "128Mi" } },
-        jetstream: {},
+        jetstream: { storage: "Ephemeral" },
         gateway: {
           discovery: "Explicit",
           remotes: [
@@ -361,7 +394,7 @@ describe("a supercluster over gateways (story 6)", () => {
         last = await readCluster(env.kube, namespace, "rejoin");
         return condition(last, "Progressing")?.reason === "OwnMetaGroup" ? last : undefined;
       },
-      60_000,
+      { timeoutMs: 60_000 },
     ).catch((error: unknown) => {
       process.stdout.write(operator.log.slice(-30).join(""));
       throw new Error(`${String(error)}; ${describeConditions(last)}`);
@@ -374,7 +407,7 @@ describe("a supercluster over gateways (story 6)", () => {
     expect(await env.kube.get(statefulSet)).toBeUndefined();
     // The claim deleted as the message says: render-cluster's poll sees it gone and creates the server.
     await env.kube.delete({ apiVersion: "v1", kind: "PersistentVolumeClaim", namespace, name: "data-rejoin-0-0" });
-    await waitFor("rejoin-0 created", () => env.kube.get(statefulSet), 60_000);
+    await waitFor("rejoin-0 created", () => env.kube.get(statefulSet), { timeoutMs: 60_000 });
     await env.kube.delete(key);
   }, 180_000);
 
@@ -389,7 +422,7 @@ describe("a supercluster over gateways (story 6)", () => {
         version: "2.15.2",
         replicas: 2,
         resources: { requests: { cpu: "100m", memory: "128Mi" }, limits: { memory: "128Mi" } },
-        jetstream: {},
+        jetstream: { storage: "Ephemeral" },
       },
     } as KubeObject);
     await waitAtRest(env.kube, namespace, 180_000, "solo");
@@ -437,7 +470,7 @@ describe("a supercluster over gateways (story 6)", () => {
           ? last
           : undefined;
       },
-      90_000,
+      { timeoutMs: 90_000 },
     ).catch((error: unknown) => {
       process.stdout.write(operator.log.slice(-30).join(""));
       throw new Error(`${String(error)}; ${describeConditions(last)}`);
@@ -456,7 +489,7 @@ describe("a supercluster over gateways (story 6)", () => {
         const found = list.filter((e) => e.regarding?.name === "solo" && e.reason === "OwnMetaGroup");
         return found.length > 0 ? found : undefined;
       },
-      30_000,
+      { timeoutMs: 30_000 },
     );
     expect(events.map((e) => [e.type, e.note])).toEqual([["Warning", message]]);
     // Nothing of the new render reached the servers: their configs are the ones they started on.
@@ -489,7 +522,7 @@ describe("a supercluster over gateways (story 6)", () => {
           ? c
           : undefined;
       },
-      60_000,
+      { timeoutMs: 60_000 },
     );
     expect(condition(refused, "Progressing")?.status).toBe("False");
     expect(condition(refused, "Ready")?.status).toBe("False");
@@ -502,7 +535,7 @@ describe("a supercluster over gateways (story 6)", () => {
         const found = list.filter((e) => e.regarding?.name === "plain" && e.reason === "GatewayWithoutTLS");
         return found.length > 0 ? found : undefined;
       },
-      30_000,
+      { timeoutMs: 30_000 },
     );
     expect(events.map((e) => e.type)).toEqual(["Warning"]);
     const nothing = await env.kube.list<KubeObject>({
@@ -530,7 +563,7 @@ describe("a supercluster over gateways (story 6)", () => {
           namespace,
           name: "plain-0-config",
         }),
-      60_000,
+      { timeoutMs: 60_000 },
     );
     const config = JSON.parse(configMap.data["nats.conf"] ?? "{}") as { gateway?: Record<string, unknown> };
     expect(config.gateway).toEqual({
@@ -548,7 +581,7 @@ describe("a supercluster over gateways (story 6)", () => {
           ? c
           : undefined;
       },
-      60_000,
+      { timeoutMs: 60_000 },
     );
     await env.kube.delete({
       apiVersion: "cluster.nats-operator.io/v1beta1",

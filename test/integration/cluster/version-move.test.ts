@@ -1,13 +1,15 @@
+// harness: real node
 // A version move between two real nats-server builds (2.15.2 and 2.15.3, both built by the
 // harness): one server at a time, status.version moving only once every server reports the new
 // version (C13), an R3 stream losing no acknowledged message; and back down again.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import type { Cluster } from "../../../functions/cluster/index.ts";
 import { startEnvironment, type Environment } from "../support/environment.ts";
-import { clusterKey, quickstart, readCluster, waitAtRest, waitFor } from "./support/natscluster.ts";
-import { startOperator, type RunningOperator } from "./support/operator.ts";
+import { clusterKey, quickstart, readCluster, waitAtRest } from "./support/natscluster.ts";
+import { startOperator, type RunningOperator } from "../support/operator.ts";
 import { startPublisher, type Publisher } from "./support/publisher.ts";
 import { samplePods } from "./support/sampler.ts";
+import { waitFor } from "../../harness/wait.ts";
 
 let env: Environment;
 let operator: RunningOperator;
@@ -22,7 +24,7 @@ beforeAll(async () => {
   await waitAtRest(env.kube, namespace, 240_000);
   const servers = [0, 1, 2].map((i) => `nats://demo-${i}-0.demo-headless.${namespace}.svc:4222`);
   publisher = await startPublisher(servers, "ORDERS", "orders");
-  await waitFor("publishes acknowledged", async () => (publisher?.acked.size ?? 0) > 20, 30_000);
+  await waitFor("publishes acknowledged", async () => (publisher?.acked.size ?? 0) > 20, { timeoutMs: 30_000 });
 }, 400_000);
 
 afterAll(async () => {
@@ -46,7 +48,7 @@ async function moveTo(
     }
   })();
   await env.kube.patch(clusterKey(namespace), { spec: { version } }, "merge");
-  await waitFor("the move to start", async () => seen.length > 0, 60_000);
+  await waitFor("the move to start", async () => seen.length > 0, { timeoutMs: 60_000 });
   const after = await waitAtRest(env.kube, namespace, 600_000).catch((error: unknown) => {
     process.stdout.write(operator.log.slice(-40).join(""));
     throw error;

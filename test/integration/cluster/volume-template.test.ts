@@ -9,11 +9,12 @@ import { jetstreamManager } from "@nats-io/jetstream";
 import type { KubeObject } from "../../../shared/kube/object.ts";
 import { createOperator, type SignedAccount, type TestOperator } from "../../support/nats-auth.ts";
 import { startEnvironment, type Environment } from "../support/environment.ts";
-import { clusterKey, quickstart, readCluster, waitAtRest, waitFor } from "./support/natscluster.ts";
-import { startOperator, type RunningOperator } from "./support/operator.ts";
+import { clusterKey, quickstart, readCluster, waitAtRest } from "./support/natscluster.ts";
+import { startOperator, type RunningOperator } from "../support/operator.ts";
 import { installOperatorTrust, operatorModeAuth } from "./support/operator-mode.ts";
 import { startPublisher } from "./support/publisher.ts";
 import { recordStatus } from "./support/recorder.ts";
+import { waitFor } from "../../harness/wait.ts";
 
 let env: Environment;
 let operator: RunningOperator;
@@ -62,10 +63,10 @@ describe("a volume claim template change (C36)", () => {
     const before = new Map(await Promise.all(SERVERS.map(async (s) => [s, (await claim(s))?.metadata.uid] as const)));
 
     const publisher = await startPublisher(SERVERS.map(podUrl), "ORDERS", "orders", 50, app.userCreds);
-    await waitFor("publishes acknowledged", async () => publisher.acked.size > 20, 60_000);
+    await waitFor("publishes acknowledged", async () => publisher.acked.size > 20, { timeoutMs: 60_000 });
 
     // Servers waiting their turn are listed as Requested; only one may be further along.
-    const phases = recordStatus(env.kube, namespace, NAME, (c) => {
+    const phases = await recordStatus(env.transport, namespace, NAME, (c) => {
       const removals = c.status?.removals ?? [];
       const underWay = removals.filter((r) => r.phase !== "Requested").length;
       return [...removals.map((r) => `${r.name}:${r.phase}`), `under way:${underWay}`];
@@ -86,7 +87,7 @@ describe("a volume claim template change (C36)", () => {
     await waitFor(
       "the replacement to start",
       async () => ((await readCluster(env.kube, namespace, NAME))?.status?.removals ?? []).length > 0,
-      120_000,
+      { timeoutMs: 120_000 },
     );
     // Each replaced server rejoins the meta group only once its 5-minute removal tombstone lapses.
     const replaced = await waitFor(
@@ -98,8 +99,7 @@ describe("a volume claim template change (C36)", () => {
         }
         return waitAtRest(env.kube, namespace, 1_000, NAME).catch(() => undefined);
       },
-      1_500_000,
-      5_000,
+      { timeoutMs: 1_500_000, intervalMs: 5_000 },
     );
     phases.stop();
     expect(replaced.status?.removals).toBeUndefined();
@@ -119,7 +119,7 @@ describe("a volume claim template change (C36)", () => {
           const replicas = i.cluster?.replicas ?? [];
           return replicas.length === 2 && replicas.every((r) => r.current) ? i : undefined;
         },
-        300_000,
+        { timeoutMs: 300_000 },
       );
       expect([info.cluster?.leader, ...(info.cluster?.replicas ?? []).map((r) => r.name)].sort()).toEqual(SERVERS);
     } finally {

@@ -187,6 +187,7 @@ describe("a NATS cluster from plain StatefulSet objects", () => {
   it("forms one cluster over routes addressed by DNS name, with a JetStream meta leader", async () => {
     const names = pods.map((p) => p.metadata?.name ?? "").sort();
     await waitFor(
+      "full route mesh, every client URL gossiped",
       async () => {
         for (const name of names) {
           const routez = await monitor<Routez>(fqdn(name), "/routez");
@@ -198,7 +199,7 @@ describe("a NATS cluster from plain StatefulSet objects", () => {
         }
         return true;
       },
-      { timeoutMs: 60_000, description: "full route mesh, every client URL gossiped" },
+      { timeoutMs: 60_000 },
     );
     for (const name of names) {
       const varz = await monitor<Varz>(fqdn(name), "/varz");
@@ -211,22 +212,24 @@ describe("a NATS cluster from plain StatefulSet objects", () => {
       expect([...(varz.connect_urls ?? [])].sort()).toEqual(pods.map((p) => `${p.status?.podIP}:4222`).sort());
     }
     const leader = await waitFor(
+      "one JetStream meta leader agreed by all servers",
       async () => {
         const leaders = await Promise.all(
           names.map(async (n) => (await monitor<Jsz>(fqdn(n), "/jsz")).meta_cluster?.leader),
         );
         return leaders.every((l) => l !== undefined && l !== "" && l === leaders[0]) ? leaders[0] : undefined;
       },
-      { timeoutMs: 60_000, description: "one JetStream meta leader agreed by all servers" },
+      { timeoutMs: 60_000 },
     );
     expect(names).toContain(leader);
     // A leader can be agreed before the last peer is counted in the meta group: wait for it.
     const size = await waitFor(
+      "every server counted in the JetStream meta group",
       async () => {
         const counted = (await monitor<Jsz>(fqdn(names[0] ?? ""), "/jsz")).meta_cluster?.cluster_size;
         return counted === replicas ? counted : undefined;
       },
-      { timeoutMs: 60_000, description: "every server counted in the JetStream meta group" },
+      { timeoutMs: 60_000 },
     );
     expect(size).toBe(replicas);
   }, 120_000);
@@ -239,16 +242,18 @@ describe("a NATS cluster from plain StatefulSet objects", () => {
     // Replicas 1: the only copy lives on one server, so reading it back after
     // that server's pod was deleted proves the claim's directory survived.
     await waitFor(
+      "stream creation",
       async () => jsm.streams.add({ name: stream, subjects: ["harness.>"], num_replicas: 1, storage: "file" as never }),
-      { timeoutMs: 30_000, description: "stream creation" },
+      { timeoutMs: 30_000 },
     );
     // The new stream's interest may not have reached this client's server over the routes yet
     // ("no responders"): publish until it takes the message, deduplicated by its id.
     const js = jetstream(nc);
-    await waitFor(() => js.publish("harness.hello", "persisted across a pod restart", { msgID: "hello-1" }), {
-      timeoutMs: 30_000,
-      description: "the stream takes the message",
-    });
+    await waitFor(
+      "the stream takes the message",
+      () => js.publish("harness.hello", "persisted across a pod restart", { msgID: "hello-1" }),
+      { timeoutMs: 30_000 },
+    );
     const host = (await jsm.streams.info(stream)).cluster?.leader ?? "";
     expect(host).toMatch(/^nats-\d$/);
     await nc.close();
@@ -258,20 +263,22 @@ describe("a NATS cluster from plain StatefulSet objects", () => {
     const before = await core.readNamespacedPod({ namespace: ns.name, name: host });
     await core.deleteNamespacedPod({ namespace: ns.name, name: host });
     const after = await waitFor(
+      `pod ${host} to come back ready`,
       async () => {
         const p = await core.readNamespacedPod({ namespace: ns.name, name: host }).catch(() => undefined);
         return p !== undefined && p.metadata?.uid !== before.metadata?.uid && isPodReady(p) ? p : undefined;
       },
-      { timeoutMs: 120_000, description: `pod ${host} to come back ready` },
+      { timeoutMs: 120_000 },
     );
     expect(after.status?.podIP).toBe(before.status?.podIP); // the address follows the pod name
 
     nc = await connect({ servers, name: "harness-test" });
     const jsm2 = await jetstreamManager(nc);
-    const msg = await waitFor(async () => jsm2.streams.getMessage(stream, { seq: 1 }), {
-      timeoutMs: 60_000,
-      description: "the stored message after the restart",
-    });
+    const msg = await waitFor(
+      "the stored message after the restart",
+      async () => jsm2.streams.getMessage(stream, { seq: 1 }),
+      { timeoutMs: 60_000 },
+    );
     expect(msg.string()).toBe("persisted across a pod restart");
     expect((await jsm2.streams.info(stream)).cluster?.leader).toBe(host);
 
@@ -293,6 +300,7 @@ describe("a NATS cluster from plain StatefulSet objects", () => {
     expect(pid).toBeGreaterThan(0);
     process.kill(pid, "SIGKILL");
     const restarted = await waitFor(
+      `${name} to restart its nats container`,
       async () => {
         const p = await core.readNamespacedPod({ namespace: ns.name, name });
         const c = p.status?.containerStatuses?.find((x) => x.name === "nats");
@@ -300,7 +308,7 @@ describe("a NATS cluster from plain StatefulSet objects", () => {
           ? c
           : undefined;
       },
-      { timeoutMs: 60_000, description: `${name} to restart its nats container` },
+      { timeoutMs: 60_000 },
     );
     expect(restarted.lastState?.terminated?.exitCode).toBe(137);
     expect(restarted.containerID).not.toBe(status?.containerID);

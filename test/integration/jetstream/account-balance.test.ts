@@ -1,3 +1,4 @@
+// harness: real node
 // Story 7's account balancer on real servers: a three-server JetStream cluster where account APP
 // has two pools of six R3 streams each, `hot` all led by js-0 and `cold` all led by js-1. A
 // NatsBalancer on APP's own connection (no system user) evens the leaders of each pool one move at
@@ -10,7 +11,7 @@ import { balance } from "../../../functions/balance/index.ts";
 import type { NatsBalancer } from "../../../functions/balance/account/resource.ts";
 import type { NatsSystemBalancer } from "../../../functions/balance/system/resource.ts";
 import { readLease, writeLease } from "../../../functions/balance/pass/lease.ts";
-import { pingEvent } from "../../../shared/eventing/ping-event.ts";
+import { pingEvent } from "../../../shared/local/ping-event.ts";
 import { createEventRecorder } from "../../../shared/kube/events.ts";
 import type { KubeObject } from "../../../shared/kube/object.ts";
 import { writeStatus } from "../../../shared/kube/status.ts";
@@ -19,7 +20,8 @@ import type { Outcome } from "../../../shared/runtime/outcome.ts";
 import { createLogger } from "../../../shared/telemetry/logger.ts";
 import { startEnvironment, type Environment } from "../support/environment.ts";
 import { js, startNatsCluster, type NatsCluster, type ServerControl, createStream } from "./support/nats-cluster.ts";
-import { CORE, create, eventually, JS, resource } from "./support/objects.ts";
+import { CORE, create, JS, resource } from "./support/objects.ts";
+import { waitFor } from "../../harness/wait.ts";
 
 // Account APP, where a client without credentials lands, and a system account the balancer never uses.
 const ACCOUNTS = [
@@ -56,7 +58,7 @@ const skewOf = (counts: Map<string, number>) => Math.max(...counts.values()) - M
 
 async function leadAllFrom(server: string, pool: readonly string[]): Promise<void> {
   for (const stream of pool)
-    await eventually(
+    await waitFor(
       `${stream} led by ${server}`,
       async () => {
         if ((await leaderOf(stream)) === server) return true;
@@ -64,7 +66,7 @@ async function leadAllFrom(server: string, pool: readonly string[]): Promise<voi
         await new Promise((r) => setTimeout(r, 300));
         return (await leaderOf(stream)) === server ? true : undefined;
       },
-      90_000,
+      { timeoutMs: 90_000 },
     );
 }
 
@@ -254,13 +256,13 @@ describe("story 7: a NatsBalancer evens the leaders of its account's pools", () 
 
   it("asks for no PingSource once deleted", async () => {
     await env.kube.delete({ apiVersion: JS, kind: "NatsBalancer", namespace: ns, name: "orders" });
-    await eventually(
+    await waitFor(
       "the balancer gone",
       async () =>
         (await env.kube.get({ apiVersion: JS, kind: "NatsBalancer", namespace: ns, name: "orders" }))
           ? undefined
           : true,
-      30_000,
+      { timeoutMs: 30_000 },
     );
     const outcome = await pass();
     expect(outcome.schedules).toEqual([{ schedule: { namespace: ns, name: "orders-balance" }, poll: false }]);

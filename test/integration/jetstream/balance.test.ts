@@ -1,3 +1,4 @@
+// harness: real node
 // Story 7 on real servers: a three-server JetStream cluster whose nine R3 streams are all led by
 // one server. A NatsSystemBalancer on a system-account connection evens the leaders one move at a
 // time, records each move, holds while a server is down or the cluster is mid-rollout, hands its
@@ -10,7 +11,7 @@ import type { NatsConnection } from "@nats-io/transport-node";
 import { balance } from "../../../functions/balance/index.ts";
 import type { NatsSystemBalancer } from "../../../functions/balance/system/resource.ts";
 import { isOlder } from "../../../functions/balance/system/duplicate.ts";
-import { pingEvent } from "../../../shared/eventing/ping-event.ts";
+import { pingEvent } from "../../../shared/local/ping-event.ts";
 import { createEventRecorder } from "../../../shared/kube/events.ts";
 import type { KubeObject } from "../../../shared/kube/object.ts";
 import { writeStatus } from "../../../shared/kube/status.ts";
@@ -19,7 +20,8 @@ import type { Outcome } from "../../../shared/runtime/outcome.ts";
 import { createLogger } from "../../../shared/telemetry/logger.ts";
 import { startEnvironment, type Environment } from "../support/environment.ts";
 import { js, startNatsCluster, type NatsCluster, type ServerControl, createStream } from "./support/nats-cluster.ts";
-import { CORE, create, eventually, JS, resource } from "./support/objects.ts";
+import { CORE, create, JS, resource } from "./support/objects.ts";
+import { waitFor } from "../../harness/wait.ts";
 
 // An application account exporting the stepdown services (the jetstream-stepdown preset) and a
 // system account importing them under `acc.APP.`; a client without credentials is the system user.
@@ -71,7 +73,7 @@ async function leadAllFrom(server: string): Promise<void> {
   for (const stream of STREAMS) {
     let answer: unknown;
     let info: StreamInfo | undefined;
-    await eventually(
+    await waitFor(
       `${stream} led by ${server}`,
       async () => {
         info = await js<StreamInfo>(client, `STREAM.INFO.${stream}`);
@@ -81,17 +83,17 @@ async function leadAllFrom(server: string): Promise<void> {
         // request's); asking again now would only start another.
         if (leader === "") return undefined;
         answer = await js(client, `STREAM.LEADER.STEPDOWN.${stream}`, { placement: { preferred: server } });
-        await eventually(
+        await waitFor(
           `${stream} re-elected`,
           async () => {
             const now = await leaderOf(stream);
             return now !== "" && now !== leader ? true : undefined;
           },
-          10_000,
+          { timeoutMs: 10_000 },
         ).catch(() => undefined);
         return (await leaderOf(stream)) === server ? true : undefined;
       },
-      150_000,
+      { timeoutMs: 150_000 },
     ).catch((error: unknown) => {
       throw new Error(
         `${String(error)}; last stepdown answer ${JSON.stringify(answer)}; ${JSON.stringify(info?.cluster)}`,
@@ -164,7 +166,9 @@ async function startNamesakeBalancer(): Promise<NatsSystemBalancer> {
   )) as NatsSystemBalancer;
   await writeStatus(env.kube, created, { servers: [{ name: "js-0", leaders: 0, replicas: 0 }] }, "test");
   const at = created.metadata.creationTimestamp ?? "";
-  await eventually("a second after its creation", async () => new Date().toISOString().slice(0, 19) + "Z" > at, 5_000);
+  await waitFor("a second after its creation", async () => new Date().toISOString().slice(0, 19) + "Z" > at, {
+    timeoutMs: 5_000,
+  });
   return created;
 }
 
@@ -221,14 +225,14 @@ describe("story 7: a NatsSystemBalancer evens stream leaders", () => {
   it("holds while a server is down, and resumes once it is back", async () => {
     await nats.stopServer(2);
     const moves = (await events("MoveStarted")).length;
-    const held = await eventually(
+    const held = await waitFor(
       "Holding=True while js-2 is down",
       async () => {
         await pass();
         const b = await balancer();
         return holding(b)?.status === "True" ? b : undefined;
       },
-      90_000,
+      { timeoutMs: 90_000 },
     );
     expect(holding(held)?.reason).toBe("Unsettled");
     expect(holding(held)?.message).toContain("js-2");
@@ -236,21 +240,21 @@ describe("story 7: a NatsSystemBalancer evens stream leaders", () => {
     expect((await events("MoveStarted")).length).toBe(moves);
 
     nats.startServer(2);
-    const resumed = await eventually(
+    const resumed = await waitFor(
       "Holding=False once js-2 is back",
       async () => {
         await pass();
         const b = await balancer();
         return holding(b)?.status === "False" ? b : undefined;
       },
-      120_000,
+      { timeoutMs: 120_000 },
     );
     expect(holding(resumed)?.reason).toBe("Settled");
   }, 240_000);
 
   it("pauses while the NatsCluster of its servers is mid-rollout, and resumes once it is Settled", async () => {
     // The move the last pass made settles first, so the pause is the rollout's alone.
-    await eventually("no move pending", async () => {
+    await waitFor("no move pending", async () => {
       await pass();
       return ((await balancer()).status?.pending ?? []).length === 0;
     });
@@ -299,23 +303,23 @@ describe("story 7: a NatsSystemBalancer evens stream leaders", () => {
     expect((await events("MoveStarted")).length).toBe(moves);
 
     await settled("True");
-    await eventually(
+    await waitFor(
       "a move once the NatsCluster is Settled",
       async () => {
         await pass();
         return (await events("MoveStarted")).length > moves;
       },
-      60_000,
+      { timeoutMs: 60_000 },
     );
   }, 120_000);
 
   it("hands the move lease on only after it lapses, when its holder goes mid-move", async () => {
     await leadAllFrom("js-0");
-    await eventually("a move pending", async () => {
+    await waitFor("a move pending", async () => {
       await pass();
       return ((await balancer()).status?.pending ?? []).length === 1;
     });
-    const lease = await eventually("the lease held by even", async () => {
+    const lease = await waitFor("the lease held by even", async () => {
       const leases = await env.kube.list<KubeObject & { spec?: { holderIdentity?: string; renewTime?: string } }>({
         apiVersion: "coordination.k8s.io/v1",
         kind: "Lease",
@@ -338,7 +342,7 @@ describe("story 7: a NatsSystemBalancer evens stream leaders", () => {
     await pass("second");
     expect(holding(await balancer("second"))).toMatchObject({ status: "True", reason: "MoveLeaseHeld" });
 
-    await eventually(
+    await waitFor(
       "a move by the second balancer",
       async () => {
         await pass("second");
@@ -347,7 +351,7 @@ describe("story 7: a NatsSystemBalancer evens stream leaders", () => {
         expect(Date.now()).toBeGreaterThanOrEqual(lapses);
         return true;
       },
-      120_000,
+      { timeoutMs: 120_000 },
     );
   }, 180_000);
 
@@ -358,7 +362,7 @@ describe("story 7: a NatsSystemBalancer evens stream leaders", () => {
     for (const name of copies) {
       const config = { name, subjects: [`${name.toLowerCase()}.>`], num_replicas: 3 };
       await createStream(client, config);
-      await eventually(`${name} led by js-0`, async () => {
+      await waitFor(`${name} led by js-0`, async () => {
         if ((await leaderOf(name)) === "js-0") return true;
         await js(client, `STREAM.LEADER.STEPDOWN.${name}`, { placement: { preferred: "js-0" } });
         await new Promise((r) => setTimeout(r, 300));
@@ -372,14 +376,14 @@ describe("story 7: a NatsSystemBalancer evens stream leaders", () => {
         if ((await js<StreamInfo>(client, `STREAM.INFO.${name}`)).cluster?.leader === server) n++;
       return n;
     };
-    await eventually("nine copies on js-0 alone", async () => (await held("js-0")) === 9);
+    await waitFor("nine copies on js-0 alone", async () => (await held("js-0")) === 9);
     await env.kube.patch(
       { apiVersion: JS, kind: "NatsSystemBalancer", namespace: ns, name: "second" },
       { spec: { moves: { placement: true } } },
       "merge",
     );
     const pendingSeen: number[] = [];
-    const evened = await eventually(
+    const evened = await waitFor(
       "replica skew evened by placement moves",
       async () => {
         await pass("second");
@@ -390,7 +394,7 @@ describe("story 7: a NatsSystemBalancer evens stream leaders", () => {
           ? b
           : new Promise<false>((r) => setTimeout(() => r(false), 500));
       },
-      120_000,
+      { timeoutMs: 120_000 },
     );
     expect(Math.max(...pendingSeen)).toBe(1);
     expect(evened.status?.capabilities?.placement).toBe(true);

@@ -1,3 +1,4 @@
+// harness: real node
 // A NatsConnection applied before its servers answer (a NatsCluster applied with it, still
 // starting): the settle tick of its namespace re-checks it every 15 s for its first ten minutes,
 // so it turns Ready, and its streams sync, on the first tick after the servers come up instead of
@@ -7,8 +8,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { Writable } from "node:stream";
 import { syncStream } from "../../../functions/sync-stream/index.ts";
-import { apiServerEvent } from "../../../shared/eventing/apiserver-event.ts";
-import { pingEvent } from "../../../shared/eventing/ping-event.ts";
+import { apiServerEvent } from "../../../shared/local/apiserver-event.ts";
+import { pingEvent } from "../../../shared/local/ping-event.ts";
 import { createEventRecorder } from "../../../shared/kube/events.ts";
 import type { KubeObject } from "../../../shared/kube/object.ts";
 import { dispatch, type DispatchDeps } from "../../../shared/runtime/dispatch.ts";
@@ -16,7 +17,8 @@ import type { Outcome } from "../../../shared/runtime/outcome.ts";
 import { createLogger } from "../../../shared/telemetry/logger.ts";
 import { startEnvironment, type Environment } from "../support/environment.ts";
 import { startNatsCluster, type NatsCluster, type ServerControl } from "./support/nats-cluster.ts";
-import { condition, CORE, create, eventually, JS, read, resource } from "./support/objects.ts";
+import { condition, CORE, create, JS, read, resource } from "./support/objects.ts";
+import { waitFor } from "../../harness/wait.ts";
 
 let env: Environment;
 let nats: NatsCluster & ServerControl;
@@ -44,14 +46,14 @@ const settleSchedule = () =>
   env.kube.get({ apiVersion: "sources.knative.dev/v1", kind: "PingSource", namespace: ns, name: "sync-stream-settle" });
 
 const serverAnswering = () =>
-  eventually(
+  waitFor(
     "the server answering",
     () =>
       nats.client().then(
         (nc) => nc.close().then(() => true),
         () => undefined,
       ),
-    30_000,
+    { timeoutMs: 30_000 },
   );
 
 beforeAll(async () => {
@@ -120,13 +122,13 @@ describe("a NatsConnection whose servers do not answer yet", () => {
     nats.startServer(0);
     await serverAnswering();
     // The pooled client reconnects by itself within a second or so; the next tick sees it.
-    await eventually(
+    await waitFor(
       "Ready on a settle tick",
       async () => {
         await settleTick();
         return (await readyOf(CORE, "NatsConnection", "app"))?.status === "True";
       },
-      30_000,
+      { timeoutMs: 30_000 },
     );
     await settleTick();
     expect(await settleSchedule()).toBeUndefined();

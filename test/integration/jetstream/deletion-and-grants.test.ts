@@ -1,18 +1,20 @@
+// harness: real node
 // Deletion policies, and connections in another namespace admitted only by
 // a NatsReferenceGrant there (checked every reconcile, so a deleted grant
 // revokes, and deleting a resource whose connection is no longer admitted
 // leaves its server object and finishes).
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import type { NatsConnection } from "@nats-io/transport-node";
-import { startDriver, type Driver } from "./support/driver.ts";
+import { startOperator, syncStreamOnly, type RunningOperator } from "../support/operator.ts";
 import { startEnvironment, type Environment } from "../support/environment.ts";
 import { startNatsCluster, js, type NatsCluster } from "./support/nats-cluster.ts";
-import { conditionsOf, CORE, create, eventually, JS, read, resource, waitForCondition } from "./support/objects.ts";
+import { conditionsOf, CORE, create, JS, read, resource, waitForCondition } from "./support/objects.ts";
+import { waitFor } from "../../harness/wait.ts";
 
 let env: Environment;
 let nats: NatsCluster;
 let client: NatsConnection;
-let driver: Driver;
+let driver: RunningOperator;
 let team: string;
 let shared: string;
 
@@ -22,7 +24,7 @@ beforeAll(async () => {
   client = await nats.client();
   team = await env.namespace("team");
   shared = await env.namespace("shared");
-  driver = startDriver(env.transport, env.kube, [team, shared]);
+  driver = await startOperator(env.transport, syncStreamOnly(env.kube, [team, shared]));
   await create(env.kube, resource(CORE, "NatsConnection", team, "local", { servers: nats.urls }));
   await create(env.kube, resource(CORE, "NatsConnection", shared, "platform", { servers: nats.urls }));
 }, 180_000);
@@ -38,7 +40,7 @@ const key = (namespace: string, kind: string, name: string) => ({ apiVersion: JS
 const exists = async (stream: string) =>
   (await js<{ error?: unknown }>(client, `STREAM.INFO.${stream}`)).error === undefined;
 const gone = (namespace: string, kind: string, name: string) =>
-  eventually(`${kind} ${name} deleted`, async () => (await read(env.kube, JS, kind, namespace, name)) === undefined);
+  waitFor(`${kind} ${name} deleted`, async () => (await read(env.kube, JS, kind, namespace, name)) === undefined);
 
 describe("deletion policies", () => {
   it("Delete removes the stream from the server", async () => {

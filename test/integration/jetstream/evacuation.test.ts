@@ -1,3 +1,4 @@
+// harness: real node
 // Story 11 on real servers: a supercluster of two NATS clusters, east and west, whose servers carry
 // `site:east` and `site:west`. Streams and a KV bucket live in east; a NatsClusterEvacuation on a
 // system-account connection moves every one of them to the servers tagged `site:west`, a few at a
@@ -20,8 +21,9 @@ import { startEnvironment, type Environment } from "../support/environment.ts";
 import { js, type NatsCluster, type ServerControl, createStream, publishOnce } from "./support/nats-cluster.ts";
 import { evacuationPass } from "./support/evacuation-pass.ts";
 import { publishThroughout } from "./support/publish-throughout.ts";
-import { CORE, create, eventually, JS, resource } from "./support/objects.ts";
+import { CORE, create, JS, resource } from "./support/objects.ts";
 import { startSupercluster } from "./support/supercluster.ts";
+import { waitFor } from "../../harness/wait.ts";
 
 // An application account, and a system account whose user a connection without credentials is.
 const ACCOUNTS = [
@@ -124,7 +126,7 @@ beforeAll(async () => {
   const kv = await new Kvm(client).create("config", { replicas: 2 });
   // As with a stream's first publish (publishOnce): the new bucket's leader takes a moment to show
   // its interest on the client's server, and a put before that meets no responders.
-  await eventually("the config bucket to take its first put", async () => (await kv.put("key.0", "value 0")) > 0);
+  await waitFor("the config bucket to take its first put", async () => (await kv.put("key.0", "value 0")) > 0);
   for (let i = 1; i < 20; i++) await kv.put(`key.${i}`, `value ${i}`);
   for (let i = 0; i < 200; i++) await publishOnce(client, `events.${i}`, `event ${i}`, `events-${i}`);
   for (let i = 0; i < 50; i++) await publishOnce(client, `legacy.${i}`, `legacy ${i}`, `legacy-${i}`);
@@ -152,7 +154,7 @@ describe("story 11: a NatsClusterEvacuation empties a NATS cluster", () => {
     expect((await info("ORDERS")).cluster?.name).toBe("east");
     await env.kube.delete({ apiVersion: JS, kind: "NatsClusterEvacuation", namespace: ns, name: "inward" });
     await pass("inward");
-    await eventually("the refused evacuation gone", async () => (await evacuation("inward")) === undefined);
+    await waitFor("the refused evacuation gone", async () => (await evacuation("inward")) === undefined);
   }, 60_000);
 
   it("refuses target tags no server carries, moving nothing and looking again", async () => {
@@ -171,14 +173,14 @@ describe("story 11: a NatsClusterEvacuation empties a NATS cluster", () => {
     expect(outcome.schedules).toEqual([expect.objectContaining({ poll: { every: "1m" } })]);
     await env.kube.delete({ apiVersion: JS, kind: "NatsClusterEvacuation", namespace: ns, name: "nowhere" });
     await pass("nowhere");
-    await eventually("the refused evacuation gone", async () => (await evacuation("nowhere")) === undefined);
+    await waitFor("the refused evacuation gone", async () => (await evacuation("nowhere")) === undefined);
   }, 60_000);
 
   it("moves every unpinned stream and the KV to the target servers, a few at a time, losing no acknowledged message", async () => {
     const publisher = publishThroughout(client, "orders");
     await evacuate("retire-east", ["site:west"]);
     const inFlight: number[] = [];
-    const done = await eventually(
+    const done = await waitFor(
       "every movable stream off east",
       async () => {
         await pass("retire-east");
@@ -186,7 +188,7 @@ describe("story 11: a NatsClusterEvacuation empties a NATS cluster", () => {
         inFlight.push(e?.status?.inFlight ?? 0);
         return e?.status?.remaining === 0 && ready(e)?.reason === "PinnedObjects" ? e : undefined;
       },
-      120_000,
+      { timeoutMs: 120_000 },
     );
     const acked = await publisher.stop();
 
@@ -239,14 +241,14 @@ describe("story 11: a NatsClusterEvacuation empties a NATS cluster", () => {
 
   it("finishes once the owner lets go of the pinned stream, then stops polling", async () => {
     await env.kube.delete({ apiVersion: JS, kind: "NatsStream", namespace: ns, name: "pinned" });
-    const evacuated = await eventually(
+    const evacuated = await waitFor(
       "Ready=True/Evacuated",
       async () => {
         await pass("retire-east");
         const e = await evacuation("retire-east");
         return ready(e)?.reason === "Evacuated" ? e : undefined;
       },
-      60_000,
+      { timeoutMs: 60_000 },
     );
     expect(evacuated.status).toMatchObject({
       moved: MOVABLE.length + 1,
@@ -269,7 +271,7 @@ describe("story 11: a NatsClusterEvacuation empties a NATS cluster", () => {
   it("lets a finished evacuation go when deleted, cancelling nothing", async () => {
     await env.kube.delete({ apiVersion: JS, kind: "NatsClusterEvacuation", namespace: ns, name: "retire-east" });
     await pass("retire-east");
-    await eventually("the evacuation gone", async () => (await evacuation("retire-east")) === undefined);
+    await waitFor("the evacuation gone", async () => (await evacuation("retire-east")) === undefined);
     expect(await events("MoveCancelled", "retire-east")).toEqual([]);
   }, 30_000);
 
@@ -284,7 +286,7 @@ describe("story 11: a NatsClusterEvacuation empties a NATS cluster", () => {
     const jsc = jetstream(client);
     const chunk = new Uint8Array(100_000);
     // The new stream's interest reaches east over the gateway a moment after it is created.
-    await eventually("BULK takes messages", async () => (await jsc.publish("bulk.0", chunk, { msgID: "bulk-0" })).seq);
+    await waitFor("BULK takes messages", async () => (await jsc.publish("bulk.0", chunk, { msgID: "bulk-0" })).seq);
     await Promise.all(Array.from({ length: 199 }, (_, i) => jsc.publish(`bulk.${i + 1}`, chunk)));
     await evacuate("back-east", ["site:east"], "west");
     await pass("back-east");
@@ -292,17 +294,17 @@ describe("story 11: a NatsClusterEvacuation empties a NATS cluster", () => {
     expect(requested.map((r) => r.stream)).toContain("BULK");
     await env.kube.delete({ apiVersion: JS, kind: "NatsClusterEvacuation", namespace: ns, name: "back-east" });
     await pass("back-east");
-    await eventually("the evacuation gone", async () => (await evacuation("back-east")) === undefined);
+    await waitFor("the evacuation gone", async () => (await evacuation("back-east")) === undefined);
     const cancelled = await events("MoveCancelled", "back-east");
     expect(cancelled).toContain("cancelled the move of stream BULK of account APP off NATS cluster west");
     // A cancelled move goes back where it was, whole.
-    await eventually(
+    await waitFor(
       "BULK back on west alone",
       async () => {
         const bulk = await info("BULK");
         return bulk.cluster?.name === "west" && (bulk.cluster.replicas ?? []).every((r) => r.name.startsWith("west-"));
       },
-      60_000,
+      { timeoutMs: 60_000 },
     );
     expect((await info("BULK")).state.messages).toBe(200);
   }, 120_000);
@@ -317,7 +319,7 @@ describe("story 11: a NatsClusterEvacuation empties a NATS cluster", () => {
     });
     // west-1 stops; the evacuation starts only once the meta leader counts it offline.
     await nats.stopServer(3);
-    await eventually(
+    await waitFor(
       "west-1 offline to the meta leader",
       async () => {
         const sys = await connect({ servers: nats.urls.slice(0, 2), timeout: 5_000 });
@@ -334,7 +336,7 @@ describe("story 11: a NatsClusterEvacuation empties a NATS cluster", () => {
           await sys.close();
         }
       },
-      60_000,
+      { timeoutMs: 60_000 },
     );
     await evacuate("while-down", ["site:east"], "west");
     for (let i = 0; i < 3; i++) await pass("while-down");
@@ -345,16 +347,16 @@ describe("story 11: a NatsClusterEvacuation empties a NATS cluster", () => {
     expect(await events("MoveStarted", "while-down")).toEqual([]);
 
     nats.startServer(3);
-    await eventually(
+    await waitFor(
       "moves once west-1 is back",
       async () => {
         await pass("while-down");
         return (await events("MoveStarted", "while-down")).length > 0;
       },
-      90_000,
+      { timeoutMs: 90_000 },
     );
     expect(ready(await evacuation("while-down"))?.reason).not.toBe("ServersDown");
-    const refused = await eventually(
+    const refused = await waitFor(
       "the TAGGED move refused",
       async () => {
         const note = (await events("MoveRefused", "while-down")).find((n) => n.startsWith("stream TAGGED"));
@@ -362,7 +364,7 @@ describe("story 11: a NatsClusterEvacuation empties a NATS cluster", () => {
         await pass("while-down");
         return undefined;
       },
-      90_000,
+      { timeoutMs: 90_000 },
     );
     expect(refused).toMatch(
       /^stream TAGGED of account APP was not moved off NATS cluster west: the server refused it: no suitable peers/,

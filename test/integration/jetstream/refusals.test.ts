@@ -1,9 +1,10 @@
+// harness: real node
 // Bad input: what the server refuses as invalid goes Terminal with the
 // server's own message and is not retried; what it cannot place is retried
 // with backoff, never in a hot loop. Deliveries are counted.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import type { NatsConnection } from "@nats-io/transport-node";
-import { startDriver, type Driver } from "./support/driver.ts";
+import { startOperator, syncStreamOnly, type RunningOperator } from "../support/operator.ts";
 import { startEnvironment, type Environment } from "../support/environment.ts";
 import { startNatsCluster, js, type NatsCluster, createStream } from "./support/nats-cluster.ts";
 import { conditionsOf, CORE, create, JS, read, resource, waitForCondition } from "./support/objects.ts";
@@ -11,7 +12,7 @@ import { conditionsOf, CORE, create, JS, read, resource, waitForCondition } from
 let env: Environment;
 let nats: NatsCluster;
 let client: NatsConnection;
-let driver: Driver;
+let driver: RunningOperator;
 let ns: string;
 
 beforeAll(async () => {
@@ -19,7 +20,7 @@ beforeAll(async () => {
   nats = await startNatsCluster({ servers: 3 });
   client = await nats.client();
   ns = await env.namespace("refusals");
-  driver = startDriver(env.transport, env.kube, [ns]);
+  driver = await startOperator(env.transport, syncStreamOnly(env.kube, [ns]));
   await create(env.kube, resource(CORE, "NatsConnection", ns, "main", { servers: nats.urls }));
   await createStream(client, { name: "TAKEN", subjects: ["taken.>"] });
 }, 180_000);

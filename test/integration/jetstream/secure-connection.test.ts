@@ -1,9 +1,10 @@
+// harness: real node
 // Story 3's connection: a tls:// URL verified by a CA from a Secret (key
 // ca.crt by default) and a credentials file from a Secret (key nats.creds),
 // which decides the account the streams land in.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import type { NatsConnection } from "@nats-io/transport-node";
-import { startDriver, type Driver } from "./support/driver.ts";
+import { startOperator, syncStreamOnly, type RunningOperator } from "../support/operator.ts";
 import { startEnvironment, type Environment } from "../support/environment.ts";
 import { js } from "./support/nats-cluster.ts";
 import { CORE, create, JS, resource, waitForCondition } from "./support/objects.ts";
@@ -12,7 +13,7 @@ import { startSecureServer, type SecureServer } from "./support/secure-server.ts
 let env: Environment;
 let server: SecureServer;
 let client: NatsConnection;
-let driver: Driver;
+let driver: RunningOperator;
 let ns: string;
 
 const secret = (name: string, data: Record<string, string>) => ({
@@ -27,7 +28,7 @@ beforeAll(async () => {
   server = await startSecureServer();
   client = await server.client();
   ns = await env.namespace("secure");
-  driver = startDriver(env.transport, env.kube, [ns]);
+  driver = await startOperator(env.transport, syncStreamOnly(env.kube, [ns]));
 }, 180_000);
 
 afterAll(async () => {

@@ -1,3 +1,4 @@
+// harness: real node
 // Story 11 on NATS clusters the operator renders: `east` and `west` are NatsClusters joined over
 // the gateways render-cluster writes, their servers tagged `site:east` and `site:west`. A
 // NatsClusterEvacuation on the system user's connection moves every stream off east to the servers
@@ -15,13 +16,14 @@ import type { DispatchDeps } from "../../../shared/runtime/dispatch.ts";
 import { createLogger } from "../../../shared/telemetry/logger.ts";
 import { createOperator, type SignedAccount, type TestOperator } from "../../support/nats-auth.ts";
 import { startEnvironment, type Environment } from "../support/environment.ts";
-import { API_VERSION, clusterKey, condition, readCluster, waitFor } from "../cluster/support/natscluster.ts";
-import { startOperator, type RunningOperator } from "../cluster/support/operator.ts";
+import { API_VERSION, clusterKey, condition, readCluster } from "../cluster/support/natscluster.ts";
+import { startOperator, type RunningOperator } from "../support/operator.ts";
 import { installOperatorTrust, operatorModeAuth, SYSTEM_CREDENTIALS } from "../cluster/support/operator-mode.ts";
 import { createStream, js, publishOnce } from "./support/nats-cluster.ts";
 import { evacuationPass } from "./support/evacuation-pass.ts";
 import { publishThroughout } from "./support/publish-throughout.ts";
 import { CORE, create, JS, resource } from "./support/objects.ts";
+import { waitFor } from "../../harness/wait.ts";
 
 const STREAMS = ["ORDERS", "EVENTS"];
 
@@ -46,7 +48,7 @@ function member(name: string): KubeObject & { spec: Record<string, unknown> } {
       version: "2.15.2",
       replicas: 2,
       resources: { requests: { cpu: "100m", memory: "256Mi" }, limits: { memory: "256Mi" } },
-      jetstream: {},
+      jetstream: { storage: "Ephemeral" },
       serverTags: { site: name },
       auth: { ...operatorModeAuth(), accountTrustRefs: [{ name: "app" }] },
       gateway: {
@@ -75,7 +77,7 @@ async function joined(name: string): Promise<Cluster> {
         condition(last, "GatewaysConnected")?.status === "True";
       return ok ? last : undefined;
     },
-    420_000,
+    { timeoutMs: 420_000 },
   ).catch((error: unknown) => {
     throw new Error(`${String(error)}; ${describeConditions(last)}`);
   });
@@ -165,8 +167,7 @@ describe("story 11 on NatsClusters: retiring east", () => {
         last = await evacuation("retire-east");
         return last?.status?.conditions?.find((c) => c.type === "Ready")?.reason === "Evacuated" ? last : undefined;
       },
-      240_000,
-      1_000,
+      { timeoutMs: 240_000, intervalMs: 1_000 },
     ).catch((error: unknown) => {
       throw new Error(`${String(error)}; status ${JSON.stringify(last?.status)}`);
     });
@@ -191,7 +192,7 @@ describe("story 11 on NatsClusters: retiring east", () => {
     await waitFor(
       "the east NatsCluster gone",
       async () => ((await readCluster(env.kube, ns, "east")) === undefined ? true : undefined),
-      180_000,
+      { timeoutMs: 180_000 },
     ).catch(async (error: unknown) => {
       const east = await readCluster(env.kube, ns, "east");
       throw new Error(`${String(error)}; ${describeConditions(east)}`);

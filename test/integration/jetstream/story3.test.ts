@@ -1,3 +1,4 @@
+// harness: real node
 // Story 3: JetStream on a NATS cluster the operator did not deploy. Streams
 // that already exist are adopted (Adopt, AdoptOrCreate) or left alone
 // (Never → Terminal/ExistsUnowned, then Retry), plus a KV bucket, an object
@@ -6,15 +7,16 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { Kvm } from "@nats-io/kv";
 import { Objm } from "@nats-io/obj";
-import { startDriver, type Driver } from "./support/driver.ts";
+import { startOperator, syncStreamOnly, type RunningOperator } from "../support/operator.ts";
 import { startEnvironment, type Environment } from "../support/environment.ts";
 import { startNatsCluster, js, type NatsCluster, createStream } from "./support/nats-cluster.ts";
-import { conditionsOf, CORE, create, eventually, JS, read, resource, waitForCondition } from "./support/objects.ts";
+import { conditionsOf, CORE, create, JS, read, resource, waitForCondition } from "./support/objects.ts";
+import { waitFor } from "../../harness/wait.ts";
 
 let env: Environment;
 let nats: NatsCluster;
 let client: NatsConnection;
-let driver: Driver;
+let driver: RunningOperator;
 let ns: string;
 
 const ledgerMessage =
@@ -34,7 +36,7 @@ beforeAll(async () => {
   });
   await createStream(client, { name: "LEDGER", subjects: ["ledger.>"], num_replicas: 3 });
   ns = await env.namespace("payments");
-  driver = startDriver(env.transport, env.kube, [ns]);
+  driver = await startOperator(env.transport, syncStreamOnly(env.kube, [ns]));
   await create(env.kube, resource(CORE, "NatsConnection", ns, "shared-payments", { servers: nats.urls }));
 }, 180_000);
 
@@ -56,7 +58,7 @@ describe("story 3: streams on a cluster someone else runs", () => {
       env.kube,
       resource(JS, "NatsStream", ns, "payments", { ...conn, adoptionPolicy: "Adopt", name: "PAYMENTS" }),
     );
-    const payments = await eventually("spec written back and synced", async () => {
+    const payments = await waitFor("spec written back and synced", async () => {
       const s = await waitForCondition(env.kube, key("NatsStream", "payments"), "Ready", "True", "Synced");
       return s.metadata.generation === 2 ? s : undefined;
     });
@@ -97,7 +99,7 @@ describe("story 3: streams on a cluster someone else runs", () => {
         maxAge: "2160h",
       }),
     );
-    const refunds = await eventually("late-initialised and synced", async () => {
+    const refunds = await waitFor("late-initialised and synced", async () => {
       const s = await waitForCondition(env.kube, key("NatsStream", "refunds"), "Ready", "True", "Synced");
       return s.metadata.generation === 2 ? s : undefined;
     });
@@ -264,14 +266,14 @@ describe("story 3: consumers", () => {
     );
     expect((consumer.status?.server as { created?: string }).created).toEqual(expect.any(String));
     // A new R3 consumer may have no leader yet: the settle schedule re-reads it until it has one.
-    await eventually("consumer leader shown", async () => {
+    await waitFor("consumer leader shown", async () => {
       await driver.tick(ns, "settle");
       const c = await read(env.kube, JS, "NatsConsumer", ns, "payments-settlement");
       const server = c?.status?.server as { leader?: string; replicas?: { current: boolean }[] } | undefined;
       return Boolean(server?.leader) && (server?.replicas ?? []).every((r) => r.current);
     });
     await driver.tick(ns, "settle");
-    await eventually(
+    await waitFor(
       "settle schedule dropped once settled",
       async () =>
         (await env.kube.get({
@@ -322,7 +324,7 @@ describe("story 3: consumers", () => {
       { spec: { recreateOnImmutableChange: true, deliverPolicy: "New" } },
       "merge",
     );
-    await eventually("deliver policy changed on the server", async () => {
+    await waitFor("deliver policy changed on the server", async () => {
       const info = await js<{ config?: Record<string, unknown> }>(client, "CONSUMER.INFO.LEDGER.audit");
       return info.config?.deliver_policy === "new";
     });
@@ -331,7 +333,7 @@ describe("story 3: consumers", () => {
 
   it("deletes the server consumer when the resource goes (consumers default to Delete)", async () => {
     await env.kube.delete(key("NatsConsumer", "payments-settlement"));
-    await eventually(
+    await waitFor(
       "resource gone",
       async () => (await read(env.kube, JS, "NatsConsumer", ns, "payments-settlement")) === undefined,
     );

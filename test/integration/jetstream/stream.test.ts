@@ -1,26 +1,18 @@
+// harness: real node
 // Story 1 step 3 on a real three-server JetStream cluster: a NatsConnection
 // and a NatsStream, the statuses they reach, drift repair and Retain.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import type { NatsConnection } from "@nats-io/transport-node";
-import { startDriver, type Driver } from "./support/driver.ts";
+import { startOperator, syncStreamOnly, type RunningOperator } from "../support/operator.ts";
 import { startEnvironment, type Environment } from "../support/environment.ts";
 import { startNatsCluster, js, type NatsCluster } from "./support/nats-cluster.ts";
-import {
-  conditionsOf,
-  CORE,
-  create,
-  eventually,
-  JS,
-  read,
-  resource,
-  waitForCondition,
-  type Resource,
-} from "./support/objects.ts";
+import { conditionsOf, CORE, create, JS, read, resource, waitForCondition, type Resource } from "./support/objects.ts";
+import { waitFor } from "../../harness/wait.ts";
 
 let env: Environment;
 let nats: NatsCluster;
 let client: NatsConnection;
-let driver: Driver;
+let driver: RunningOperator;
 let ns: string;
 
 beforeAll(async () => {
@@ -28,7 +20,7 @@ beforeAll(async () => {
   nats = await startNatsCluster({ servers: 3 });
   client = await nats.client();
   ns = await env.namespace("story1");
-  driver = startDriver(env.transport, env.kube, [ns]);
+  driver = await startOperator(env.transport, syncStreamOnly(env.kube, [ns]));
 }, 180_000);
 
 afterAll(async () => {
@@ -120,7 +112,7 @@ describe("story 1 step 3: a NatsConnection and a NatsStream on a three-server cl
 
   it("shows published messages after the next check", async () => {
     await client.publish("orders.created", JSON.stringify({ id: 1 }));
-    await eventually("message stored", async () => (await info("ORDERS")).state?.messages === 1);
+    await waitFor("message stored", async () => (await info("ORDERS")).state?.messages === 1);
     await driver.tick(ns);
     const after = await read(env.kube, JS, "NatsStream", ns, "orders");
     expect((after?.status?.server as { messages?: number }).messages).toBe(1);
@@ -148,19 +140,54 @@ describe("story 1 step 3: a NatsConnection and a NatsStream on a three-server cl
     ]);
   });
 
-  it("recreates a stream deleted behind its back at the next check", async () => {
+  it("recreates a stream deleted behind its back at the next check, recording the loss first", async () => {
     await js(client, "STREAM.DELETE.ORDERS");
     expect((await info("ORDERS")).error).toBeDefined();
     await driver.tick(ns);
     expect((await info("ORDERS")).config?.subjects).toEqual(["orders.>"]);
+    const after = await read(env.kube, JS, "NatsStream", ns, "orders");
+    expect(after?.status?.lost).toEqual({
+      at: expect.any(String),
+      lastKnown: { messages: 1, bytes: expect.any(String), lastSequence: 1 },
+    });
+    const events = (await env.transport.request("GET", `/apis/events.k8s.io/v1/namespaces/${ns}/events`)) as {
+      items: { type: string; reason: string; note: string; regarding: { kind: string; name: string } }[];
+    };
+    const lost = events.items.filter((e) => e.regarding.name === "orders" && e.reason === "StreamLost");
+    expect(lost).toHaveLength(1);
+    expect(lost[0]?.type).toBe("Warning");
+    expect(lost[0]?.note).toMatch(
+      /^stream ORDERS, last seen with 1 messages \(\S+, last sequence 1\), is not found on the server; recreating it empty/,
+    );
+  });
+
+  it("under onLoss Hold leaves a lost stream gone, Ready=False/StreamLost, until onLoss is Recreate", async () => {
+    await env.kube.patch(streamKey(), { spec: { onLoss: "Hold" } }, "merge");
+    await waitForCondition(env.kube, streamKey(), "Ready", "True", "Synced");
+    await js(client, "STREAM.DELETE.ORDERS");
+    await driver.tick(ns);
+    const held = await read(env.kube, JS, "NatsStream", ns, "orders");
+    expect(conditionsOf(held)).toContain("Ready=False/StreamLost");
+    expect((await info("ORDERS")).error).toBeDefined();
+    await driver.tick(ns);
+    expect((await info("ORDERS")).error).toBeDefined();
+    await env.kube.patch(streamKey(), { spec: { onLoss: "Recreate" } }, "merge");
+    await waitForCondition(env.kube, streamKey(), "Ready", "True", "Synced");
+    expect((await info("ORDERS")).config?.subjects).toEqual(["orders.>"]);
+    const events = (await env.transport.request("GET", `/apis/events.k8s.io/v1/namespaces/${ns}/events`)) as {
+      items: { reason: string; note: string; regarding: { name: string } }[];
+    };
+    // One StreamLost for the first loss, one for this (two ticks while held said it once).
+    const lost = events.items.filter((e) => e.regarding.name === "orders" && e.reason === "StreamLost");
+    expect(lost.map((e) => e.note)).toContainEqual(
+      expect.stringMatching(/is not found on the server; held by spec.onLoss Hold: set spec.onLoss to Recreate/),
+    );
+    expect(lost).toHaveLength(2);
   });
 
   it("with deletionPolicy Retain leaves the stream on the server and finishes deleting", async () => {
     await env.kube.delete(streamKey());
-    await eventually(
-      "NatsStream gone",
-      async () => (await read(env.kube, JS, "NatsStream", ns, "orders")) === undefined,
-    );
+    await waitFor("NatsStream gone", async () => (await read(env.kube, JS, "NatsStream", ns, "orders")) === undefined);
     expect((await info("ORDERS")).config?.name).toBe("ORDERS");
   });
 

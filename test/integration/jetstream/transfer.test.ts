@@ -1,18 +1,20 @@
+// harness: real node
 // A stream moved to another NATS cluster of a supercluster by editing
 // placement.cluster: status.transfer and Synced=False/Moving while it moves
 // (Ready stays True), re-read on the settle schedule until the move is done.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import type { NatsConnection } from "@nats-io/transport-node";
-import { startDriver, type Driver } from "./support/driver.ts";
+import { startOperator, syncStreamOnly, type RunningOperator } from "../support/operator.ts";
 import { startEnvironment, type Environment } from "../support/environment.ts";
 import { js, type NatsCluster } from "./support/nats-cluster.ts";
-import { conditionsOf, CORE, create, eventually, JS, read, resource, waitForCondition } from "./support/objects.ts";
+import { conditionsOf, CORE, create, JS, read, resource, waitForCondition } from "./support/objects.ts";
 import { startSupercluster } from "./support/supercluster.ts";
+import { waitFor } from "../../harness/wait.ts";
 
 let env: Environment;
 let nats: NatsCluster;
 let client: NatsConnection;
-let driver: Driver;
+let driver: RunningOperator;
 let ns: string;
 
 beforeAll(async () => {
@@ -20,7 +22,7 @@ beforeAll(async () => {
   nats = await startSupercluster(["east", "west"], 1);
   client = await nats.client();
   ns = await env.namespace("transfer");
-  driver = startDriver(env.transport, env.kube, [ns]);
+  driver = await startOperator(env.transport, syncStreamOnly(env.kube, [ns]));
   await create(env.kube, resource(CORE, "NatsConnection", ns, "super", { servers: nats.urls }));
 }, 180_000);
 
@@ -78,25 +80,29 @@ describe("moving a stream between NATS clusters", () => {
       replicas: [{ name: "west-0" }],
       consumers: { total: 1 },
     });
-    expect(
-      await env.kube.get({
-        apiVersion: "sources.knative.dev/v1",
-        kind: "PingSource",
-        namespace: ns,
-        name: "sync-stream-settle",
-      }),
-    ).toBeDefined();
+    // The settle schedule is kept after the status write that asks for it: waited for.
+    await waitFor(
+      "the settle PingSource",
+      () =>
+        env.kube.get({
+          apiVersion: "sources.knative.dev/v1",
+          kind: "PingSource",
+          namespace: ns,
+          name: "sync-stream-settle",
+        }),
+      { timeoutMs: 30_000 },
+    );
   });
 
   it("clears transfer once the move is done, re-read on the settle schedule", async () => {
-    await eventually(
+    await waitFor(
       "move finished in status",
       async () => {
         await driver.tick(ns, "settle");
         const s = await read(env.kube, JS, "NatsStream", ns, "move");
         return s?.status?.transfer === undefined && conditionsOf(s).includes("Synced=True/MatchesSpec");
       },
-      60_000,
+      { timeoutMs: 60_000 },
     );
     const info = await js<{ cluster: { name: string } }>(client, "STREAM.INFO.MOVE");
     expect(info.cluster.name).toBe("west");

@@ -4,7 +4,6 @@
 // Service that starts at zero pods: each event goes ApiServerSource → Broker → Trigger →
 // Traefik → activator → a revision's pod (queue-proxy beside the function), scaled from zero.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { waitFor } from "../cluster/support/natscluster.ts";
 import {
   functionPods,
   helmInstallOperator,
@@ -16,6 +15,7 @@ import {
   waitSynced,
   type KnativeCluster,
 } from "./support/knative-cluster.ts";
+import { waitFor } from "../../harness/wait.ts";
 
 const FUNCTIONS = [
   "balance",
@@ -39,8 +39,7 @@ async function waitScaledToZero(timeoutMs: number): Promise<void> {
   await waitFor(
     "every function scaled to zero",
     async () => ((await functionPodNames()).length === 0 ? true : undefined),
-    timeoutMs,
-    2_000,
+    { timeoutMs, intervalMs: 2_000 },
   );
 }
 
@@ -128,11 +127,9 @@ describe("the operator installed by helm on real Knative Serving", () => {
     // Knative's finalizers keep an ApiServerSource or a Trigger a moment after helm returns: helm
     // v4's `--wait` counts an object whose watch has not reported yet as gone.
     let left = await operatorObjects();
-    await waitFor(
-      "the operator's objects gone",
-      async () => (left = await operatorObjects()) === "" || undefined,
-      120_000,
-    ).catch(() => undefined);
+    await waitFor("the operator's objects gone", async () => (left = await operatorObjects()) === "" || undefined, {
+      timeoutMs: 120_000,
+    }).catch(() => undefined);
     expect(left).toBe("");
     const roles = await kubectl("get", "clusterroles", "-l", "app.kubernetes.io/part-of=nats-operator", "-o", "name");
     expect(roles.trim()).toBe("");

@@ -8,8 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as catalog from "../../../functions/catalog.ts";
 import type { Cluster } from "../../../functions/cluster/index.ts";
-import { readEventLog } from "../../../shared/eventing/replay.ts";
-import { replayCommand } from "../../../shared/eventing/replay-command.ts";
+import { readEventLog } from "../../../shared/local/replay.ts";
+import { replayCommand } from "../../../shared/local/replay-command.ts";
 import { createKube, type Kube } from "../../../shared/kube/client.ts";
 import type { Condition } from "../../../shared/kube/conditions.ts";
 import type { KubeObject } from "../../../shared/kube/object.ts";
@@ -17,9 +17,10 @@ import { createTransport } from "../../../shared/kube/transport.ts";
 import { startControlPlane, stopControlPlane } from "../../harness/control-plane.ts";
 import { defaultHostsFile } from "../../harness/hosts-file.ts";
 import type { HarnessState } from "../../harness/state.ts";
-import { clusterKey, quickstart, readCluster, waitAtRest, waitFor } from "../cluster/support/natscluster.ts";
-import { startOperator, type RunningOperator } from "../cluster/support/operator.ts";
+import { clusterKey, quickstart, readCluster, waitAtRest } from "../cluster/support/natscluster.ts";
+import { startOperator, type RunningOperator } from "../support/operator.ts";
 import { startEnvironment, type Environment } from "../support/environment.ts";
+import { waitFor } from "../../harness/wait.ts";
 
 /** The functions the recorded run had; the replay starts the same ones. */
 const FUNCTIONS = "render-cluster,step-rollout";
@@ -113,12 +114,12 @@ async function removeRecordedRun(ns: string): Promise<void> {
       }
       return pods.length === 0;
     },
-    120_000,
+    { timeoutMs: 120_000 },
   );
   await waitFor(
     "the recorded run's names out of the hosts file",
     async () => !(await readFile(defaultHostsFile, "utf8")).includes(`.${ns}.svc`),
-    30_000,
+    { timeoutMs: 30_000 },
   );
 }
 
@@ -161,11 +162,9 @@ async function replayUntil(
     // Until the fresh control plane moved (a pod started, a status was written); a JetStream
     // leader elected shows on no object, hence the bound.
     const before = await resourceVersions(kube, namespace);
-    await waitFor(
-      "the fresh control plane to move",
-      async () => (await resourceVersions(kube, namespace)) !== before,
-      15_000,
-    ).catch(() => undefined);
+    await waitFor("the fresh control plane to move", async () => (await resourceVersions(kube, namespace)) !== before, {
+      timeoutMs: 15_000,
+    }).catch(() => undefined);
   }
   return reached;
 }
@@ -185,7 +184,7 @@ describe("incident replay of story 1", () => {
     await waitFor(
       "the rollout to start",
       async () => (await readCluster(env.kube, namespace))?.status?.observedGeneration === 2,
-      60_000,
+      { timeoutMs: 60_000 },
     );
     rolled = await waitAtRest(env.kube, namespace, 600_000).catch(logged);
     await operator.stop();

@@ -15,6 +15,19 @@ export interface Environment {
   stop(): Promise<void>;
 }
 
+/**
+ * On the real node every test namespace enforces the restricted Pod Security Standard, as a
+ * platform team's namespaces do: a pod the operator renders that breaks it is refused for real.
+ */
+function namespaceLabels(): Record<string, string> {
+  const labels: Record<string, string> = { "nats-operator.io/test-namespace": "true" };
+  if (process.env["NATS_OPERATOR_HARNESS_NODE"] === "real") {
+    labels["pod-security.kubernetes.io/enforce"] = "restricted";
+    labels["pod-security.kubernetes.io/enforce-version"] = "latest";
+  }
+  return labels;
+}
+
 export async function startEnvironment(options: { profile?: Profile } = {}): Promise<Environment> {
   let own: HarnessState | undefined;
   if (!process.env.KUBECONFIG) {
@@ -36,7 +49,7 @@ export async function startEnvironment(options: { profile?: Profile } = {}): Pro
         body: {
           apiVersion: "v1",
           kind: "Namespace",
-          metadata: { generateName: `${prefix}-`, labels: { "nats-operator.io/test-namespace": "true" } },
+          metadata: { generateName: `${prefix}-`, labels: namespaceLabels() },
         },
       })) as { metadata: { name: string } };
       made.push(ns.metadata.name);

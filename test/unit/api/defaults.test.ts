@@ -31,7 +31,12 @@ const EXPECTED: Record<KindName, Record<string, unknown>> = {
   NatsSystemAccount: {},
   NatsAccount: { "spec.jwtTTL": "48h" },
   NatsUser: { "spec.credentials.secretKeyRef.key": "user.creds" },
-  NatsStream: { "spec.adoptionPolicy": "Never", "spec.terminalPolicy": "Hold", "spec.deletionPolicy": "Retain" },
+  NatsStream: {
+    "spec.adoptionPolicy": "Never",
+    "spec.terminalPolicy": "Hold",
+    "spec.deletionPolicy": "Retain",
+    "spec.onLoss": "Recreate",
+  },
   NatsConsumer: { "spec.adoptionPolicy": "Never", "spec.terminalPolicy": "Hold", "spec.deletionPolicy": "Delete" },
   NatsKeyValue: { "spec.adoptionPolicy": "Never", "spec.terminalPolicy": "Hold", "spec.deletionPolicy": "Retain" },
   NatsObjectStore: { "spec.adoptionPolicy": "Never", "spec.terminalPolicy": "Hold", "spec.deletionPolicy": "Retain" },

@@ -3,6 +3,7 @@ import type { Kube } from "../../../../shared/kube/client.ts";
 import type { Condition } from "../../../../shared/kube/conditions.ts";
 import type { KubeObject } from "../../../../shared/kube/object.ts";
 import type { Cluster } from "../../../../functions/cluster/index.ts";
+import { waitFor } from "../../../harness/wait.ts";
 
 export const API_VERSION = "cluster.nats-operator.io/v1beta1";
 
@@ -42,26 +43,6 @@ export function condition(cluster: Cluster | undefined, type: string): Condition
   return (cluster?.status?.conditions as Condition[] | undefined)?.find((c) => c.type === type);
 }
 
-export async function waitFor<T>(
-  what: string,
-  probe: () => Promise<T | undefined | false>,
-  timeoutMs: number,
-  intervalMs = 500,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const value = await probe();
-      if (value !== undefined && value !== false) return value;
-    } catch (error) {
-      last = error;
-    }
-    await new Promise((r) => setTimeout(r, intervalMs));
-  }
-  throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ""}`);
-}
-
 /** Ready AllServersReady, Settled AllGroupsCurrent, Progressing UpToDate, for the current generation. */
 export async function waitAtRest(kube: Kube, namespace: string, timeoutMs: number, name = "demo"): Promise<Cluster> {
   let last: Cluster | undefined;
@@ -77,7 +58,7 @@ export async function waitAtRest(kube: Kube, namespace: string, timeoutMs: numbe
         condition(cluster, "Progressing")?.reason === "UpToDate";
       return ok ? cluster : undefined;
     },
-    timeoutMs,
+    { timeoutMs },
   ).catch((error: unknown) => {
     const conditions = (last?.status?.conditions as Condition[] | undefined)
       ?.map((c) => `${c.type}=${c.status}/${c.reason}: ${c.message}`)

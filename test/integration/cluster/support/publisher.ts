@@ -1,6 +1,13 @@
 // Publishes to an R3 stream throughout a rollout and remembers what the cluster acknowledged.
 import { connect, credsAuthenticator, type NatsConnection } from "@nats-io/transport-node";
 import { jetstream, jetstreamManager } from "@nats-io/jetstream";
+import { waitFor } from "../../../harness/wait.ts";
+
+/** A request that got no answer in time, as opposed to an answer saying no. */
+function isTimeout(error: unknown): boolean {
+  const text = error instanceof Error ? `${error.name} ${error.message}` : String(error);
+  return /timeout|no responders/i.test(text);
+}
 
 export interface Publisher {
   acked: Map<number, string>;
@@ -65,15 +72,29 @@ export async function startPublisher(
       await loop;
     },
     async missing() {
-      const manager = await jetstreamManager(nc);
+      // Right after a rollout on a loaded machine the stream's leader can take a while to answer:
+      // wait until it does, and count a message lost only when the stream says it has none such,
+      // not when a request timed out.
+      const manager = await jetstreamManager(nc, { checkAPI: false, timeout: 10_000 });
+      await waitFor("the stream to answer after the rollout", () => manager.streams.info(stream), {
+        timeoutMs: 120_000,
+        intervalMs: 1_000,
+      });
       const lost: number[] = [];
       for (const [seq, body] of acked) {
-        try {
-          const message = await manager.streams.getMessage(stream, { seq });
-          if (message?.string() !== body) lost.push(seq);
-        } catch {
-          lost.push(seq);
-        }
+        const message = await waitFor(
+          `message ${seq} or its absence`,
+          async () => {
+            try {
+              return { body: (await manager.streams.getMessage(stream, { seq }))?.string() };
+            } catch (error) {
+              if (isTimeout(error)) throw error;
+              return { body: undefined };
+            }
+          },
+          { timeoutMs: 60_000, intervalMs: 500 },
+        );
+        if (message.body !== body) lost.push(seq);
       }
       return lost;
     },

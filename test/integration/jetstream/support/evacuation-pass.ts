@@ -1,6 +1,6 @@
 // Driving a NatsClusterEvacuation from a test: one pass delivered as its PingSource's tick would be.
 import { balance } from "../../../../functions/balance/index.ts";
-import { pingEvent } from "../../../../shared/eventing/ping-event.ts";
+import { pingEvent } from "../../../../shared/local/ping-event.ts";
 import { dispatch, type DispatchDeps } from "../../../../shared/runtime/dispatch.ts";
 import type { Outcome } from "../../../../shared/runtime/outcome.ts";
 

@@ -2,6 +2,7 @@
 import type { Kube } from "../../../../shared/kube/client.ts";
 import type { Condition } from "../../../../shared/kube/conditions.ts";
 import type { KubeObject } from "../../../../shared/kube/object.ts";
+import { waitFor } from "../../../harness/wait.ts";
 
 export const JS = "jetstream.nats-operator.io/v1beta1";
 export const CORE = "nats-operator.io/v1beta1";
@@ -44,25 +45,6 @@ export function conditionsOf(object: Resource | undefined): string[] {
   return (object?.status?.conditions ?? []).map((c) => `${c.type}=${c.status}/${c.reason}`);
 }
 
-export async function eventually<T>(
-  what: string,
-  probe: () => Promise<T | undefined | false>,
-  timeoutMs = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const value = await probe();
-      if (value !== undefined && value !== false) return value;
-    } catch (error) {
-      last = error;
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ""}`);
-}
-
 /** Waits until the object shows the condition (and, if given, reason) at its current generation. */
 export async function waitForCondition(
   kube: Kube,
@@ -74,7 +56,7 @@ export async function waitForCondition(
 ): Promise<Resource> {
   let seen: Resource | undefined;
   try {
-    return await eventually(
+    return await waitFor(
       `${key.kind} ${key.name} ${type}=${status}${reason ? `/${reason}` : ""}`,
       async () => {
         seen = await kube.get<Resource>(key);
@@ -82,7 +64,7 @@ export async function waitForCondition(
         const current = seen?.status?.observedGeneration === seen?.metadata.generation;
         return current && c?.status === status && (reason === undefined || c.reason === reason) ? seen : undefined;
       },
-      timeoutMs,
+      { timeoutMs },
     );
   } catch (error) {
     throw new Error(`${(error as Error).message}; last status: ${JSON.stringify(seen?.status)}`, { cause: error });

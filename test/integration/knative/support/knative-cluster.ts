@@ -8,8 +8,8 @@ import { ensureHelm } from "../../../harness/binaries.ts";
 import { startControlPlane, stopControlPlane } from "../../../harness/control-plane.ts";
 import { repoRoot } from "../../../harness/paths.ts";
 import type { HarnessState } from "../../../harness/state.ts";
-import { waitFor } from "../../cluster/support/natscluster.ts";
 import { installOperatorOnEventing } from "./operator-on-eventing.ts";
+import { waitFor } from "../../../harness/wait.ts";
 
 const run = promisify(execFile);
 
@@ -170,8 +170,7 @@ export async function waitClusterAtRest(k: KnativeCluster, namespace: string, ti
         ? c
         : undefined;
     },
-    timeoutMs,
-    2_000,
+    { timeoutMs, intervalMs: 2_000 },
   );
 }
 
@@ -180,8 +179,7 @@ export async function waitSynced(k: KnativeCluster, namespace: string, name: str
     `${namespace}/${name} Synced`,
     async () =>
       (await k.conditions("natsstream", namespace, name))["Synced"] === "True/MatchesSpec" ? true : undefined,
-    timeoutMs,
-    2_000,
+    { timeoutMs, intervalMs: 2_000 },
   );
 }
 
@@ -258,8 +256,7 @@ export async function rollOut(
         replaced === before.size && c["Progressing"] === "False/UpToDate" && c["Settled"] === "True/AllGroupsCurrent"
       );
     },
-    timeoutMs,
-    1_000,
+    { timeoutMs, intervalMs: 1_000 },
   );
   return watch;
 }

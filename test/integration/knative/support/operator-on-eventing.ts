@@ -11,17 +11,25 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { parseAllDocuments, stringify } from "yaml";
-import { knativeDir } from "../../../../shared/eventing/manifests.ts";
+import { knativeDir } from "../../../../shared/local/manifests.ts";
 
 const run = promisify(execFile);
 
-type Manifest = Record<string, unknown> & {
+export type Manifest = Record<string, unknown> & {
   apiVersion: string;
   kind: string;
   metadata: { name: string; namespace?: string; labels?: Record<string, string> };
 };
 
-const FILES = ["rbac.yaml", "broker.yaml", "services.yaml", "triggers.yaml", "apiserversources.yaml", "resync.yaml"];
+const FILES = [
+  "rbac.yaml",
+  "labelled-writes.yaml",
+  "broker.yaml",
+  "services.yaml",
+  "triggers.yaml",
+  "apiserversources.yaml",
+  "resync.yaml",
+];
 const SERVING = "serving.knative.dev/v1";
 
 /**
@@ -35,13 +43,21 @@ export async function operatorManifestsWithoutServing(resyncSchedule?: string): 
     for (const doc of parseAllDocuments(text)) {
       const manifest = doc.toJS() as Manifest | null;
       if (manifest === null) continue;
-      if (manifest.apiVersion === SERVING && manifest.kind === "Service") out.push(...asDeployment(manifest));
-      else if (manifest.kind === "PingSource" && resyncSchedule !== undefined)
-        out.push({ ...manifest, spec: { ...(manifest["spec"] as object), schedule: resyncSchedule } });
-      else out.push(retargeted(manifest));
+      out.push(...withoutServing(manifest, resyncSchedule));
     }
   }
   return out;
+}
+
+/**
+ * One manifest as it runs without Serving: a Knative Service becomes a Deployment and a Service,
+ * references to one name the Service; PingSources tick on `resyncSchedule` when given.
+ */
+export function withoutServing(manifest: Manifest, resyncSchedule?: string): Manifest[] {
+  if (manifest.apiVersion === SERVING && manifest.kind === "Service") return asDeployment(manifest);
+  if (manifest.kind === "PingSource" && resyncSchedule !== undefined)
+    return [{ ...manifest, spec: { ...(manifest["spec"] as object), schedule: resyncSchedule } }];
+  return [retargeted(manifest)];
 }
 
 interface PodTemplate {
