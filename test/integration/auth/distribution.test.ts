@@ -7,7 +7,7 @@
 // JWT from every server's resolver before the object goes. No JWT is made by test code.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { jetstreamManager } from "@nats-io/jetstream";
-import { connect, createInbox, credsAuthenticator, type NatsConnection } from "@nats-io/transport-node";
+import { connect, credsAuthenticator, type NatsConnection } from "@nats-io/transport-node";
 import { signAccount } from "../../../functions/sign-account/index.ts";
 import { syncStream } from "../../../functions/sync-stream/index.ts";
 import {
@@ -22,6 +22,7 @@ import { startEnvironment, type Environment } from "../support/environment.ts";
 import { condition, quickstart, waitAtRest } from "../cluster/support/natscluster.ts";
 import { startOperator, type RunningOperator } from "../support/operator.ts";
 import { waitFor } from "../../harness/wait.ts";
+import { replies } from "../support/replies.ts";
 
 let env: Environment;
 let operator: RunningOperator;
@@ -58,22 +59,11 @@ const asUser = async (creds: string) =>
   connect({ servers: servers(), authenticator: credsAuthenticator(new TextEncoder().encode(creds)), timeout: 5_000 });
 
 /** Raw answers to a request within `ms`: each server answers a ping or a claims lookup. */
-async function gather(nc: NatsConnection, subject: string, ms = 2_000, body = ""): Promise<string[]> {
-  const inbox = createInbox();
-  const answers: string[] = [];
-  const sub = nc.subscribe(inbox);
-  const done = (async () => {
-    for await (const m of sub) answers.push(m.string());
-  })();
-  nc.publish(subject, body, { reply: inbox });
-  await new Promise((r) => setTimeout(r, ms));
-  sub.unsubscribe();
-  await done;
-  return answers;
-}
+/** Every server's answer to one request (three servers). */
+const fromEveryServer = (subject: string, body = "") => replies(admin as NatsConnection, subject, { want: 3, body });
 
 const serverIds = async (nc: NatsConnection) =>
-  (await gather(nc, "$SYS.REQ.SERVER.PING.STATSZ"))
+  (await replies(nc, "$SYS.REQ.SERVER.PING.STATSZ", { want: 3 }))
     .map((a) => (JSON.parse(a) as { server: { id: string } }).server.id)
     .sort();
 
@@ -154,7 +144,7 @@ beforeAll(async () => {
   await waitFor(
     "every server answering STATSZ, routed to both others",
     async () => {
-      const answers = (await gather(admin as NatsConnection, "$SYS.REQ.SERVER.PING.STATSZ")).map(
+      const answers = (await replies(admin as NatsConnection, "$SYS.REQ.SERVER.PING.STATSZ", { want: 3 })).map(
         (a) => JSON.parse(a) as { server: { name: string }; statsz?: { routes?: { name?: string }[] } },
       );
       const meshed = answers.filter((a) => new Set((a.statsz?.routes ?? []).map((r) => r.name)).size === 2);
@@ -197,9 +187,20 @@ describe("account JWTs pushed over $SYS to a 3-server operator-mode cluster", ()
       status: "True",
       reason: "Distributed",
     });
-    // Each server answers a claims lookup with the very JWT in status.
-    const held = await gather(admin as NatsConnection, `$SYS.REQ.ACCOUNT.${account.status?.publicKey}.CLAIMS.LOOKUP`);
-    expect(held.map((j) => j.trim())).toEqual([account.status?.jwt, account.status?.jwt, account.status?.jwt]);
+    // Each server answers a claims lookup with the very JWT in status; a server that was not
+    // counted takes it from the next push or from its peers' resolver sync.
+    const jwt = account.status?.jwt;
+    let held: string[] = [];
+    await waitFor(
+      "every server holding this JWT",
+      async () => {
+        held = (await fromEveryServer(`$SYS.REQ.ACCOUNT.${account.status?.publicKey}.CLAIMS.LOOKUP`)).map((j) =>
+          j.trim(),
+        );
+        return held.length === 3 && held.every((j) => j === jwt) ? true : undefined;
+      },
+      { timeoutMs: 60_000 },
+    ).catch(() => expect(held).toEqual([jwt, jwt, jwt]));
   }, 180_000);
 
   it("a NatsStream on a NatsConnection with the user's creds Secret is made in the account; the user reads its info", async () => {
@@ -253,7 +254,7 @@ describe("account JWTs pushed over $SYS to a 3-server operator-mode cluster", ()
       (a) => a.status?.jwtHash !== before?.status?.jwtHash && a.status?.distribution?.current === 3,
     );
     expect(distributed(after)?.message).toBe("3 of 3 servers hold this JWT");
-    const held = await gather(admin as NatsConnection, `$SYS.REQ.ACCOUNT.${after.status?.publicKey}.CLAIMS.LOOKUP`);
+    const held = await fromEveryServer(`$SYS.REQ.ACCOUNT.${after.status?.publicKey}.CLAIMS.LOOKUP`);
     expect(held.map((j) => j.trim())).toEqual([after.status?.jwt, after.status?.jwt, after.status?.jwt]);
     const claims = JSON.parse(Buffer.from((after.status?.jwt ?? "").split(".")[1] ?? "", "base64url").toString()) as {
       nats?: { limits?: { conn?: number } };
@@ -291,7 +292,7 @@ describe("account JWTs pushed over $SYS to a 3-server operator-mode cluster", ()
       status: "True",
       reason: "Mirrored",
     });
-    const held = await gather(admin as NatsConnection, `$SYS.REQ.ACCOUNT.${trust.status?.publicKey}.CLAIMS.LOOKUP`);
+    const held = await fromEveryServer(`$SYS.REQ.ACCOUNT.${trust.status?.publicKey}.CLAIMS.LOOKUP`);
     expect(held.map((j) => j.trim())).toEqual([trust.status?.jwt, trust.status?.jwt, trust.status?.jwt]);
   }, 120_000);
 });
@@ -604,7 +605,7 @@ describe("deleting an account", () => {
     await env.kube.delete({ apiVersion: AUTH, kind: "NatsAccount", namespace, name: "team" });
     await waitFor("team gone", async () => (await readAccount()) === undefined, { timeoutMs: 120_000 }).catch(dumpLog);
     // Each of the 3 servers answers the claims lookup, and none with a JWT.
-    const held = await gather(admin as NatsConnection, `$SYS.REQ.ACCOUNT.${key}.CLAIMS.LOOKUP`);
+    const held = await fromEveryServer(`$SYS.REQ.ACCOUNT.${key}.CLAIMS.LOOKUP`);
     expect(held.map((j) => j.trim())).toEqual(["", "", ""]);
     const main = await env.kube.get<KubeObject & { status?: { deletedAccounts?: { publicKey: string }[] } }>({
       apiVersion: AUTH,
@@ -623,8 +624,8 @@ describe("deleting an account", () => {
 
   it("a server that comes back holding the deleted account's JWT is sent the delete again by the operator", async () => {
     // Stands in for servers that were away during the delete: each takes the old JWT again.
-    const lookup = () => gather(admin as NatsConnection, `$SYS.REQ.ACCOUNT.${deleted.key}.CLAIMS.LOOKUP`);
-    const taken = await gather(admin as NatsConnection, "$SYS.REQ.CLAIMS.UPDATE", 2_000, deleted.jwt);
+    const lookup = () => fromEveryServer(`$SYS.REQ.ACCOUNT.${deleted.key}.CLAIMS.LOOKUP`);
+    const taken = await fromEveryServer("$SYS.REQ.CLAIMS.UPDATE", deleted.jwt);
     // Each server stored it (its answer says so). A lookup here could race the operator's watch,
     // which may already have deleted it again: only the operator deletes it from here on.
     expect(taken.map((a) => (JSON.parse(a) as { data?: { code?: number } }).data?.code)).toEqual([200, 200, 200]);

@@ -13,7 +13,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { connect, createInbox, credsAuthenticator, type NatsConnection } from "@nats-io/transport-node";
+import { connect, credsAuthenticator, type NatsConnection } from "@nats-io/transport-node";
 import { signAccount } from "../../../functions/sign-account/index.ts";
 import { SYSTEM_CONNECTION_ENV } from "../../../functions/sign-account/servers/system-connection.ts";
 import type { KubeObject } from "../../../shared/kube/object.ts";
@@ -23,6 +23,7 @@ import { condition, quickstart, waitAtRest } from "../cluster/support/natscluste
 import { pluginShell } from "../support/kubectl-plugin.ts";
 import { startOperator, type RunningOperator } from "../support/operator.ts";
 import { waitFor } from "../../harness/wait.ts";
+import { replies } from "../support/replies.ts";
 
 const run = promisify(execFile);
 
@@ -128,22 +129,8 @@ const refusedCreds = (creds: string) =>
     (error: unknown) => (error instanceof Error ? error.message : String(error)),
   );
 
-/** Raw answers to a request within `ms`: each server answers a claims lookup or update. */
-async function gather(nc: NatsConnection, subject: string, body = "", ms = 2_000): Promise<string[]> {
-  const inbox = createInbox();
-  const answers: string[] = [];
-  const sub = nc.subscribe(inbox);
-  const done = (async () => {
-    for await (const m of sub) answers.push(m.string());
-  })();
-  nc.publish(subject, body, { reply: inbox });
-  await new Promise((r) => setTimeout(r, ms));
-  sub.unsubscribe();
-  await done;
-  return answers;
-}
 const lookups = async (key: string) =>
-  (await gather(admin as NatsConnection, `$SYS.REQ.ACCOUNT.${key}.CLAIMS.LOOKUP`)).map((j) => j.trim());
+  (await replies(admin as NatsConnection, `$SYS.REQ.ACCOUNT.${key}.CLAIMS.LOOKUP`, { want: 3 })).map((j) => j.trim());
 
 /**
  * A message sent by one connection and received by another on `subject`. Sent again every 250 ms
@@ -262,7 +249,8 @@ beforeAll(async () => {
   await waitFor(
     "nsc's push acknowledged by every server",
     async () =>
-      (await gather(admin as NatsConnection, "$SYS.REQ.CLAIMS.UPDATE", made.orders.jwt)).length === 3 || undefined,
+      (await replies(admin as NatsConnection, "$SYS.REQ.CLAIMS.UPDATE", { body: made.orders.jwt, want: 3, ms: 5_000 }))
+        .length === 3 || undefined,
     { timeoutMs: 60_000 },
   );
   await waitFor(

@@ -4,7 +4,7 @@
 // JetStream NatsCluster that boots under that trust and is driven by a cluster-controller system
 // user whose creds Secret sign-account wrote. No JWT is made by test code.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { connect, createInbox, credsAuthenticator, type NatsConnection } from "@nats-io/transport-node";
+import { connect, credsAuthenticator } from "@nats-io/transport-node";
 import { createOperator } from "@nats-io/nkeys";
 import { signAccount } from "../../../functions/sign-account/index.ts";
 import type { KubeObject } from "../../../shared/kube/object.ts";
@@ -12,6 +12,7 @@ import { startEnvironment, type Environment } from "../support/environment.ts";
 import { condition, quickstart, waitAtRest } from "../cluster/support/natscluster.ts";
 import { startOperator, type RunningOperator } from "../support/operator.ts";
 import { waitFor } from "../../harness/wait.ts";
+import { jsonReplies } from "../support/replies.ts";
 
 let env: Environment;
 let operator: RunningOperator;
@@ -32,21 +33,6 @@ const authObject = (kind: string, name: string, spec: Record<string, unknown>): 
 const readSecret = (name: string) => env.kube.get<Secret>({ apiVersion: "v1", kind: "Secret", namespace, name });
 const credsOf = async (name: string) =>
   Buffer.from((await readSecret(name))?.data?.["user.creds"] ?? "", "base64").toString("utf8");
-
-/** Every answer to a request within `ms`, through an inbox under `prefix`: each server answers a ping. */
-async function gather(nc: NatsConnection, subject: string, ms: number, prefix?: string): Promise<unknown[]> {
-  const inbox = createInbox(prefix);
-  const answers: unknown[] = [];
-  const sub = nc.subscribe(inbox);
-  const done = (async () => {
-    for await (const m of sub) answers.push(m.json());
-  })();
-  nc.publish(subject, "", { reply: inbox });
-  await new Promise((r) => setTimeout(r, ms));
-  sub.unsubscribe();
-  await done;
-  return answers;
-}
 
 beforeAll(async () => {
   env = await startEnvironment();
@@ -131,14 +117,11 @@ describe("sign-account on a real control plane and real NATS servers", () => {
     const statsz = await waitFor(
       "STATSZ from all three servers to the cluster-controller user",
       async () => {
-        const answers = (await gather(
-          controller,
-          "$SYS.REQ.SERVER.PING.STATSZ",
-          2_000,
-          "_INBOX.cluster-controller",
-        )) as {
-          server?: { name?: string };
-        }[];
+        const answers = await jsonReplies<{ server?: { name?: string } }>(controller, "$SYS.REQ.SERVER.PING.STATSZ", {
+          want: 3,
+          ms: 5_000,
+          inboxPrefix: "_INBOX.cluster-controller",
+        });
         const names = answers.map((a) => a.server?.name).sort();
         return names.length === 3 ? names : undefined;
       },
@@ -148,7 +131,7 @@ describe("sign-account on a real control plane and real NATS servers", () => {
     await controller.close();
     // A system user without a preset may ask anything of $SYS.
     const admin = await asUser(await credsOf("admin-creds"));
-    const pings = (await gather(admin, "$SYS.REQ.SERVER.PING", 2_000)) as { server?: { name?: string } }[];
+    const pings = await jsonReplies<{ server?: { name?: string } }>(admin, "$SYS.REQ.SERVER.PING", { want: 3 });
     expect(pings.map((p) => p.server?.name).sort()).toEqual(["signed-0", "signed-1", "signed-2"]);
     await admin.close();
 

@@ -10,7 +10,7 @@
 // the grant deleted again while every grant and Secret event is lost, the resync finds it and
 // withdraws the account the same way). No JWT is made by test code.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { connect, createInbox, credsAuthenticator, type NatsConnection } from "@nats-io/transport-node";
+import { connect, credsAuthenticator, type NatsConnection } from "@nats-io/transport-node";
 import { signAccount } from "../../../functions/sign-account/index.ts";
 import { SYSTEM_CONNECTION_ENV } from "../../../functions/sign-account/servers/system-connection.ts";
 import type { KubeObject } from "../../../shared/kube/object.ts";
@@ -20,6 +20,7 @@ import { pluginShell } from "../support/kubectl-plugin.ts";
 import { startOperator, type RunningOperator } from "../support/operator.ts";
 import { faults, resyncPingSources, sweepsSince, sweepThatFoundIt } from "../support/resync.ts";
 import { waitFor } from "../../harness/wait.ts";
+import { replies } from "../support/replies.ts";
 
 let env: Environment;
 let operator: RunningOperator;
@@ -88,22 +89,10 @@ async function connectAs(namespace: string, user: string): Promise<NatsConnectio
   });
 }
 
-/** Raw answers to a request within 2 s: each server answers a claims lookup. */
-async function gather(subject: string): Promise<string[]> {
-  const nc = admin as NatsConnection;
-  const inbox = createInbox();
-  const answers: string[] = [];
-  const sub = nc.subscribe(inbox);
-  const done = (async () => {
-    for await (const m of sub) answers.push(m.string().trim());
-  })();
-  nc.publish(subject, "", { reply: inbox });
-  await new Promise((r) => setTimeout(r, 2_000));
-  sub.unsubscribe();
-  await done;
-  return answers;
-}
-const lookup = (key: string | undefined) => gather(`$SYS.REQ.ACCOUNT.${key ?? ""}.CLAIMS.LOOKUP`);
+const lookup = async (key: string | undefined) =>
+  (await replies(admin as NatsConnection, `$SYS.REQ.ACCOUNT.${key ?? ""}.CLAIMS.LOOKUP`, { want: 3 })).map((j) =>
+    j.trim(),
+  );
 
 /**
  * Waits for an account to read Distributed True with `accept` holding, and all 3 servers to answer

@@ -7,7 +7,7 @@
 // preloaded on every server. Auth added to a running cluster waits for restart-all.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { jetstreamManager } from "@nats-io/jetstream";
-import { connect, createInbox, credsAuthenticator, type NatsConnection } from "@nats-io/transport-node";
+import { connect, credsAuthenticator, type NatsConnection } from "@nats-io/transport-node";
 import type { KubeObject } from "../../../shared/kube/object.ts";
 import { createOperator, type TestOperator } from "../../support/nats-auth.ts";
 import { createStream, publishOnce } from "../jetstream/support/nats-cluster.ts";
@@ -15,6 +15,7 @@ import { startEnvironment, type Environment } from "../support/environment.ts";
 import { clusterKey, condition, quickstart, readCluster, waitAtRest } from "./support/natscluster.ts";
 import { startOperator, type RunningOperator } from "../support/operator.ts";
 import { waitFor } from "../../harness/wait.ts";
+import { jsonReplies, replies } from "../support/replies.ts";
 
 let env: Environment;
 let operator: RunningOperator;
@@ -43,21 +44,6 @@ const statefulSets = async (cluster: string) =>
       labelSelector: `cluster.nats-operator.io/cluster=${cluster}`,
     })
   ).map((s) => s.metadata.name);
-
-/** Every answer to a request within `ms`: $SYS pings are answered by each server. */
-async function gather(nc: NatsConnection, subject: string, ms: number): Promise<unknown[]> {
-  const inbox = createInbox();
-  const answers: unknown[] = [];
-  const sub = nc.subscribe(inbox);
-  const done = (async () => {
-    for await (const m of sub) answers.push(m.json());
-  })();
-  nc.publish(subject, "", { reply: inbox });
-  await new Promise((r) => setTimeout(r, ms));
-  sub.unsubscribe();
-  await done;
-  return answers;
-}
 
 beforeAll(async () => {
   env = await startEnvironment();
@@ -144,7 +130,7 @@ describe("operator mode (C41)", () => {
       { timeoutMs: 30_000 },
     );
     const sys = await connectAs(nats.systemUserCreds, [podUrl("held", 0)]);
-    expect(await gather(sys, "$SYS.REQ.SERVER.PING.STATSZ", 1_500)).toHaveLength(1);
+    expect(await replies(sys, "$SYS.REQ.SERVER.PING.STATSZ", { want: 1 })).toHaveLength(1);
     await sys.close();
     // The preloaded account needs no push: its user connects at once.
     const user = await connectAs(preloaded.userCreds, [podUrl("held", 0)]);
@@ -186,7 +172,7 @@ describe("operator mode (C41)", () => {
     );
     expect(moved.status?.rollout).toBeUndefined();
     const nextSys = await connectAs(next.systemUserCreds, [podUrl("held", 0)]);
-    expect(await gather(nextSys, "$SYS.REQ.SERVER.PING.STATSZ", 1_500)).toHaveLength(1);
+    expect(await replies(nextSys, "$SYS.REQ.SERVER.PING.STATSZ", { want: 1 })).toHaveLength(1);
     await nextSys.close();
 
     // Free the pod before the three-server cluster (no JetStream here, so no finalizer waits).
@@ -235,7 +221,7 @@ describe("operator mode (C41)", () => {
     const answering = await waitFor(
       "STATSZ from all three servers",
       async () => {
-        const statsz = (await gather(sys, "$SYS.REQ.SERVER.PING.STATSZ", 2_000)) as { server?: { name?: string } }[];
+        const statsz = await jsonReplies<{ server?: { name?: string } }>(sys, "$SYS.REQ.SERVER.PING.STATSZ");
         const names = statsz.map((a) => a.server?.name).sort();
         return names.length === 3 ? names : undefined;
       },
@@ -335,7 +321,7 @@ describe("operator mode (C41)", () => {
     );
     expect(after.metadata.annotations?.["cluster.nats-operator.io/restart-all"]).toBeUndefined();
     const sys = await connectAs(nats.systemUserCreds, [podUrl("plain", 0)]);
-    expect(await gather(sys, "$SYS.REQ.SERVER.PING.STATSZ", 1_500)).toHaveLength(1);
+    expect(await replies(sys, "$SYS.REQ.SERVER.PING.STATSZ", { want: 1 })).toHaveLength(1);
     await sys.close();
   }, 600_000);
 });

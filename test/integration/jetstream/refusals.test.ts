@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { startOperator, syncStreamOnly, type RunningOperator } from "../support/operator.ts";
+import { waitFor } from "../../harness/wait.ts";
 import { startEnvironment, type Environment } from "../support/environment.ts";
 import { startNatsCluster, js, type NatsCluster, createStream } from "./support/nats-cluster.ts";
 import { conditionsOf, CORE, create, JS, read, resource, waitForCondition } from "./support/objects.ts";
@@ -34,7 +35,6 @@ afterAll(async () => {
 
 const key = (kind: string, name: string) => ({ apiVersion: JS, kind, namespace: ns, name });
 const conn = { connectionRef: { name: "main" } };
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe("configs the server refuses", () => {
   it("a stream whose subjects overlap another stream: Terminal/Rejected with the server's message, handled once", async () => {
@@ -47,11 +47,14 @@ describe("configs the server refuses", () => {
     expect(s.status?.conditions?.find((c) => c.type === "Terminal")?.message).toBe(
       "stream OVERLAP: subjects overlap with an existing stream",
     );
-    await sleep(3_000);
+    await driver.settle(3_000);
     const handled = driver.handled("NatsStream/overlap");
-    // the add, and the update the finalizer makes: nothing after the Terminal status
-    expect(handled.length).toBeLessThanOrEqual(2);
-    expect(handled.every((d) => d.outcome.kind !== "retry")).toBe(true);
+    // The refusal is never retried. A loaded machine may time out a request before the server
+    // answers, and that transient failure is retried with backoff, so it is not counted here.
+    const transient = handled.filter((d) => d.outcome.kind === "retry" || d.outcome.kind === "conflict");
+    expect(transient.filter((d) => "message" in d.outcome && d.outcome.message.includes("overlap"))).toEqual([]);
+    // the add and the update the finalizer makes; nothing after the Terminal status
+    expect(handled.length - transient.length).toBeLessThanOrEqual(2);
   });
 
   it("a consumer config the server refuses (more backoff steps than deliveries) goes Terminal/Rejected", async () => {
@@ -128,15 +131,22 @@ describe("configs the server cannot place", () => {
     );
     const s = await waitForCondition(env.kube, key("NatsStream", "wide"), "Ready", "False", "SyncFailed");
     expect(conditionsOf(s)).toEqual(["Ready=False/SyncFailed", "Synced=False/SyncFailed"]);
-    const started = Date.now();
-    await sleep(6_000);
-    const attempts = driver.handled("NatsStream/wide").filter((d) => d.outcome.kind === "retry");
-    // Backoff 0.5, 1, 2, 4 s: at most five attempts fit in the first ~7.5 s.
-    expect(attempts.length).toBeGreaterThanOrEqual(2);
-    expect(attempts.length).toBeLessThanOrEqual(5);
-    expect(Date.now() - started).toBeGreaterThan(5_000);
+    const retries = () => driver.handled("NatsStream/wide").filter((d) => d.outcome.kind === "retry");
+    const seen = await waitFor(
+      "retries spanning six seconds",
+      () => {
+        const r = retries();
+        const first = r[0]?.at ?? Date.now();
+        return (r.at(-1)?.at ?? first) - first >= 6_000 ? r : undefined;
+      },
+      { timeoutMs: 60_000 },
+    );
+    // Backoff 0.5, 1, 2, 4 s: at most five attempts of one event fit in six seconds (a loaded machine
+    // only spreads them); the add and the finalizer's update are two events.
+    const first = seen[0]?.at ?? 0;
+    expect(seen.filter((d) => d.at - first <= 6_000).length).toBeLessThanOrEqual(10);
     expect((await read(env.kube, JS, "NatsStream", ns, "wide"))?.status?.conditions?.[0]?.message).toBe(
       "no suitable peers for placement",
     );
-  }, 30_000);
+  }, 90_000);
 });
