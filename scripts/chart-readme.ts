@@ -120,7 +120,7 @@ A NATS operator for Kubernetes whose controllers are short-lived functions on Kn
 installs the CRDs, the Knative Broker, Triggers, ApiServerSources and resync PingSources, and one
 Knative Service per function, each with its own ServiceAccount and least-privilege ClusterRole.
 
-Needs Kubernetes 1.30+, Knative Serving and Knative Eventing 1.15+.
+Needs Kubernetes 1.32+, Knative Serving and Knative Eventing 1.15+.
 
 \`\`\`sh
 helm install nats-operator ./chart -n nats-operator --create-namespace

@@ -6,6 +6,7 @@ export * from "./groups.ts";
 export * from "./kinds.ts";
 export * from "./constants.ts";
 export * from "./constants/secret-keys.ts";
+export * from "./selectable-fields.ts";
 export type * from "./types.ts";
 export type * from "./common/conditions.ts";
 export type * from "./common/fields.ts";

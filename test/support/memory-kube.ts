@@ -1,6 +1,84 @@
 import { KubeRequestError } from "../../shared/kube/errors.ts";
 import type { Kube } from "../../shared/kube/client.ts";
 import type { KubeObject, ObjectKey } from "../../shared/kube/object.ts";
+import { KINDS } from "../../shared/api/kinds.ts";
+import { SELECTABLE_FIELDS } from "../../shared/api/selectable-fields.ts";
+
+/**
+ * The fields a field selector may name, by kind, beside metadata.name and metadata.namespace: a
+ * CRD's selectableFields (shared/api/selectable-fields.ts, as the generated CRDs declare them),
+ * and for built-in kinds the field labels the API server indexes (those the tests use).
+ */
+const BUILT_IN_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  "v1/Event": [
+    "involvedObject.apiVersion",
+    "involvedObject.fieldPath",
+    "involvedObject.kind",
+    "involvedObject.name",
+    "involvedObject.namespace",
+    "involvedObject.resourceVersion",
+    "involvedObject.uid",
+    "reason",
+    "reportingComponent",
+    "source",
+    "type",
+  ],
+  "v1/Pod": ["spec.nodeName", "spec.restartPolicy", "spec.schedulerName", "spec.serviceAccountName", "status.phase"],
+  "v1/Secret": ["type"],
+};
+
+function selectableFieldsOf(apiVersion: string, kind: string): readonly string[] {
+  const own = (SELECTABLE_FIELDS as Readonly<Record<string, readonly string[]>>)[kind];
+  const isCustom = Object.values(KINDS).some((k) => k.kind === kind && k.apiVersion === apiVersion);
+  return [
+    "metadata.name",
+    "metadata.namespace",
+    ...(isCustom ? (own ?? []) : (BUILT_IN_FIELDS[`${apiVersion}/${kind}`] ?? [])),
+  ];
+}
+
+interface FieldTerm {
+  field: string;
+  holds(value: string): boolean;
+}
+
+/** Splits `text` at each comma no backslash escapes; the parts keep their escapes. */
+function splitTerms(text: string): string[] {
+  const parts: string[] = [""];
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i] as string;
+    if (c === "\\" && i + 1 < text.length) parts[parts.length - 1] += c + text[++i];
+    else if (c === ",") parts.push("");
+    else parts[parts.length - 1] += c;
+  }
+  return parts;
+}
+
+/**
+ * A field selector as the API server reads it: terms `f=v`, `f==v` or `f!=v` joined by commas,
+ * values escaped as fields.EscapeValue does, each term on a field the kind can be selected by;
+ * any other field is refused with 400, as the API server answers `field label not supported`.
+ */
+function parseFieldSelector(kind: string, apiVersion: string, selector: string | undefined): FieldTerm[] {
+  if (!selector) return [];
+  const allowed = selectableFieldsOf(apiVersion, kind);
+  return splitTerms(selector).map((term) => {
+    const match = /^([^!=\\]+)(!=|==|=)(.*)$/.exec(term);
+    if (!match) throw new KubeRequestError(400, "BadRequest", `invalid field selector term "${term}"`);
+    const [, field = "", op, escaped = ""] = match;
+    if (!allowed.includes(field)) throw new KubeRequestError(400, "BadRequest", `field label not supported: ${field}`);
+    const value = escaped.replace(/\\(.)/g, "$1");
+    return { field, holds: (actual: string) => (op === "!=" ? actual !== value : actual === value) };
+  });
+}
+
+/** A field's value as a selector compares it: "" when absent, numbers and booleans as text. */
+function fieldValue(object: KubeObject, path: string): string {
+  const value = path
+    .split(".")
+    .reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key], object);
+  return value === undefined || value === null ? "" : String(value);
+}
 
 const keyString = (k: { apiVersion: string; kind: string; namespace?: string; name: string }) =>
   `${k.apiVersion}/${k.kind}/${k.namespace ?? ""}/${k.name}`;
@@ -32,7 +110,8 @@ function applied(current: KubeObject, status: unknown): unknown {
 /**
  * An in-memory API server for unit tests: objects by key, resourceVersions
  * that move on every write and guard replaces, and a log of the writes made.
- * Label selectors of the form `k=v,k2=v2` are honoured.
+ * Label selectors of the form `k=v,k2=v2` are honoured, and field selectors on the fields the
+ * kind can be selected by (any other is a 400, as from the API server).
  */
 export function memoryKube(seed: KubeObject[] = [], options: MemoryKubeOptions = {}) {
   const objects = new Map<string, KubeObject>();
@@ -96,21 +175,16 @@ export function memoryKube(seed: KubeObject[] = [], options: MemoryKubeOptions =
       labelSelector?: string;
       fieldSelector?: string;
     }) {
-      const terms = (selector: string | undefined) =>
-        (selector ?? "")
-          .split(",")
-          .filter(Boolean)
-          .map((term) => term.split("="));
-      const wanted = terms(query.labelSelector);
-      // Field selectors as the API server reads them: dotted paths, equality only.
-      const fields = terms(query.fieldSelector);
-      const field = (o: KubeObject, path: string): unknown =>
-        path.split(".").reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key], o);
+      const wanted = (query.labelSelector ?? "")
+        .split(",")
+        .filter(Boolean)
+        .map((term) => term.split("="));
+      const fields = parseFieldSelector(query.kind, query.apiVersion, query.fieldSelector);
       return [...objects.values()]
         .filter((o) => o.apiVersion === query.apiVersion && o.kind === query.kind)
         .filter((o) => query.namespace === undefined || o.metadata.namespace === query.namespace)
         .filter((o) => wanted.every(([k, v]) => k !== undefined && o.metadata.labels?.[k] === v))
-        .filter((o) => fields.every(([path, v]) => path !== undefined && String(field(o, path)) === v))
+        .filter((o) => fields.every((term) => term.holds(fieldValue(o, term.field))))
         .map((o) => structuredClone(o) as T);
     },
     async apply<T extends KubeObject>(object: T) {

@@ -5,7 +5,14 @@ import { Struct, NonEmptyText, Optional, ListOf, Text } from "../common/fields.t
 import { Duration, Time } from "../common/formats.ts";
 import { ObjectReference } from "../common/references.ts";
 import { Conditions, ObservedGeneration, ReconciledInputs } from "../common/conditions.ts";
-import { resourceSchema, readyColumns, ageColumn, type KindDefinition } from "../common/kind-definition.ts";
+import {
+  resourceSchema,
+  readyColumns,
+  ageColumn,
+  selectableFields,
+  type KindDefinition,
+} from "../common/kind-definition.ts";
+import { SELECTABLE_FIELDS } from "../selectable-fields.ts";
 import { Keys, offlineIdentityRules } from "./keys.ts";
 import { Adoption, Distribution, Revocations, distributionColumns } from "./auth-status.ts";
 import { AccountLimits } from "./account-limits.ts";
@@ -69,4 +76,5 @@ export const natsAccountDefinition: KindDefinition = {
   spec: NatsAccountSpec,
   status: NatsAccountStatus,
   columns: [...readyColumns(), ...distributionColumns(), ageColumn()],
+  selectableFields: selectableFields(SELECTABLE_FIELDS.NatsAccount),
 };

@@ -5,7 +5,14 @@ import { Struct, NonEmptyText, Optional, OneOf, ListOf, Text } from "../common/f
 import { Time } from "../common/formats.ts";
 import { Credentials } from "../common/references.ts";
 import { Conditions, ObservedGeneration, ReconciledInputs } from "../common/conditions.ts";
-import { resourceSchema, readyColumns, ageColumn, type KindDefinition } from "../common/kind-definition.ts";
+import {
+  resourceSchema,
+  readyColumns,
+  ageColumn,
+  selectableFields,
+  type KindDefinition,
+} from "../common/kind-definition.ts";
+import { SELECTABLE_FIELDS } from "../selectable-fields.ts";
 import { AccountReference } from "./account-reference.ts";
 import { Permissions, ConnectionTypes } from "./permissions.ts";
 
@@ -113,4 +120,5 @@ export const natsUserDefinition: KindDefinition = {
     ...readyColumns(),
     ageColumn(),
   ],
+  selectableFields: selectableFields(SELECTABLE_FIELDS.NatsUser),
 };

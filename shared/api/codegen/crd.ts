@@ -67,6 +67,9 @@ export const customResourceDefinition = (def: KindDefinition): Json => {
           storage: true,
           ...(info.hasStatus ? { subresources: { status: {} } } : {}),
           additionalPrinterColumns: def.columns.map((c) => toJson(c)),
+          ...(def.selectableFields && def.selectableFields.length > 0
+            ? { selectableFields: def.selectableFields.map((f) => toJson(f)) }
+            : {}),
           schema: { openAPIV3Schema: openApiSchema(def) },
         },
       ],

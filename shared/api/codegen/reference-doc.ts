@@ -98,6 +98,13 @@ const kindSection = (def: KindDefinition): string[] => {
     `- apiVersion: ${code(info.apiVersion)}, plural ${code(info.plural)}, short names ${info.shortNames.map(code).join(", ")}`,
     `- categories: ${info.categories.map(code).join(", ")}; status subresource: ${info.hasStatus ? "yes" : "no"}`,
     `- printer columns: ${def.columns.map((c) => `${c.name} (${code(c.jsonPath)})`).join(", ")}`,
+    ...(def.selectableFields && def.selectableFields.length > 0
+      ? [
+          `- selectable fields (\`kubectl get --field-selector\`, Kubernetes 1.32 or newer): ${def.selectableFields
+            .map((f) => code(f.jsonPath.slice(1)))
+            .join(", ")}`,
+        ]
+      : []),
     ...(def.metadataName
       ? [`- name: at most ${def.metadataName.maxLength} characters, because ${def.metadataName.why}`]
       : []),

@@ -13,6 +13,12 @@ export interface PrinterColumn {
   readonly priority?: number;
 }
 
+/** A field the kind's objects can be listed by (`selectableFields` of the CRD version). */
+export interface SelectableFieldDefinition {
+  /** From the object's root, as the CRD names it: `.spec.accountRef.name`. */
+  readonly jsonPath: string;
+}
+
 export interface MetadataNameRule {
   readonly maxLength?: number;
   readonly pattern?: string;
@@ -29,7 +35,13 @@ export interface KindDefinition {
   readonly rules?: readonly CelRule[];
   readonly columns: readonly PrinterColumn[];
   readonly metadataName?: MetadataNameRule;
+  /** Fields a field selector may name (shared/api/selectable-fields.ts). */
+  readonly selectableFields?: readonly SelectableFieldDefinition[];
 }
+
+/** The selectable fields of a kind in the CRD's form, from the dotted paths selectors name. */
+export const selectableFields = (paths: readonly string[]): SelectableFieldDefinition[] =>
+  paths.map((path) => ({ jsonPath: `.${path}` }));
 
 const conditionPath = (type: string, field: "status" | "reason") => `.status.conditions[?(@.type=="${type}")].${field}`;
 

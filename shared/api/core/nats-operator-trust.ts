@@ -4,7 +4,14 @@ import { KINDS } from "../kinds.ts";
 import { Struct, NonEmptyText, Optional, Text } from "../common/fields.ts";
 import { ObjectReference } from "../common/references.ts";
 import { Conditions, ObservedGeneration, ReconciledInputs } from "../common/conditions.ts";
-import { resourceSchema, readyColumns, ageColumn, type KindDefinition } from "../common/kind-definition.ts";
+import {
+  resourceSchema,
+  readyColumns,
+  ageColumn,
+  selectableFields,
+  type KindDefinition,
+} from "../common/kind-definition.ts";
+import { SELECTABLE_FIELDS } from "../selectable-fields.ts";
 
 export const NatsOperatorTrustSpec = Struct(
   {
@@ -64,4 +71,5 @@ export const natsOperatorTrustDefinition: KindDefinition = {
   spec: NatsOperatorTrustSpec,
   status: NatsOperatorTrustStatus,
   columns: [...readyColumns(), ageColumn()],
+  selectableFields: selectableFields(SELECTABLE_FIELDS.NatsOperatorTrust),
 };
