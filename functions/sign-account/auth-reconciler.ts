@@ -83,17 +83,32 @@ export interface AuthKind<T, O, D extends Decision> {
    * of its account: account/user-view.ts), as text; undefined when it cannot tell.
    */
   viewOf?(object: T): string | undefined;
+  /** The same for the accounts importing from it (wiring/importers.ts): what their imports read of it. */
+  importerViewOf?(object: T): string | undefined;
   /**
    * The objects that read this one, reconciled after it in the same delivery (it may be gone).
-   * `viewChanged`: whether its `viewOf` changed since its reconcile began (true when the kind has
-   * none, or when it cannot be told: the object gone or being deleted, a signing key retiring).
+   * `changed`: whether its `viewOf` and `importerViewOf` changed since its reconcile began (true
+   * when the kind has none, or when it cannot be told: the object gone or being deleted, a signing
+   * key retiring). `current`: the object as stored now, when it was read for that comparison.
    */
-  dependents(kube: Kube, subject: Subject, viewChanged: boolean): Promise<Dependent[]>;
+  dependents(kube: Kube, subject: Subject, changed: ViewChanges, current?: T): Promise<Dependent[]>;
 }
 
-/** An object's view (`viewOf`) as its reconcile found it, by object, for the delivery's dependents. */
-const viewsOf = (context: Pick<ReconcileContext, "delivery">): Map<string, string | undefined> =>
-  context.delivery.once("sign-account views", () => new Map<string, string | undefined>());
+/** Which of an object's views its dependents read changed in its reconcile. */
+export interface ViewChanges {
+  readonly users: boolean;
+  readonly importers: boolean;
+}
+
+/** An object's views as its reconcile found them. */
+interface Views {
+  users: string | undefined;
+  importers: string | undefined;
+}
+
+/** An object's views as its reconcile found them, by object, for the delivery's dependents. */
+const viewsOf = (context: Pick<ReconcileContext, "delivery">): Map<string, Views> =>
+  context.delivery.once("sign-account views", () => new Map<string, Views>());
 
 const idOf = (kind: string, namespace: string | undefined, name: string) => `${kind} ${namespace ?? ""}/${name}`;
 
@@ -110,18 +125,28 @@ export function authReconciler<T extends Decision["object"], O, D extends Decisi
   spec: AuthKind<T, O, D>,
 ): Reconciler<T, Read<O> & { pass: number }, ToAct<D>, Carry> {
   const { apiVersion } = KINDS[spec.kind];
+  const hasViews = spec.viewOf !== undefined || spec.importerViewOf !== undefined;
   /**
-   * Whether the object's view as stored now differs from the view its reconcile found (read again:
-   * act signs into status what the decision only asks for). True when either cannot be told.
+   * Whether the object's views as stored now differ from the views its reconcile found (read
+   * again: act signs into status what the decision only asks for), each true when either cannot
+   * be told; and the object as read for it.
    */
-  const viewChanged = async (key: ObjectKey, context: ReconcileContext): Promise<boolean> => {
+  const viewChanges = async (
+    key: ObjectKey,
+    context: ReconcileContext,
+  ): Promise<{ changed: ViewChanges; current?: T }> => {
     const views = viewsOf(context);
     const id = idOf(spec.kind, key.namespace, key.name);
     const before = views.get(id);
     views.delete(id);
-    if (!spec.viewOf || before === undefined) return true;
+    if (!hasViews || before === undefined) return { changed: { users: true, importers: true } };
     const now = await context.kube.get<T>(key);
-    return now === undefined || spec.viewOf(now) !== before;
+    const differs = (view: ((object: T) => string | undefined) | undefined, was: string | undefined) =>
+      view === undefined || was === undefined || now === undefined || view(now) !== was;
+    return {
+      changed: { users: differs(spec.viewOf, before.users), importers: differs(spec.importerViewOf, before.importers) },
+      ...(now ? { current: now } : {}),
+    };
   };
   return {
     kind: { apiVersion, kind: spec.kind },
@@ -131,9 +156,12 @@ export function authReconciler<T extends Decision["object"], O, D extends Decisi
     // An object being deleted is decided like any other: its decision holds or removes its finalizer.
     reconcilesWhileDeleting: () => true,
     observe: async (object, context, carried) => {
-      // The view as this reconcile found it: its first pass reads the object before anything is written.
-      if (spec.viewOf && carried.length === 0)
-        viewsOf(context).set(idOf(spec.kind, object.metadata.namespace, object.metadata.name), spec.viewOf(object));
+      // The views as this reconcile found them: its first pass reads the object before anything is written.
+      if (hasViews && carried.length === 0)
+        viewsOf(context).set(idOf(spec.kind, object.metadata.namespace, object.metadata.name), {
+          users: spec.viewOf?.(object),
+          importers: spec.importerViewOf?.(object),
+        });
       return {
         ...(await spec.observe(object, { kube: context.kube, last: lastActs(carried), rosters: rostersOf(context) })),
         pass: carried.length,
@@ -170,7 +198,8 @@ export function authReconciler<T extends Decision["object"], O, D extends Decisi
     },
     async dependents(key, context) {
       const subject: Subject = { kind: spec.kind, namespace: key.namespace, name: key.name };
-      return (await spec.dependents(context.kube, subject, await viewChanged(key, context))).map((d) => ({
+      const { changed, current } = await viewChanges(key, context);
+      return (await spec.dependents(context.kube, subject, changed, current)).map((d) => ({
         ...keyOfSubject(d),
         ...(d.again ? { again: true } : {}),
       }));

@@ -7,7 +7,8 @@ import type { KindName } from "./kinds.ts";
 
 export const SELECTABLE_FIELDS = {
   // An account's accounts under one operator; who holds a key (keys/key-claims.ts).
-  NatsAccount: ["spec.operatorRef.name", "spec.publicKey", "status.publicKey"],
+  // (spec.keys.identity: whether its identity seed is in a Secret it names, which may be a copy.)
+  NatsAccount: ["spec.operatorRef.name", "spec.publicKey", "status.publicKey", "spec.keys.identity.secretKeyRef.name"],
   // An account's users; who holds a user key.
   NatsUser: ["spec.accountRef.name", "spec.publicKey", "status.publicKey"],
   // The reference-form trusts mirroring one account or operator.
@@ -25,15 +26,17 @@ export type SelectableField<K extends SelectableKind> =
 const escapeValue = (value: string): string => value.replace(/[\\,=]/g, (c) => `\\${c}`);
 
 /**
- * A field selector of equalities, every term of which must hold. A value of "" selects the objects
- * that lack the field, as the API server reads a missing selectable field as empty.
+ * A field selector of equalities, every term of which must hold, and of fields that must be set
+ * (`present`). A value of "" selects the objects that lack the field, as the API server reads a
+ * missing selectable field as empty.
  */
 export function fieldsEqual<K extends SelectableKind>(
   _kind: K,
   terms: Partial<Record<SelectableField<K>, string>>,
+  present: readonly SelectableField<K>[] = [],
 ): string {
-  return Object.entries(terms)
+  const equal = Object.entries(terms)
     .filter((entry): entry is [string, string] => typeof entry[1] === "string")
-    .map(([field, value]) => `${field}=${escapeValue(value)}`)
-    .join(",");
+    .map(([field, value]) => `${field}=${escapeValue(value)}`);
+  return [...equal, ...present.map((field) => `${field}!=`)].join(",");
 }

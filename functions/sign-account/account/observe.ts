@@ -1,23 +1,17 @@
 // What a NatsAccount reconcile reads (reads only): whether its operator's namespace admits it, its
 // keys, its operator and that operator's keys and system account key, the other accounts of the
-// operator, its users (whose given-up keys it revokes), what each import names, and through the
-// system connection what the servers hold of its JWT. An account no longer admitted reads only
+// operator that could hold its key first, its users (whose given-up keys it revokes), what each
+// import names, and through the system connection what the servers hold of its JWT; the accounts
+// and users by field selector (listings.ts), not across the cluster. An account no longer admitted reads only
 // what the delete of its JWT needs.
-import { KINDS } from "../../../shared/api/index.ts";
 import type { Kube } from "../../../shared/kube/index.ts";
 import type { ObserveContext, Read } from "../auth-reconciler.ts";
 import { Keyring } from "../keys/keyring.ts";
-import { seedKeyOf } from "../keys/key-claims.ts";
-import { readHoldings, seedsThatMatter } from "../keys/read-holdings.ts";
-import { readKeys } from "../keys/read-keys.ts";
-import {
-  namespaceOf,
-  sameOperator,
-  type NatsAccount,
-  type NatsOperator,
-  type NatsSystemAccount,
-  type NatsUser,
-} from "../objects.ts";
+import { claimsOf, holdingOf, seedKeyOf } from "../keys/key-claims.ts";
+import { readHoldings, seedsThatMatter, type SeedsToRead } from "../keys/read-holdings.ts";
+import { readKeys, type KeysReading } from "../keys/read-keys.ts";
+import { accountsClaiming, usersOfAccount } from "../listings.ts";
+import { namespaceOf, subjectOf, type NatsAccount, type NatsOperator, type NatsSystemAccount } from "../objects.ts";
 import { admits, readRef } from "../references.ts";
 import { openSystemConnection, readDistribution, type SystemLink } from "../servers/system-connection.ts";
 import type { PushOutcome } from "../servers/types.ts";
@@ -46,6 +40,27 @@ async function observeWithdrawn(
   return { ...unread, keys: { signing: [] }, operator: { object: operator, keys: operatorKeys }, distribution };
 }
 
+/**
+ * The other accounts under the operator whose claim on the identity key to sign (`key`: its seed's,
+ * or spec.publicKey) can outrank the account's own (keys/key-claims.ts): the key check decides
+ * between them alone, so the rest of the installation is not read. None without a key to check
+ * (seeds still to generate, a slot refused): then no key check is made.
+ */
+async function rivalsFor(
+  kube: Kube,
+  object: NatsAccount,
+  keys: KeysReading,
+  key: string | undefined,
+  operatorNamespace: string,
+  seeds: SeedsToRead,
+): Promise<NatsAccount[]> {
+  if (!key) return [];
+  const mine = claimsOf(holdingOf(object, keys)).find((c) => c.key === key)?.kind ?? "spec";
+  const operator = { namespace: operatorNamespace, name: object.spec.operatorRef.name };
+  const rivals = await accountsClaiming(kube, operator, key, mine, seeds);
+  return rivals.filter((a) => a.metadata.uid !== object.metadata.uid);
+}
+
 async function readAccount(
   kube: Kube,
   object: NatsAccount,
@@ -58,11 +73,10 @@ async function readAccount(
   const namespace = namespaceOf(ref, object);
   const admitted = await admits(kube, object, "NatsOperator", namespace, ref.name);
   if (!admitted) return observeWithdrawn(kube, object, keyring, link, lastDelete);
-  const [keys, operator, all, allUsers, imports] = await Promise.all([
+  const [keys, operator, users, imports] = await Promise.all([
     readKeys(kube, object, keyring),
     readRef<NatsOperator>(kube, "NatsOperator", namespace, ref.name),
-    kube.list<NatsAccount>({ apiVersion: KINDS.NatsAccount.apiVersion, kind: "NatsAccount" }),
-    kube.list<NatsUser>({ apiVersion: KINDS.NatsUser.apiVersion, kind: "NatsUser" }),
+    usersOfAccount(kube, subjectOf("NatsAccount", object)),
     readImports(kube, object, keyring),
   ]);
   // A status that lost its key still has it in the identity seed (or spec.publicKey): the servers
@@ -74,16 +88,10 @@ async function readAccount(
   // compared with the claims to sign before it is taken over (adoption.ts).
   const candidate =
     recorded && identity && identity !== recorded ? await readDistribution(link, identity, undefined) : undefined;
-  const siblings = all.filter((a) => sameOperator(a, namespace, ref.name) && a.metadata.uid !== object.metadata.uid);
-  const users = allUsers.filter(
-    (u) =>
-      u.spec.accountRef.kind === "NatsAccount" &&
-      u.spec.accountRef.name === object.metadata.name &&
-      namespaceOf(u.spec.accountRef, u) === object.metadata.namespace,
-  );
+  const seeds = seedsThatMatter(object, keys);
+  const siblings = await rivalsFor(kube, object, keys, identity, namespace, seeds);
   const seen = { kind: "NatsAccount" as const, object, keys, admitted, users, distribution, imports };
   const withCandidate = candidate ? { ...seen, candidate } : seen;
-  const seeds = seedsThatMatter(object, keys);
   if (!operator) return { ...withCandidate, others: await readHoldings(kube, siblings, undefined, undefined, seeds) };
   const systemRef = operator.spec.systemAccountRef;
   const [operatorKeys, system] = await Promise.all([

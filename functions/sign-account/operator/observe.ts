@@ -2,20 +2,14 @@
 // account's users, its accounts (their JWTs and which offer the stepdown services) and, through
 // the system connection, which of its deleted accounts a server still holds and, while its system
 // account's revocations are to be recovered, what the servers hold of that account's JWT.
-import { AUTH_REASONS, KINDS } from "../../../shared/api/index.ts";
+import { AUTH_REASONS } from "../../../shared/api/index.ts";
 import type { Kube } from "../../../shared/kube/index.ts";
 import { lostRevocations } from "../account/recovery.ts";
 import type { ObserveContext, Read } from "../auth-reconciler.ts";
 import { Keyring } from "../keys/keyring.ts";
 import { readKeys } from "../keys/read-keys.ts";
-import {
-  namespaceOf,
-  sameOperator,
-  type NatsAccount,
-  type NatsOperator,
-  type NatsSystemAccount,
-  type NatsUser,
-} from "../objects.ts";
+import { accountsUnder, usersOfAccount } from "../listings.ts";
+import { namespaceOf, type NatsOperator, type NatsSystemAccount } from "../objects.ts";
 import { readRef } from "../references.ts";
 import {
   openSystemConnection,
@@ -42,21 +36,14 @@ export const newerSystemJwtHeld = (system: NatsSystemAccount | undefined): boole
 async function readOperator(kube: Kube, object: NatsOperator, keyring: Keyring): Promise<OperatorObserved> {
   const ref = object.spec.systemAccountRef;
   const systemNamespace = namespaceOf(ref, object);
-  const [keys, system, users, accounts] = await Promise.all([
+  const [keys, system, systemUsers, own] = await Promise.all([
     readKeys(kube, object, keyring),
     readRef<NatsSystemAccount>(kube, "NatsSystemAccount", systemNamespace, ref.name),
-    kube.list<NatsUser>({ apiVersion: KINDS.NatsUser.apiVersion, kind: "NatsUser" }),
-    kube.list<NatsAccount>({ apiVersion: KINDS.NatsAccount.apiVersion, kind: "NatsAccount" }),
+    usersOfAccount(kube, { kind: "NatsSystemAccount", namespace: systemNamespace, name: ref.name }),
+    accountsUnder(kube, object.metadata.namespace, object.metadata.name),
   ]);
   // Only public keys of the system account are used: its seeds stay with its own reconcile.
   const systemAccount = system ? { object: system, keys: await readKeys(kube, system, new Keyring()) } : undefined;
-  const systemUsers = users.filter(
-    (u) =>
-      u.spec.accountRef.kind === "NatsSystemAccount" &&
-      u.spec.accountRef.name === ref.name &&
-      namespaceOf(u.spec.accountRef, u) === systemNamespace,
-  );
-  const own = accounts.filter((a) => sameOperator(a, object.metadata.namespace, object.metadata.name));
   const stepdownAccounts = own.filter(offersStepdown).map((a) => a.status?.publicKey as string);
   const accountJwts = own.flatMap((a) =>
     a.status?.jwt ? [{ account: `${a.metadata.namespace ?? ""}/${a.metadata.name}`, jwt: a.status.jwt }] : [],

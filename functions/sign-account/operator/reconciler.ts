@@ -4,16 +4,8 @@
 import { KINDS } from "../../../shared/api/index.ts";
 import type { Kube } from "../../../shared/kube/index.ts";
 import { authReconciler } from "../auth-reconciler.ts";
-import {
-  namespaceOf,
-  refersTo,
-  subjectOf,
-  type Dependent,
-  type NatsAccount,
-  type NatsOperator,
-  type NatsOperatorTrust,
-  type Subject,
-} from "../objects.ts";
+import { accountsUnder, operatorTrustsOf } from "../listings.ts";
+import { namespaceOf, subjectOf, type Dependent, type NatsOperator, type Subject } from "../objects.ts";
 import { secretsOf } from "../related.ts";
 import { decideOperator } from "./decide.ts";
 import { withDeletions } from "./deleted-accounts.ts";
@@ -21,8 +13,8 @@ import { observeOperator } from "./observe.ts";
 
 async function operatorDependents(kube: Kube, subject: Subject): Promise<Dependent[]> {
   const [trusts, accounts] = await Promise.all([
-    kube.list<NatsOperatorTrust>({ apiVersion: KINDS.NatsOperatorTrust.apiVersion, kind: "NatsOperatorTrust" }),
-    kube.list<NatsAccount>({ apiVersion: KINDS.NatsAccount.apiVersion, kind: "NatsAccount" }),
+    operatorTrustsOf(kube, subject),
+    accountsUnder(kube, subject.namespace, subject.name),
   ]);
   const operator = await kube.get<NatsOperator>({
     apiVersion: KINDS.NatsOperator.apiVersion,
@@ -39,8 +31,8 @@ async function operatorDependents(kube: Kube, subject: Subject): Promise<Depende
           }),
         ]
       : []),
-    ...trusts.filter((t) => refersTo(t.spec.operatorRef, t, subject)).map((t) => subjectOf("NatsOperatorTrust", t)),
-    ...accounts.filter((a) => refersTo(a.spec.operatorRef, a, subject)).map((a) => subjectOf("NatsAccount", a)),
+    ...trusts.map((t) => subjectOf("NatsOperatorTrust", t)),
+    ...accounts.map((a) => subjectOf("NatsAccount", a)),
   ];
 }
 

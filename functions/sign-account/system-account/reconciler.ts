@@ -4,25 +4,15 @@
 import { KINDS } from "../../../shared/api/index.ts";
 import type { Kube } from "../../../shared/kube/index.ts";
 import { authReconciler } from "../auth-reconciler.ts";
-import {
-  refersTo,
-  subjectOf,
-  type Dependent,
-  type NatsAccount,
-  type NatsSystemAccount,
-  type NatsUser,
-  type Subject,
-} from "../objects.ts";
+import { usersOfAccount } from "../listings.ts";
+import { subjectOf, type Dependent, type NatsAccount, type NatsSystemAccount, type Subject } from "../objects.ts";
 import { secretsOf } from "../related.ts";
 import { importersOf } from "../wiring/importers.ts";
 import { decideSystemAccount } from "./decide.ts";
 import { observeSystemAccount } from "./observe.ts";
 
 async function systemAccountDependents(kube: Kube, subject: Subject): Promise<Dependent[]> {
-  const users = await kube.list<NatsUser>({ apiVersion: KINDS.NatsUser.apiVersion, kind: "NatsUser" });
-  const own = users
-    .filter((u) => u.spec.accountRef.kind === subject.kind && refersTo(u.spec.accountRef, u, subject))
-    .map((u) => subjectOf("NatsUser", u));
+  const own = (await usersOfAccount(kube, subject)).map((u) => subjectOf("NatsUser", u));
   const system = await kube.get<NatsSystemAccount>({
     apiVersion: KINDS.NatsSystemAccount.apiVersion,
     kind: "NatsSystemAccount",

@@ -1,8 +1,8 @@
 // What a NatsUser reconcile reads (reads only): whether its account's namespace admits it, its creds
 // Secret (whose seed goes into the keyring), its account and that account's keys and JWT, the other
-// users of the account (for a key named in spec only) and, for a user being deleted, whether the operator exists and (through the
+// users of the account that record or name its key (for a key named in spec only) and, for a user being deleted, whether the operator exists and (through the
 // system connection) its live connections.
-import { FINALIZERS, KINDS } from "../../../shared/api/index.ts";
+import { FINALIZERS } from "../../../shared/api/index.ts";
 import { hasFinalizer, type Kube } from "../../../shared/kube/index.ts";
 import type { ObserveContext, Read } from "../auth-reconciler.ts";
 import { Keyring } from "../keys/keyring.ts";
@@ -16,6 +16,7 @@ import {
   systemConnectionUser,
   type SystemLink,
 } from "../servers/system-connection.ts";
+import { usersClaiming } from "../listings.ts";
 import { credsSecretOf, parseCreds } from "./creds.ts";
 import type { CredsReading, KickOutcome, UserObserved } from "./types.ts";
 
@@ -95,20 +96,17 @@ async function readUser(
     return { kind: "NatsUser", object, admitted, creds, siblings: [], ...(accountJwt ? { accountJwt } : {}) };
   }
   // The other users are read only for the key check of a key named in spec.publicKey (decide.ts):
-  // a generated key is random, and a user naming it is refused by its own check.
-  const [account, users] = await Promise.all([
+  // a generated key is random, and a user naming it is refused by its own check. Only the users of
+  // the account that record or name that key can hold it (listings.ts).
+  const of = { kind: ref.kind, namespace, name: ref.name };
+  const [account, siblings] = await Promise.all([
     readRef<NatsAccount | NatsSystemAccount>(kube, ref.kind, namespace, ref.name),
     object.spec.publicKey
-      ? kube.list<NatsUser>({ apiVersion: KINDS.NatsUser.apiVersion, kind: "NatsUser" })
+      ? usersClaiming(kube, of, object.spec.publicKey).then((users) =>
+          users.filter((u) => u.metadata.uid !== object.metadata.uid),
+        )
       : Promise.resolve([]),
   ]);
-  const siblings = users.filter(
-    (u) =>
-      u.metadata.uid !== object.metadata.uid &&
-      u.spec.accountRef.kind === ref.kind &&
-      u.spec.accountRef.name === ref.name &&
-      namespaceOf(u.spec.accountRef, u) === namespace,
-  );
   if (!account) return { kind: "NatsUser", object, admitted, creds, siblings };
   const keys = await readKeys(kube, account, keyring);
   // A system account's JWT is in its operator's status.
