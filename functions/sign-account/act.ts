@@ -34,11 +34,17 @@ import { signJwt } from "./jwt/sign-jwt.ts";
 import type { PushOutcome } from "./servers/types.ts";
 import { deleteClaims, kickConnections, pushJwt, readRoster, type SystemLink } from "./servers/system-connection.ts";
 import type { NatsOperator } from "./objects.ts";
+import type { InputsRecord } from "../../shared/runtime/index.ts";
 
 export const FIELD_MANAGER = FIELD_MANAGERS.signAccount;
 
 export type PassResult =
-  | { kind: "done" }
+  /**
+   * Done: `left`, the object as this act's writes left it (stored by the API server), when it
+   * wrote nothing after them that may have moved it; `recorded`, its status write carried the
+   * runtime's inputs record.
+   */
+  | { kind: "done"; left?: KubeObject; recorded?: boolean }
   /** Seeds were generated: observe again to sign with them. */
   | { kind: "generated" }
   /** The JWT was pushed: observe again to see which servers hold it. */
@@ -273,6 +279,12 @@ async function sendDelete(
   return { kind: "deleted", outcome };
 }
 
+/** What act's writes leave for the runtime: the object as stored after them, and whether the record went with its status. */
+interface Left {
+  object: KubeObject;
+  recorded: boolean;
+}
+
 export async function act(
   kube: Kube,
   recorder: EventRecorder,
@@ -280,6 +292,22 @@ export async function act(
   decision: Decision,
   system?: SystemLink,
   now: Date = new Date(),
+  record?: InputsRecord,
+): Promise<PassResult> {
+  const left: Left = { object: decision.object, recorded: false };
+  const result = await actOn(kube, recorder, keyring, decision, system, now, record, left);
+  return result.kind === "done" ? { kind: "done", left: left.object, recorded: left.recorded } : result;
+}
+
+async function actOn(
+  kube: Kube,
+  recorder: EventRecorder,
+  keyring: Keyring,
+  decision: Decision,
+  system: SystemLink | undefined,
+  now: Date,
+  record: InputsRecord | undefined,
+  left: Left,
 ): Promise<PassResult> {
   const object = decision.object;
   if (decision.generate.length > 0) {
@@ -304,14 +332,22 @@ export async function act(
     const created = await writeCreds(kube, decision, newCreds, credsJwt, pair);
     if (created.kind === "conflict") return { kind: "conflict" };
   }
-  const written = await writeStatus(kube, object, status, FIELD_MANAGER, { whole: true });
+  // The runtime's record of what this pass observed goes with the status, when that is written.
+  const written = await writeStatus(kube, object, status, FIELD_MANAGER, {
+    whole: true,
+    ...(record ? { record } : {}),
+  });
   if (written.kind === "conflict") return { kind: "conflict" };
   // Finalizer patches carry the resourceVersion just written: a write since is a conflict.
-  const latest = written.kind === "written" ? written.object : object;
+  let latest = written.kind === "written" ? written.object : object;
+  left.recorded = written.kind === "written" && record !== undefined;
+  left.object = latest;
   const finalizer = decision.kind === "NatsUser" ? FINALIZERS.userRevoke : FINALIZERS.accountDelete;
   if (decision.finalizer === "add") {
     const added = await guarded(() => addFinalizer(kube, latest, finalizer));
     if (added.kind === "conflict") return { kind: "conflict" };
+    latest = added.value;
+    left.object = latest;
   }
   if (decision.recordDeleted && !(await recordDeleted(kube, decision.recordDeleted))) return { kind: "conflict" };
   if (decision.forgetDeleted && !(await forgetDeleted(kube, decision.forgetDeleted))) return { kind: "conflict" };
@@ -320,6 +356,7 @@ export async function act(
   if (decision.finalizer === "remove") {
     const removed = await guarded(() => removeFinalizer(kube, latest, finalizer));
     if (removed.kind === "conflict") return { kind: "conflict" };
+    left.object = removed.value;
   }
   if (decision.creds && !newCreds && credsJwt && pair) {
     const creds = await writeCreds(kube, decision, decision.creds, credsJwt, pair);

@@ -5,7 +5,7 @@
 // records an acknowledged push's time), releases a finalizer a delete every server took, or lets
 // go of a user none of whose connections is left. Then the objects that read it (its dependents).
 import { KINDS } from "../../shared/api/index.ts";
-import type { EventRecorder, Kube, ObjectKey } from "../../shared/kube/index.ts";
+import type { EventRecorder, Kube, KubeObject, ObjectKey } from "../../shared/kube/index.ts";
 import type { ReconcileContext, Reconciler, Related } from "../../shared/runtime/index.ts";
 import { act, type PassResult } from "./act.ts";
 import type { Decision } from "./decision.ts";
@@ -106,6 +106,10 @@ interface Views {
   importers: string | undefined;
 }
 
+/** An object as its reconcile's last act left it, by object, for the delivery's dependents. */
+const leftOf = (context: Pick<ReconcileContext, "delivery">): Map<string, KubeObject> =>
+  context.delivery.once("sign-account left", () => new Map<string, KubeObject>());
+
 /** An object's views as its reconcile found them, by object, for the delivery's dependents. */
 const viewsOf = (context: Pick<ReconcileContext, "delivery">): Map<string, Views> =>
   context.delivery.once("sign-account views", () => new Map<string, Views>());
@@ -127,20 +131,23 @@ export function authReconciler<T extends Decision["object"], O, D extends Decisi
   const { apiVersion } = KINDS[spec.kind];
   const hasViews = spec.viewOf !== undefined || spec.importerViewOf !== undefined;
   /**
-   * Whether the object's views as stored now differ from the views its reconcile found (read
-   * again: act signs into status what the decision only asks for), each true when either cannot
-   * be told; and the object as read for it.
+   * Whether the object's views as stored now differ from the views its reconcile found (as its
+   * last act left it, or read again: act signs into status what the decision only asks for), each
+   * true when either cannot be told; and the object as stored now, when known.
    */
   const viewChanges = async (
     key: ObjectKey,
     context: ReconcileContext,
   ): Promise<{ changed: ViewChanges; current?: T }> => {
-    const views = viewsOf(context);
     const id = idOf(spec.kind, key.namespace, key.name);
+    const views = viewsOf(context);
     const before = views.get(id);
     views.delete(id);
-    if (!hasViews || before === undefined) return { changed: { users: true, importers: true } };
-    const now = await context.kube.get<T>(key);
+    const left = leftOf(context).get(id) as T | undefined;
+    leftOf(context).delete(id);
+    const all = { users: true, importers: true };
+    if (!hasViews || before === undefined) return { changed: all, ...(left ? { current: left } : {}) };
+    const now = left ?? (await context.kube.get<T>(key));
     const differs = (view: ((object: T) => string | undefined) | undefined, was: string | undefined) =>
       view === undefined || was === undefined || now === undefined || view(now) !== was;
     return {
@@ -178,7 +185,19 @@ export function authReconciler<T extends Decision["object"], O, D extends Decisi
       };
     },
     async act(_object, { decision, keyring, system, pass }, context) {
-      const acted = await act(context.kube, recorderOf(context), keyring, decision, system, context.now());
+      const acted = await act(
+        context.kube,
+        recorderOf(context),
+        keyring,
+        decision,
+        system,
+        context.now(),
+        context.record,
+      );
+      const id = idOf(spec.kind, decision.object.metadata.namespace, decision.object.metadata.name);
+      // What its dependents read of it is what this act left, when it is done: no read again.
+      if (acted.kind === "done" && acted.left) leftOf(context).set(id, acted.left as T);
+      else leftOf(context).delete(id);
       const last = pass === PASSES - 1;
       // A first pass that loses its claim leaves the decision to the delivery that won it. A later
       // one already acted (pushed, asked for a delete, kicked): what it did is recorded on what the
@@ -187,7 +206,14 @@ export function authReconciler<T extends Decision["object"], O, D extends Decisi
       if (acted.kind === "conflict")
         return { kind: "conflict", message: `${decision.summary} (lost to another write)` };
       // After the last pass's push the poll (kept by this decision) confirms it.
-      if (acted.kind === "done" || (acted.kind !== "generated" && last))
+      if (acted.kind === "done")
+        return {
+          kind: "done",
+          summary: decision.summary,
+          schedules: decision.schedules,
+          recorded: acted.recorded === true,
+        };
+      if (acted.kind !== "generated" && last)
         return { kind: "done", summary: decision.summary, schedules: decision.schedules };
       if (!last) return { kind: "look-again", carry: acted };
       const { kind, metadata } = decision.object;

@@ -43,6 +43,13 @@ export interface StatusWriteOptions<T extends WithStatus<object>> {
    * fields this manager owns, as the object shows them. The whole current status by default.
    */
   owned?: (current: T["status"]) => unknown;
+  /**
+   * With `whole`: the runtime's record of what the reconcile read (`status.inputs.<function>`,
+   * shared/runtime/inputs.ts), written in the same request when the status is written anyway, so
+   * a reconcile that writes its status pays no second write for the record. Not compared: a
+   * status that is unchanged but for the record writes nothing, and the runtime writes the record.
+   */
+  record?: { readonly function: string; readonly text: string };
 }
 
 /**
@@ -68,7 +75,8 @@ export async function writeStatus<T extends WithStatus<object>>(
     return { kind: "unchanged" };
   }
   const write = options.whole
-    ? () => kube.replaceStatus<T>({ ...object, status: withInputsOf(object.status, status) }, fieldManager)
+    ? () =>
+        kube.replaceStatus<T>({ ...object, status: withInputsOf(object.status, status, options.record) }, fieldManager)
     : () =>
         kube.applyStatus<T>(
           { apiVersion: object.apiVersion, kind: object.kind, metadata: object.metadata, status },
@@ -87,7 +95,7 @@ export async function writeStatus<T extends WithStatus<object>>(
 /**
  * `status.inputs` is the runtime's record of what each function's reconcile read (written under
  * managers of its own, shared/runtime/inputs.ts): a function's status is compared without it, and
- * a whole status written by a function keeps it.
+ * a whole status written by a function keeps it (with the reconcile's own record, when it carries one).
  */
 function withoutInputs(status: unknown): unknown {
   if (status === null || typeof status !== "object" || !("inputs" in status)) return status;
@@ -95,7 +103,9 @@ function withoutInputs(status: unknown): unknown {
   return rest;
 }
 
-function withInputsOf(current: unknown, status: object): object {
-  const inputs = (current as { inputs?: unknown } | undefined)?.inputs;
-  return inputs === undefined || "inputs" in status ? status : { ...status, inputs };
+function withInputsOf(current: unknown, status: object, record?: StatusWriteOptions<never>["record"]): object {
+  const inputs = (current as { inputs?: Record<string, unknown> } | undefined)?.inputs;
+  if ("inputs" in status) return status;
+  if (record) return { ...status, inputs: { ...inputs, [record.function]: record.text } };
+  return inputs === undefined ? status : { ...status, inputs };
 }

@@ -49,6 +49,18 @@ export interface ReconcileContext {
    * sweep: shared/runtime/inputs.ts). Absent for a function whose sweep re-delivers everything.
    */
   readonly inputs?: InputScope;
+  /**
+   * Set for `act` only: the record of what this pass observed (shared/runtime/inputs.ts), which a
+   * reconciler writing the object's whole status may carry in that write (`writeStatus`'s
+   * `record`) and answer `recorded`, saving the runtime a status write of its own after act.
+   */
+  readonly record?: InputsRecord;
+}
+
+/** A reconcile's record of its inputs, as `status.inputs.<function>` holds it. */
+export interface InputsRecord {
+  readonly function: string;
+  readonly text: string;
 }
 
 /** What lives for one delivery, however many objects it reconciles. */
@@ -97,12 +109,16 @@ export interface Decided {
 
 /** What acting came to; the one result type every reconciler step returns. */
 export type Acted =
-  /** Acted on (or already held). `wake`: objects whose own reconcile this one's result concerns. */
+  /**
+   * Acted on (or already held). `wake`: objects whose own reconcile this one's result concerns.
+   * `recorded`: act's own status write carried the context's `record`.
+   */
   | {
       readonly kind: "done";
       readonly summary?: string;
       readonly schedules?: readonly ScheduleDecision[];
       readonly wake?: readonly Next[];
+      readonly recorded?: boolean;
     }
   /** Nothing to do (an echo, a refusal held until an edit, an object gone); it may still `wake` others. */
   | {
@@ -512,19 +528,20 @@ async function pass<T extends KubeObject, O, D extends Decided, C>(
       carried,
     );
     const decision = reconciler.decide(observed, context.now());
-    const result = await reconciler.act(object, decision, context);
+    // Observe has read all it reads: the record is known before act, which may carry it.
+    const record =
+      recording && context.inputs
+        ? { function: context.inputs.function, text: formatRecord(recording.reads(), object.metadata.generation) }
+        : undefined;
+    const result = await reconciler.act(object, decision, record ? { ...context, record } : context);
     if (result.kind === "look-again" && pass < (reconciler.passes ?? 1)) {
       carried.push(result.carry);
       continue;
     }
     const acted: Acted = result.kind === "look-again" ? { kind: "done" } : result;
-    if (recording && context.inputs && (acted.kind === "done" || acted.kind === "skipped"))
-      await keepRecord(
-        context,
-        object,
-        context.inputs.function,
-        formatRecord(recording.reads(), object.metadata.generation),
-      );
+    const carriedRecord = acted.kind === "done" && acted.recorded === true;
+    if (record && !carriedRecord && (acted.kind === "done" || acted.kind === "skipped"))
+      await keepRecord(context, object, record.function, record.text);
     const schedules = [...(decision.schedules ?? []), ...(acted.schedules ?? [])];
     if (acted.kind === "done")
       return { acted: { ...acted, summary: acted.summary ?? decision.summary, schedules }, gone: false };

@@ -3,7 +3,7 @@
 // reconciled next, and the user looked at once more (`again`) to see the revocation it waits for.
 import { FINALIZERS, KINDS } from "../../../shared/api/index.ts";
 import { hasFinalizer, type Kube } from "../../../shared/kube/index.ts";
-import { authReconciler } from "../auth-reconciler.ts";
+import { authReconciler, type ViewChanges } from "../auth-reconciler.ts";
 import {
   keyOfSubject,
   namespaceOf,
@@ -16,13 +16,21 @@ import { grantsInto, secretsOf } from "../related.ts";
 import { decideUser } from "./decide.ts";
 import { observeUser } from "./observe.ts";
 
-async function userDependents(kube: Kube, subject: Subject): Promise<Dependent[]> {
-  const user = await kube.get<NatsUser>({
-    apiVersion: KINDS.NatsUser.apiVersion,
-    kind: "NatsUser",
-    namespace: subject.namespace,
-    name: subject.name,
-  });
+async function userDependents(
+  kube: Kube,
+  subject: Subject,
+  _changed: ViewChanges,
+  current?: NatsUser,
+): Promise<Dependent[]> {
+  // As its reconcile left it, or read again.
+  const user =
+    current ??
+    (await kube.get<NatsUser>({
+      apiVersion: KINDS.NatsUser.apiVersion,
+      kind: "NatsUser",
+      namespace: subject.namespace,
+      name: subject.name,
+    }));
   const ref = user?.spec.accountRef;
   if (!user || !ref) return [];
   const revoking =
