@@ -4,7 +4,7 @@
 // a NatsReferenceGrant to every object referring into its namespace from another one (an account's
 // operator or exporter, a user's account, a trust's operator or account): a grant has no status,
 // so nothing else tells them it was made, changed or deleted.
-import { CREDS_DIGEST_ANNOTATION, GENERATED_FOR_ANNOTATION, KINDS } from "../../shared/api/index.ts";
+import { CREDS_DIGEST_ANNOTATION, fieldsEqual, GENERATED_FOR_ANNOTATION, KINDS } from "../../shared/api/index.ts";
 import type { Kube, KubeObject } from "../../shared/kube/index.ts";
 import type { ObjectRef, Related, RelatedContext } from "../../shared/runtime/index.ts";
 import {
@@ -74,7 +74,12 @@ const intoOther = (namespace: string, from: Referrer, ref: { namespace?: string 
 export async function referrersInto(kube: Kube, namespace: string): Promise<Subject[]> {
   const [accounts, users, operatorTrusts, accountTrusts] = await Promise.all([
     kube.list<NatsAccount>({ apiVersion: KINDS.NatsAccount.apiVersion, kind: "NatsAccount" }),
-    kube.list<NatsUser>({ apiVersion: KINDS.NatsUser.apiVersion, kind: "NatsUser" }),
+    // A user refers into another namespace only by naming it: the rest are not listed.
+    kube.list<NatsUser>({
+      apiVersion: KINDS.NatsUser.apiVersion,
+      kind: "NatsUser",
+      fieldSelector: fieldsEqual("NatsUser", { "spec.accountRef.namespace": namespace }),
+    }),
     kube.list<NatsOperatorTrust>({ apiVersion: KINDS.NatsOperatorTrust.apiVersion, kind: "NatsOperatorTrust" }),
     kube.list<NatsAccountTrust>({ apiVersion: KINDS.NatsAccountTrust.apiVersion, kind: "NatsAccountTrust" }),
   ]);

@@ -9,8 +9,8 @@ export const SELECTABLE_FIELDS = {
   // An account's accounts under one operator; who holds a key (keys/key-claims.ts).
   // (spec.keys.identity: whether its identity seed is in a Secret it names, which may be a copy.)
   NatsAccount: ["spec.operatorRef.name", "spec.publicKey", "status.publicKey", "spec.keys.identity.secretKeyRef.name"],
-  // An account's users; who holds a user key.
-  NatsUser: ["spec.accountRef.name", "spec.publicKey", "status.publicKey"],
+  // An account's users; who holds a user key; the users referring into a namespace (a grant's).
+  NatsUser: ["spec.accountRef.name", "spec.publicKey", "status.publicKey", "spec.accountRef.namespace"],
   // The reference-form trusts mirroring one account or operator.
   NatsAccountTrust: ["spec.accountRef.name"],
   NatsOperatorTrust: ["spec.operatorRef.name"],
