@@ -1,4 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
+import { createUser } from "@nats-io/jwt";
 import type { Kube, KubeObject } from "../../../shared/kube/index.ts";
 import { apiServerEvent } from "../../../shared/local/apiserver-event.ts";
 import { accountObject, operatorObject, systemAccountObject, userObject } from "../../../test/fixtures/auth/objects.ts";
@@ -67,5 +68,23 @@ describe("a new user to Ready", () => {
   it("names its dependents from what its reconcile left, without reading itself again", async () => {
     const { requests } = await newUser();
     expect(requests.filter((r) => r === "get NatsUser alice")).toHaveLength(1);
+  });
+
+  it("asks, for a key named in spec.publicKey, only for the users of its account recording or naming that key", async () => {
+    const world = authWorld([operatorObject(), systemAccountObject(), accountObject("app")]);
+    for (const [kind, name] of [
+      ["NatsSystemAccount", "sys"],
+      ["NatsOperator", "main"],
+      ["NatsAccount", "app"],
+    ] as const)
+      await world.run(kind, name);
+    const key = createUser().getPublicKey();
+    const deliveries = authDeliveries(world.kube as Kube);
+    const created = await world.kube.create(userObject("carol", { publicKey: key }));
+    const { requests } = await deliveries.settle(apiServerEvent("https://unit", "Resource", "add", created));
+    expect(requests.filter((r) => r.startsWith("list "))).toEqual([
+      `list NatsUser fields spec.accountRef.name=app,status.publicKey=${key}`,
+      `list NatsUser fields spec.accountRef.name=app,spec.publicKey=${key}`,
+    ]);
   });
 });
