@@ -281,7 +281,7 @@ async function sendDelete(
 
 /** What act's writes leave for the runtime: the object as stored after them, and whether the record went with its status. */
 interface Left {
-  object: KubeObject;
+  object: KubeObject | undefined;
   recorded: boolean;
 }
 
@@ -296,7 +296,8 @@ export async function act(
 ): Promise<PassResult> {
   const left: Left = { object: decision.object, recorded: false };
   const result = await actOn(kube, recorder, keyring, decision, system, now, record, left);
-  return result.kind === "done" ? { kind: "done", left: left.object, recorded: left.recorded } : result;
+  if (result.kind !== "done") return result;
+  return { kind: "done", ...(left.object ? { left: left.object } : {}), recorded: left.recorded };
 }
 
 async function actOn(
@@ -356,7 +357,9 @@ async function actOn(
   if (decision.finalizer === "remove") {
     const removed = await guarded(() => removeFinalizer(kube, latest, finalizer));
     if (removed.kind === "conflict") return { kind: "conflict" };
-    left.object = removed.value;
+    // Its last finalizer gone, an object being deleted is gone too: what is left is read, not told.
+    const gone = removed.value.metadata.deletionTimestamp && (removed.value.metadata.finalizers ?? []).length === 0;
+    left.object = gone ? undefined : removed.value;
   }
   if (decision.creds && !newCreds && credsJwt && pair) {
     const creds = await writeCreds(kube, decision, decision.creds, credsJwt, pair);
