@@ -14,7 +14,7 @@ import {
   serverName,
 } from "../names.ts";
 import type { ReadyTrust } from "../trust/trust-validation.ts";
-import { configRevision, secretDigest, shortDigest } from "./revision.ts";
+import { canonicalJson, configRevision, secretDigest, shortDigest } from "./revision.ts";
 import { authConfig } from "./auth-config.ts";
 import { gatewayTlsSecretName } from "./gateway.ts";
 import { leafnodesTlsSecretName, leafRemotesSecretData, type ReadyLeafRemote } from "./leafnodes.ts";
@@ -138,7 +138,7 @@ export function planCluster(input: ClusterPlanInput): ClusterPlan {
       ...(leafRemotesSecret ? { leafRemotesSecret } : {}),
     };
     const { spec, volumeClaimTemplates } = renderStatefulSetSpec(stsInput);
-    const specJson = JSON.stringify(spec);
+    const specJson = canonicalJson(spec);
     return {
       ordinal,
       stsInput,
@@ -146,11 +146,11 @@ export function planCluster(input: ClusterPlanInput): ClusterPlan {
       draftConfig,
       specJson,
       specDigest: shortDigest(specJson),
-      volumeDigest: volumeClaimTemplates ? shortDigest(JSON.stringify(volumeClaimTemplates)) : "",
+      volumeDigest: volumeClaimTemplates ? shortDigest(canonicalJson(volumeClaimTemplates)) : "",
     };
   });
   const revision = configRevision(
-    drafts.map((d) => ({ config: d.draftConfig, specJson: d.specJson })),
+    drafts.map((d) => ({ config: canonicalJson(JSON.parse(d.draftConfig)), specJson: d.specJson })),
     {
       client: clientTlsSecret ? secretDigest(input.clientTlsData) : "",
       routes: routeTls.enabled ? secretDigest(input.routeTlsData) : "",

@@ -1,12 +1,32 @@
 // The config revision: one digest over every server's config and StatefulSet spec and the
-// mounted TLS Secrets, so any change a server would notice moves it.
+// mounted TLS Secrets, so any change a server would notice moves it. Digests are taken over
+// canonical JSON (keys sorted), so a release that only reorders what it renders moves none of them
+// and restarts no server; test/fixtures/cluster/revisions.json records them per fixture.
 import { createHash } from "node:crypto";
 
 export interface RevisionServerInput {
-  /** Config text rendered without `server_metadata`. */
+  /** Canonical JSON of the config rendered without `server_metadata`. */
   config: string;
-  /** JSON of the StatefulSet spec without `volumeClaimTemplates`. */
+  /** Canonical JSON of the StatefulSet spec without `volumeClaimTemplates`. */
   specJson: string;
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** JSON with every object's keys sorted: the same text for any order the keys were written in. */
+export function canonicalJson(value: unknown): string {
+  const sorted = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(sorted)
+      : isPlainObject(v)
+        ? Object.fromEntries(
+            Object.keys(v)
+              .sort()
+              .map((key) => [key, sorted(v[key])]),
+          )
+        : v;
+  return JSON.stringify(sorted(value));
 }
 
 const sha256 = () => createHash("sha256");
