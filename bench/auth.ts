@@ -214,8 +214,7 @@ async function main(): Promise<void> {
     const changeNats = (await natsPublished()) - natsBefore;
     process.stdout.write(
       `auth: limits.connections change Distributed (3 of 3) in ${seconds(changeStart, changeDone)} s; ` +
-        `API requests ${changeApi} until Distributed, ${changeQuiet} until idle (the account's ${users} users ` +
-        `reconciled after it); NATS requests ${changeNats}\n`,
+        `API requests ${changeApi} until Distributed, ${changeQuiet} until idle; NATS requests ${changeNats}\n`,
     );
   } catch (error) {
     process.stdout.write(operator.log.slice(-40).join(""));
