@@ -82,10 +82,11 @@ export async function startKnativeCluster(options: { serving: boolean }): Promis
 
 /** Story 1's NatsCluster (3 servers, JetStream) in `namespace`, with its namespace and a NatsConnection to it. */
 /**
- * `helm install --wait` of chart/ into `nats-operator`, as a user runs it. The harness has no
- * registry: the image `harness.local/nats-operator:test` runs bin/nats-operator.ts of the checkout.
+ * `helm install --wait` of chart/ into `nats-operator`, as a user runs it, with helm's `values`
+ * flags added (e.g. `["--set", "oidc.verifyDeliveries=true"]`). The harness has no registry: the
+ * image `harness.local/nats-operator:test` runs bin/nats-operator.ts of the checkout.
  */
-export async function helmInstallOperator(k: KnativeCluster): Promise<void> {
+export async function helmInstallOperator(k: KnativeCluster, values: string[] = []): Promise<void> {
   await k.helm(
     "install",
     "nats-operator",
@@ -99,6 +100,7 @@ export async function helmInstallOperator(k: KnativeCluster): Promise<void> {
     "image.repository=harness.local/nats-operator",
     "--set",
     "image.tag=test",
+    ...values,
   );
 }
 

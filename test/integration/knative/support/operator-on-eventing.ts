@@ -53,7 +53,7 @@ export async function operatorManifestsWithoutServing(resyncSchedule?: string): 
  * One manifest as it runs without Serving: a Knative Service becomes a Deployment and a Service,
  * references to one name the Service; PingSources tick on `resyncSchedule` when given.
  */
-export function withoutServing(manifest: Manifest, resyncSchedule?: string): Manifest[] {
+function withoutServing(manifest: Manifest, resyncSchedule?: string): Manifest[] {
   if (manifest.apiVersion === SERVING && manifest.kind === "Service") return asDeployment(manifest);
   if (manifest.kind === "PingSource" && resyncSchedule !== undefined)
     return [{ ...manifest, spec: { ...(manifest["spec"] as object), schedule: resyncSchedule } }];
