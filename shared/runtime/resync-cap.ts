@@ -7,8 +7,7 @@
 // the resourceVersion they read lets exactly one through (the project's rule for a decision that
 // must happen once); the other answers 200 and sweeps nothing. This module is the decision, pure;
 // resync-claim.ts reads and writes.
-import type { Schedule } from "./cron.ts";
-import { parseSchedule } from "./cron.ts";
+import { LAST_FIRING_LOOK_BACK_MS, parseSchedule } from "./cron.ts";
 
 /** The annotation on a resync PingSource holding the firing last swept (RFC 3339). */
 export const LAST_RESYNC_ANNOTATION = "nats-operator.io/last-resync";
@@ -74,7 +73,7 @@ export function decideResyncCap(input: ResyncCapInput): ResyncCap {
     // tests tick by hand: nothing remembers their firings, and no one else reaches the functions.
     return { kind: "sweep" };
   }
-  const schedule: Schedule = parseSchedule(found.schedule ?? "* * * * *");
+  const schedule = parseSchedule(found.schedule ?? "* * * * *");
   if (!schedule.ok) return { kind: "skip", reason: `PingSource ${found.namespace}/${found.name}: ${schedule.message}` };
   let firing: Date | undefined;
   try {
@@ -86,7 +85,7 @@ export function decideResyncCap(input: ResyncCapInput): ResyncCap {
     return { kind: "skip", reason: `PingSource ${found.namespace}/${found.name}: unknown timezone ${found.timezone}` };
   }
   // A schedule firing less often than the look-back is swept at most once per look-back.
-  firing ??= new Date(input.now.getTime() - 32 * 24 * 3600_000);
+  firing ??= new Date(input.now.getTime() - LAST_FIRING_LOOK_BACK_MS);
   const previous = found.annotations?.[LAST_RESYNC_ANNOTATION];
   const swept = previous === undefined ? NaN : Date.parse(previous);
   // A recorded firing ahead of the clock is not believed: it would hold every sweep off until then.
