@@ -95,6 +95,14 @@ describe("the resync cap", () => {
     expect(cap.kind).toBe("skip");
   });
 
+  it("sweeps a schedule firing less often than it looks back once per look-back period", () => {
+    const yearly = (swept?: string) => source(swept, { schedule: "0 0 1 1 *" });
+    const first = decideResyncCap(input("2026-12-07T10:20:01Z", yearly()));
+    expect(first.kind).toBe("sweep");
+    const firing = first.kind === "sweep" ? first.claim?.firing : undefined;
+    expect(decideResyncCap(input("2026-12-07T10:20:02Z", yearly(firing)))).toMatchObject({ kind: "skip" });
+  });
+
   it("reads the schedule in the PingSource's timezone", () => {
     const daily = source("2026-12-06T02:00:00.000Z", { schedule: "0 3 * * *", timezone: "Europe/Berlin" });
     const cap = decideResyncCap(input("2026-12-07T02:00:01Z", daily));

@@ -84,8 +84,9 @@ export function decideResyncCap(input: ResyncCapInput): ResyncCap {
   } catch {
     return { kind: "skip", reason: `PingSource ${found.namespace}/${found.name}: unknown timezone ${found.timezone}` };
   }
-  // A schedule firing less often than the look-back is swept at most once per look-back.
-  firing ??= new Date(input.now.getTime() - LAST_FIRING_LOOK_BACK_MS);
+  // A schedule firing less often than the look-back is swept at most once per look-back period
+  // (periods counted from the epoch, so every tick of one period finds the same one).
+  firing ??= new Date(input.now.getTime() - (input.now.getTime() % LAST_FIRING_LOOK_BACK_MS));
   const previous = found.annotations?.[LAST_RESYNC_ANNOTATION];
   const swept = previous === undefined ? NaN : Date.parse(previous);
   // A recorded firing ahead of the clock is not believed: it would hold every sweep off until then.
