@@ -117,10 +117,13 @@ describe("sign-account acting on its decisions", () => {
   it("writes a creds file the nats CLI reads, owned by the user, with the preset's permissions", async () => {
     const world = await signedChain();
     const secret = await world.get<Secret>("v1", "Secret", "sys-user-creds");
+    // Not blocking the user's deletion: that would take `update` on natsusers/finalizers, which
+    // sign-account's ClusterRole does not hold (OwnerReferencesPermissionEnforcement).
     expect(secret?.metadata.ownerReferences?.[0]).toMatchObject({
       kind: "NatsUser",
       name: "sys-user",
       controller: true,
+      blockOwnerDeletion: false,
     });
     const creds = await parseCreds(Buffer.from(secret?.data?.["user.creds"] ?? "", "base64"));
     const system = await world.get<WithStatus>(AUTH, "NatsSystemAccount", "sys");

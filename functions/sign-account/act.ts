@@ -121,7 +121,10 @@ function credsSecret(
       labels: { ...WATCHED_SECRET_LABELS },
       // Its own event then reads as the echo of this write (related.ts) and reconciles no one.
       annotations: { [CREDS_DIGEST_ANNOTATION]: credsDigest(data) },
-      ownerReferences: [controllerReference(owner)],
+      // Owned, so the garbage collector deletes it with its user (sign-account holds no delete on
+      // Secrets); not blocking the user's deletion, which would need `update` on natsusers/finalizers
+      // wherever OwnerReferencesPermissionEnforcement runs (the revoke finalizer holds the user already).
+      ownerReferences: [{ ...controllerReference(owner), blockOwnerDeletion: false }],
       ...(resourceVersion ? { resourceVersion } : {}),
     },
     data,

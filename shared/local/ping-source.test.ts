@@ -2,7 +2,7 @@ import { describe, expect, it } from "@jest/globals";
 import type { CloudEvent } from "cloudevents";
 import { scriptedTransport } from "../../test/support/fake-transport.ts";
 import { createLogger } from "../telemetry/logger.ts";
-import { parseSchedule } from "./cron.ts";
+import { parseSchedule } from "../runtime/cron.ts";
 import { loadResyncSchedules } from "./manifests.ts";
 import { secondsSince, startPingSources } from "./ping-source.ts";
 

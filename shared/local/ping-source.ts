@@ -2,7 +2,7 @@ import type { CloudEvent } from "cloudevents";
 import { KubeRequestError } from "../kube/errors.ts";
 import type { KubeTransport } from "../kube/transport.ts";
 import type { Logger } from "../telemetry/logger.ts";
-import { parseSchedule } from "./cron.ts";
+import { parseSchedule } from "../runtime/cron.ts";
 import type { PingSourceSpec } from "../runtime/schedule-source.ts";
 import { pingEvent } from "./ping-event.ts";
 

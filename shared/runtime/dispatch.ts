@@ -7,7 +7,9 @@ import { decodeEvent, type OperatorEvent } from "./event.ts";
 import { qualifiedKind, type FunctionContext, type OperatorFunction } from "./function.ts";
 import { conflict, malformed, refused, retry, skipped, type Outcome } from "./outcome.ts";
 import { createScheduleKeeper, type ScheduleKeeper } from "./schedule-keeper.ts";
+import { operatorNamespace } from "./operator-namespace.ts";
 import { isResyncTick, malformedResync, resyncNamespace, sweep } from "./resync.ts";
+import { claimResync } from "./resync-claim.ts";
 import type { SweepPatience } from "./sweep-patience.ts";
 import {
   carriesStalled,
@@ -26,6 +28,11 @@ export interface DispatchDeps {
   now?: () => Date;
   /** How a resync sweep tries again what failed for now (tests shorten the waits). */
   sweepPatience?: SweepPatience;
+  /**
+   * The namespace whose resync PingSources a tick may come from (resync-cap.ts):
+   * operatorNamespace() unless given; undefined outside a pod, where ticks are not capped.
+   */
+  operatorNamespace?: () => string | undefined;
 }
 
 // One schedule keeper per set of dependencies, i.e. per process: what it remembers of its own
@@ -69,6 +76,17 @@ async function resyncTick(
   const log = deps.log.child({ function: fn.name, eventId: ce.id, eventType: ce.type });
   const kube = await deps.kube();
   const namespace = resyncNamespace(event);
+  const pingSource = event.source === "ping" ? event.pingSource : undefined;
+  const home = (deps.operatorNamespace ?? operatorNamespace)();
+  // One sweep per firing of the function's resync PingSource, however many ticks claim it.
+  const claimed = await claimResync(kube, fn.name, pingSource, home, nowOf(deps)).catch((error: unknown) =>
+    outcomeOfError(error, log),
+  );
+  if (claimed.kind !== "sweep") {
+    const outcome = claimed.kind === "skip" ? skipped(`resync: ${claimed.reason}`) : claimed;
+    log.info({ outcome: outcome.kind, detail: detailOf(outcome) }, "resync tick handled");
+    return outcome;
+  }
   const outcome = await sweep(
     fn,
     {
@@ -88,6 +106,9 @@ async function resyncTick(
     namespace,
     deps.sweepPatience,
   ).catch((error: unknown) => outcomeOfError(error, log));
+  // A sweep that failed leaves its firing unclaimed again, so the Broker's retry of the tick sweeps.
+  if (outcome.kind !== "done" && claimed.release)
+    await claimed.release().catch((error: unknown) => log.warn({ err: error }, "resync claim not released"));
   log.info({ outcome: outcome.kind, detail: detailOf(outcome) }, "resync tick handled");
   return outcome;
 }

@@ -9,7 +9,8 @@
 // event of a Secret, a grant, a trust or an account is recovered too), to
 // the function, as the Broker would have (every object, at rest or not, for
 // a function that checks drift). A tick whose body names a namespace sweeps
-// that namespace alone.
+// that namespace alone. Each firing of the PingSource is swept once, however
+// many ticks claim it (resync-cap.ts, claimed before the sweep in dispatch.ts).
 import { CloudEvent } from "cloudevents";
 import { API_VERSION } from "../api/groups.ts";
 import type { KubeObject } from "../kube/object.ts";

@@ -2,13 +2,18 @@
 // functions' API client sees only the watched namespaces, so the same objects in another namespace
 // are ignored, whether an event names them or a resync sweeps. sign-account, which needs no NATS
 // server, shows it: the NatsOperator in the watched namespace gets its keys, its twin does not.
+// The cluster functions too: render-cluster and step-rollout bring a NatsCluster in the watched
+// namespace to rest and leave its twin elsewhere untouched.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { renderCluster } from "../../../functions/render-cluster/index.ts";
 import { signAccount } from "../../../functions/sign-account/index.ts";
+import { stepRollout } from "../../../functions/step-rollout/index.ts";
 import { confinedKube } from "../../../shared/kube/confined.ts";
 import type { KubeObject } from "../../../shared/kube/object.ts";
 import { pingEvent } from "../../../shared/local/ping-event.ts";
 import { RESYNC_WORK } from "../../../shared/runtime/resync.ts";
 import { waitFor } from "../../harness/wait.ts";
+import { API_VERSION, readCluster, waitAtRest } from "../cluster/support/natscluster.ts";
 import { startEnvironment, type Environment } from "../support/environment.ts";
 import { startOperator, type RunningOperator } from "../support/operator.ts";
 
@@ -78,4 +83,60 @@ describe("an installation confined to some namespaces", () => {
     expect(await generatedSecrets(other)).toEqual([]);
     expect((await generatedSecrets(watched)).length).toBeGreaterThan(0);
   }, 120_000);
+});
+
+describe("an installation confined to some namespaces, for its NatsClusters", () => {
+  let clusters: RunningOperator;
+  const natsCluster = (namespace: string): KubeObject =>
+    ({
+      apiVersion: API_VERSION,
+      kind: "NatsCluster",
+      metadata: { name: "demo", namespace },
+      spec: { version: "2.15.2", replicas: 1 },
+    }) as KubeObject;
+  /** The names of `kind` in `namespace` that belong to the cluster `demo`. */
+  const ours = async (namespace: string, apiVersion: string, kind: string) =>
+    (await env.kube.list({ apiVersion, kind, namespace }))
+      .map((o) => o.metadata.name)
+      .filter((n) => n.startsWith("demo"));
+
+  beforeAll(async () => {
+    // The cluster functions, their client confined as a confined install's is; events of every namespace.
+    clusters = await startOperator(env.transport, {
+      functions: [renderCluster, stepRollout],
+      kube: confinedKube(env.kube, [watched, "nats-operator"]),
+      pingSources: false,
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await clusters?.stop();
+  }, 60_000);
+
+  it("brings the NatsCluster of a watched namespace to rest and leaves its twin elsewhere untouched, on events and on resync", async () => {
+    await env.kube.create(natsCluster(other));
+    await env.kube.create(natsCluster(watched));
+    await waitAtRest(env.kube, watched, 180_000).catch((error: unknown) => {
+      process.stdout.write(clusters.log.slice(-40).join(""));
+      throw error;
+    });
+    for (const fn of [renderCluster, stepRollout]) {
+      const tick = pingEvent("nats-operator", `${fn.name}-resync`, {
+        data: JSON.stringify(RESYNC_WORK),
+        ceOverrides: { extensions: { target: fn.name } },
+      });
+      expect((await clusters.deliver(fn, tick)).kind).toBe("done");
+    }
+    await clusters.settle();
+
+    const twin = await readCluster(env.kube, other);
+    expect({ status: twin?.status, finalizers: twin?.metadata.finalizers }).toEqual({
+      status: undefined,
+      finalizers: undefined,
+    });
+    expect(await ours(other, "apps/v1", "StatefulSet")).toEqual([]);
+    expect(await ours(other, "v1", "Service")).toEqual([]);
+    expect(await ours(other, "v1", "ConfigMap")).toEqual([]);
+    expect(await ours(watched, "apps/v1", "StatefulSet")).not.toEqual([]);
+  }, 240_000);
 });

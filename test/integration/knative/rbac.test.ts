@@ -132,6 +132,15 @@ describe("least-privilege RBAC per function", () => {
     ["nats-operator-sync-stream", "get", "", "secrets", ""],
     ["nats-operator-sync-stream", "create", "sources.knative.dev", "pingsources", ""],
     ["nats-operator-sign-account", "create", "", "secrets", ""],
+    // A creds Secret is emptied (its user's grant gone) and rewritten by update, read by name.
+    ["nats-operator-sign-account", "update", "", "secrets", ""],
+    ["nats-operator-sign-account", "get", "", "secrets", ""],
+    // Each function claims its resync firing in its PingSource's annotation (resync-cap.ts).
+    ["nats-operator-render-cluster", "patch", "sources.knative.dev", "pingsources", ""],
+    ["nats-operator-step-rollout", "patch", "sources.knative.dev", "pingsources", ""],
+    ["nats-operator-sync-stream", "patch", "sources.knative.dev", "pingsources", ""],
+    ["nats-operator-sign-account", "patch", "sources.knative.dev", "pingsources", ""],
+    ["nats-operator-balance", "patch", "sources.knative.dev", "pingsources", ""],
     ["nats-operator-sign-account", "update", "auth.nats-operator.io", "natsaccounts", "status"],
     ["nats-operator-sign-account", "update", "nats-operator.io", "natsoperatortrusts", "status"],
     ["nats-operator-sign-account", "update", "nats-operator.io", "natsaccounttrusts", "status"],
@@ -168,6 +177,7 @@ describe("least-privilege RBAC per function", () => {
     ["nats-operator-step-rollout", "watch", "", "events"],
     ["nats-operator-render-cluster", "list", "", "events"],
     ["nats-operator-sign-account", "delete", "", "secrets"],
+    ["nats-operator-sign-account", "patch", "", "secrets"],
     ["nats-operator-sign-account", "list", "", "secrets"],
     ["nats-operator-sign-account", "update", "auth.nats-operator.io", "natsaccounts"],
     ["nats-operator-sign-account", "update", "nats-operator.io", "natsoperatortrusts"],

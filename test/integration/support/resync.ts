@@ -30,10 +30,13 @@ export function faults(text: string): Faults {
   return parsed.faults;
 }
 
-/** What a function's resync ticks answered since `since`: a `done` sweep's summary, else the outcome's kind. */
+/**
+ * What a function's resync ticks answered since `since`: a `done` sweep's summary, else the
+ * outcome's kind; a tick the resync cap skipped (its firing swept already) swept nothing and is left out.
+ */
 export function sweepsSince(operator: RunningOperator, fn: string, since: number): string[] {
   return operator.deliveries
-    .filter((d) => d.fn === fn && d.object.endsWith(`/${fn}-resync`) && d.at > since)
+    .filter((d) => d.fn === fn && d.object.endsWith(`/${fn}-resync`) && d.at > since && d.outcome.kind !== "skipped")
     .map((d) => (d.outcome.kind === "done" ? (d.outcome.summary ?? "") : d.outcome.kind));
 }
 

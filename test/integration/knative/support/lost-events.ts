@@ -139,10 +139,13 @@ export async function deliveriesOf(
   );
 }
 
-/** The summaries of the function's resync sweeps answered since `since`, oldest first. */
+/**
+ * The summaries of the function's resync sweeps answered since `since`, oldest first; a tick the
+ * resync cap skipped (its firing swept already: a redelivery) swept nothing and is left out.
+ */
 export async function sweepsSince(k: KnativeCluster, fn: string, since: number): Promise<string[]> {
   return (await functionLog(k, fn))
-    .filter((l) => l.at >= since && l.msg === "resync tick handled")
+    .filter((l) => l.at >= since && l.msg === "resync tick handled" && l.outcome !== "skipped")
     .map((l) => l.detail ?? "");
 }
 
