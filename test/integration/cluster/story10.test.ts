@@ -261,9 +261,17 @@ describe("story 10: an edge cluster with its own JetStream domain, a leaf of a h
 
   it("step 02: with the hub gone the edge reads RemotesDisconnected, stays Ready, and its stream keeps acknowledging writes", async () => {
     await env.kube.delete(clusterKey(hubNamespace, HUB));
-    await waitFor("the hub deleted", async () => (await readCluster(env.kube, hubNamespace, HUB)) === undefined, {
-      timeoutMs: 180_000,
-    }).catch((error: unknown) => {
+    // Gone with its servers and their StatefulSets (collected after it), so that applying it again starts afresh.
+    const left = async () =>
+      [
+        ...(await env.kube.list({ apiVersion: "apps/v1", kind: "StatefulSet", namespace: hubNamespace })),
+        ...(await env.kube.list({ apiVersion: "v1", kind: "Pod", namespace: hubNamespace })),
+      ].filter((o) => o.metadata.name.startsWith(`${HUB}-`));
+    await waitFor(
+      "the hub and its servers deleted",
+      async () => (await readCluster(env.kube, hubNamespace, HUB)) === undefined && (await left()).length === 0,
+      { timeoutMs: 180_000 },
+    ).catch((error: unknown) => {
       process.stdout.write(operator.log.slice(-30).join(""));
       throw error;
     });
