@@ -29,6 +29,8 @@ let operator: RunningOperator;
 let edgeSite: SecondCluster;
 let nats: TestOperator;
 let telemetry: SignedAccount;
+/** The edge's server pods (name to uid) once it is at rest: the outage must not replace them. */
+let edgePods: Record<string, string> = {};
 /** The creds of `edge-site-1`, the hub's leafnode-only user that the edge dials with. */
 let leafCreds: string;
 let hubNamespace: string;
@@ -108,6 +110,13 @@ async function waitForEdge(what: string, accept: (edge: Cluster) => boolean, tim
     process.stdout.write(edgeSite.operator.log.slice(-30).join(""));
     throw new Error(`${String(error)}; ${describeConditions(last)}; ${JSON.stringify(last?.status?.leafRemotes)}`);
   });
+}
+
+async function podsOfEdge(): Promise<Record<string, string>> {
+  const pods = await edgeSite.kube.list({ apiVersion: "v1", kind: "Pod", namespace: edgeNamespace });
+  return Object.fromEntries(
+    pods.filter((p) => p.metadata.name.startsWith(`${EDGE}-`)).map((p) => [p.metadata.name, p.metadata.uid ?? ""]),
+  );
 }
 
 const current = (edge: Cluster) => edge.status?.observedGeneration === edge.metadata.generation;
@@ -209,6 +218,8 @@ describe("story 10: an edge cluster with its own JetStream domain, a leaf of a h
       { connectionNamespace: edgeNamespace, connectionName: "hub", connected: 3, account: telemetry.publicKey },
     ]);
     expect(edge.status?.endpoints?.client).toBe(`nats://${EDGE}.${edgeNamespace}.svc:4222`);
+    edgePods = await podsOfEdge();
+    expect(Object.keys(edgePods).sort()).toEqual([`${EDGE}-0-0`, `${EDGE}-1-0`, `${EDGE}-2-0`]);
 
     // Each server runs JetStream in the edge's domain.
     const configMap = await edgeSite.kube.get<KubeObject & { data: Record<string, string> }>({
@@ -312,6 +323,8 @@ describe("story 10: an edge cluster with its own JetStream domain, a leaf of a h
     expect(edge.status?.leafRemotes).toEqual([
       { connectionNamespace: edgeNamespace, connectionName: "hub", connected: 3, account: telemetry.publicKey },
     ]);
+    // The servers redialled by themselves: none was restarted or replaced for the outage.
+    expect(await podsOfEdge()).toEqual(edgePods);
 
     const hub = await waitFor(
       "a telemetry user on the hub",
