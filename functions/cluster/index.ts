@@ -64,7 +64,7 @@ export {
   type RouteTlsPlan,
 } from "./plan/cluster-plan.ts";
 export { failureMessage, GENERIC_FAILURE_REASON, renderFailureReason, type RenderFailure } from "./render-failure.ts";
-export { ROLLOUT_POLL, rolloutPoll } from "./schedules.ts";
+export { LINK_WATCH_POLL, ROLLOUT_POLL, rolloutPoll } from "./schedules.ts";
 export { PLAN_INPUT_KINDS, readPlanInputs, type PlanInputs, type ReadPlanInputs } from "./plan-inputs.ts";
 export { planOf, type Hold, type PlannedCluster, type PlanOptions } from "./plan-of.ts";
 export {

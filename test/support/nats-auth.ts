@@ -16,6 +16,7 @@ import {
   encodeOperator,
   encodeUser,
   fmtCreds,
+  type ConnectionType,
   type KeyPair,
 } from "@nats-io/jwt";
 
@@ -27,6 +28,15 @@ export interface SignedAccount {
   jwt: string;
   /** A `.creds` file (JWT and seed) of a user of this account, as a string. */
   userCreds: string;
+  /** Signs another user of this account, limited as `limits` says, and returns its `.creds` file. */
+  signUser(name: string, limits?: UserLimits): Promise<string>;
+}
+
+/** What a user may do: the connection types it may use and the subjects it may publish and subscribe to. */
+export interface UserLimits {
+  connectionTypes?: ConnectionType[];
+  publish?: string[];
+  subscribe?: string[];
 }
 
 export interface AccountOptions {
@@ -78,9 +88,13 @@ const UNLIMITED_JETSTREAM = {
   disk_max_stream_bytes: -1,
 };
 
-async function userOf(account: KeyPair, name: string): Promise<string> {
+async function userOf(account: KeyPair, name: string, limits: UserLimits = {}): Promise<string> {
   const user = createUser();
-  const jwt = await encodeUser(name, user, account);
+  const jwt = await encodeUser(name, user, account, {
+    ...(limits.connectionTypes ? { allowed_connection_types: limits.connectionTypes } : {}),
+    ...(limits.publish ? { pub: { allow: limits.publish } } : {}),
+    ...(limits.subscribe ? { sub: { allow: limits.subscribe } } : {}),
+  });
   return new TextDecoder().decode(fmtCreds(jwt, user));
 }
 
@@ -106,7 +120,12 @@ export async function createOperator(options: OperatorOptions = {}): Promise<Tes
       const jwt = await sign(name, account, {
         limits: accountOptions.jetstream ? { ...UNLIMITED, ...UNLIMITED_JETSTREAM } : UNLIMITED,
       });
-      return { publicKey: account.getPublicKey(), jwt, userCreds: await userOf(account, `${name}-user`) };
+      return {
+        publicKey: account.getPublicKey(),
+        jwt,
+        userCreds: await userOf(account, `${name}-user`),
+        signUser: (user, limits) => userOf(account, user, limits),
+      };
     },
   };
 }

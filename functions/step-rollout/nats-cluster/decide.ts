@@ -39,6 +39,7 @@ function decideFinalize(observed: Observed, now: Date): FinalizeDecision {
     status: { ...(cluster.status ?? {}), conditions },
     summary: `${verdict.release ? "finalizer released" : "deletion waits"}: ${verdict.condition.message}`,
     poll: !verdict.release,
+    watchLinks: false,
   };
 }
 
@@ -183,6 +184,8 @@ function decideStep(seen: Observed, now: Date): RolloutStepDecision {
       ? `${progressing?.reason ?? ""}: ${progressing?.message ?? ""}`
       : (rollout.stepEvent ?? `${step.kind} again`);
   const reloads = changes.pending.map((p) => `${p.server}: ${p.detail}`).join("; ");
+  const watching = !observed.hold && observed.statefulSets.size > 0;
+  const poll = rollout.polling || (!connectivity.settled && watching);
   const requested = replaceServer !== undefined && observed.statefulSets.has(replaceServer) ? replaceServer : undefined;
   return {
     kind: "rollout",
@@ -194,12 +197,19 @@ function decideStep(seen: Observed, now: Date): RolloutStepDecision {
     events,
     clear,
     // Peers coming up send no event; while held or with no server yet, there is nothing to watch.
-    poll: rollout.polling || (!connectivity.settled && !observed.hold && observed.statefulSets.size > 0),
+    poll,
+    // Nor do links going down: a cluster at rest with links is looked at again, more slowly.
+    watchLinks: !poll && watching && hasLinks(cluster),
     servers: changes.servers,
     rollout,
     pendingReloads: changes.pending,
     summary: reloads ? `${said} (reload pending: ${reloads})` : said,
   };
+}
+
+/** Whether the cluster holds links to other NATS clusters: a gateway, or leaf remotes. */
+function hasLinks(cluster: Observed["cluster"]): boolean {
+  return cluster.spec.gateway !== undefined || (cluster.spec.leafRemotes ?? []).length > 0;
 }
 
 /** What one delivery does for the NatsCluster observed, at `now`. */

@@ -9,7 +9,9 @@ import {
   CLUSTER_REF,
   fromClusterTicks,
   fromServerStatefulSets,
+  LINK_WATCH_POLL,
   readCluster,
+  ROLLOUT_POLL,
   rolloutPoll,
   scheduleName,
 } from "../../cluster/index.ts";
@@ -40,7 +42,11 @@ export function natsCluster(monitor?: MonitorAddress): Reconciler<Cluster, Obser
           kind: "conflict",
           message: "NatsCluster changed while deciding; the decision is left to the delivery that claimed it",
         };
-      return { kind: "done", schedules: [rolloutPoll(decided.observed.cluster, decided.poll)] };
+      const { cluster } = decided.observed;
+      const schedule = decided.poll
+        ? rolloutPoll(cluster, true, ROLLOUT_POLL)
+        : rolloutPoll(cluster, decided.watchLinks, LINK_WATCH_POLL);
+      return { kind: "done", schedules: [schedule] };
     },
   };
 }

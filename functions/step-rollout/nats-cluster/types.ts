@@ -120,6 +120,8 @@ export interface FinalizeDecision {
   status: NatsClusterStatus;
   summary: string;
   poll: boolean;
+  /** Look again at the slower pace of a cluster at rest whose links are watched (never while deleting). */
+  watchLinks: false;
 }
 
 export interface RolloutStepDecision {
@@ -135,7 +137,10 @@ export interface RolloutStepDecision {
   events: ClusterEvent[];
   /** One-shot annotations read and acted on. */
   clear: string[];
+  /** Look again soon (a rollout moves, a peer or link is not up yet). */
   poll: boolean;
+  /** Otherwise look again at the slower pace of a cluster at rest whose links are watched (LINK_WATCH_POLL). */
+  watchLinks: boolean;
   /** The servers as the rollout saw them, and what its state machine decided: for `preview` and the summary. */
   servers: ServerInput[];
   rollout: RolloutDecision;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
 import { demoCluster } from "../../../test/fixtures/cluster/clusters.ts";
 import { reportsOf } from "../../../test/fixtures/cluster/jsz.ts";
-import { type Cluster, planCluster, type ServerConnectivity } from "../../cluster/index.ts";
+import { type Cluster, type LeafRemotes, planCluster, type ServerConnectivity } from "../../cluster/index.ts";
 import { withConnectivity } from "./connectivity.ts";
 import { decide } from "../nats-cluster/decide.ts";
 import type { RolloutStepDecision, Observed, StatefulSet } from "../nats-cluster/types.ts";
@@ -30,13 +30,19 @@ const dialing = (servers: string[]): ServerConnectivity[] =>
   }));
 
 /** `cluster` running its own render, Ready and Settled, its servers answering `connectivity`. */
-function observed(cluster: Cluster, connectivity?: ServerConnectivity[], hold?: Observed["hold"]): Observed {
-  const plan = planCluster({ cluster });
+function observed(
+  cluster: Cluster,
+  connectivity?: ServerConnectivity[],
+  hold?: Observed["hold"],
+  leafRemotes?: LeafRemotes,
+): Observed {
+  const plan = planCluster({ cluster, ...(leafRemotes ? { leafRemotes: leafRemotes.ready } : {}) });
   return {
     cluster,
     plan,
     certificatesReady: true,
     ...(hold ? { hold } : {}),
+    ...(leafRemotes ? { leafRemotes } : {}),
     ...(connectivity ? { connectivity } : {}),
     statefulSets: new Map(
       plan.servers.map((s): [string, StatefulSet] => [
@@ -65,7 +71,7 @@ const conditionOf = (decision: RolloutStepDecision, type: string) =>
   decision.status.conditions?.find((c) => c.type === type);
 
 describe("step-rollout and the supercluster (C50)", () => {
-  it("writes status.gateways and GatewaysConnected from what the servers answer, and stops looking once connected", () => {
+  it("writes status.gateways and GatewaysConnected from what the servers answer, and once connected only watches the links", () => {
     const decision = rollout(decide(observed(north(), dialing(["demo-0", "demo-1", "demo-2"])), NOW));
     expect(decision.status.gateways).toEqual([{ name: "south", connected: true, inbound: 3, outbound: 3 }]);
     expect(conditionOf(decision, "GatewaysConnected")).toMatchObject({
@@ -74,13 +80,21 @@ describe("step-rollout and the supercluster (C50)", () => {
       message: "1 of 1 remote members connected",
       observedGeneration: 1,
     });
+    // No rollout tick; the slower watch of a cluster with links, since no event says one went down.
     expect(decision.poll).toBe(false);
+    expect(decision.watchLinks).toBe(true);
   });
 
   it("keeps its tick while a member is unreachable: no event says when it comes up", () => {
     const decision = rollout(decide(observed(north(), dialing(["demo-0"])), NOW));
     expect(conditionOf(decision, "GatewaysConnected")).toMatchObject({ status: "False", reason: "MembersUnreachable" });
     expect(decision.poll).toBe(true);
+  });
+
+  it("does not watch the links of a held cluster: its servers are not what was asked for", () => {
+    const hold = { reason: CLUSTER_REASONS.GatewayWithoutTLS, message: "spec.gateway has no tls" };
+    const decision = rollout(decide(observed(north({ gateway }), [], hold), NOW));
+    expect(decision.watchLinks).toBe(false);
   });
 
   it("holds a gateway in clear: Ready and Progressing False, GatewayWithoutTLS, no step", () => {
@@ -110,5 +124,61 @@ describe("step-rollout and the supercluster (C50)", () => {
     expect(next.status.gateways).toBeUndefined();
     expect(next.status.conditions).toEqual([]);
     expect(next.settled).toBe(true);
+  });
+});
+
+describe("step-rollout and a leaf's link to its hub (story 10)", () => {
+  const hub = {
+    connectionNamespace: "nats-system",
+    connectionName: "hub",
+    urls: ["nats-leaf://hub.example:7422"],
+  };
+  const edge = () =>
+    demoCluster(
+      {
+        leafRemotes: [{ connectionRef: { name: "hub" } }],
+        jetstream: {
+          domain: "edge",
+          volumeClaimTemplate: { spec: { storageClassName: "standard", resources: { requests: { storage: "20Gi" } } } },
+        },
+      },
+      { finalizers: [JETSTREAM_DATA] },
+    );
+  const linked = (servers: string[]): ServerConnectivity[] =>
+    ["demo-0", "demo-1", "demo-2"].map((server) => ({
+      server,
+      leafz: { leafs: servers.includes(server) ? [{ account: "$G", is_spoke: true }] : [] },
+    }));
+  const decideEdge = (connectivity: ServerConnectivity[]) =>
+    rollout(decide(observed(edge(), connectivity, undefined, { ready: [hub], refused: [] }), NOW));
+
+  it("reads every server linked, and keeps watching the link at rest", () => {
+    const decision = decideEdge(linked(["demo-0", "demo-1", "demo-2"]));
+    expect(conditionOf(decision, "LeafnodesConnected")).toMatchObject({
+      status: "True",
+      reason: "AllRemotesConnected",
+      message: "3 of 3 servers connected to 1 remote",
+    });
+    expect(decision).toMatchObject({ poll: false, watchLinks: true });
+  });
+
+  it("reads the link lost when no server holds it (the hub gone), stays Ready, and looks again soon", () => {
+    const decision = decideEdge(linked([]));
+    expect(conditionOf(decision, "LeafnodesConnected")).toMatchObject({
+      status: "False",
+      reason: "RemotesDisconnected",
+      message: "not connected: nats-system/hub (0 of 3 servers)",
+    });
+    expect(decision.status.leafRemotes).toEqual([
+      { connectionNamespace: "nats-system", connectionName: "hub", connected: 0 },
+    ]);
+    expect(conditionOf(decision, "Ready")).toMatchObject({ status: "True", reason: "AllServersReady" });
+    expect(decision.step).toEqual({ kind: "none" });
+    expect(decision.poll).toBe(true);
+  });
+
+  it("watches no link of a cluster without gateway or leaf remotes", () => {
+    const decision = rollout(decide(observed(demoCluster({}, { finalizers: [JETSTREAM_DATA] })), NOW));
+    expect(decision).toMatchObject({ poll: false, watchLinks: false });
   });
 });

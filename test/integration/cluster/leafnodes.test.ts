@@ -1,5 +1,6 @@
 // harness: real node
-// Story 10, on one control plane: a hub NatsCluster opens a leafnode listener (C51) and an edge
+// Story 10's leafnode mechanics, on one control plane (the story itself, across two Kubernetes
+// clusters, is story10.test.ts): a hub NatsCluster opens a leafnode listener (C51) and an edge
 // NatsCluster in another namespace dials it through a NatsConnection whose creds authenticate
 // into the hub's application account (C52, C53). LeafnodesConnected on the edge, and a message
 // published at the edge is received at the hub. A second site under the hub's operator binds its

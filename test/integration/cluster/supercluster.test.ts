@@ -16,12 +16,8 @@ import type { KubeObject } from "../../../shared/kube/object.ts";
 import { type Cluster, ALLOW_GATEWAY_WITHOUT_TLS_ENV } from "../../../functions/cluster/index.ts";
 import { pingConnectivity } from "../../../functions/step-rollout/servers/connectivity.ts";
 import { askMetaLeader } from "../../../functions/step-rollout/servers/meta-leader.ts";
-import { createKube, type Kube } from "../../../shared/kube/client.ts";
-import { createTransport } from "../../../shared/kube/transport.ts";
-import { startControlPlane, stopControlPlane } from "../../harness/control-plane.ts";
-import { runOperator, type ChildOperator } from "./support/child-operator.ts";
-import { forwardNamespace } from "../../harness/node/dns-peers.ts";
-import { currentHarness, nodeOfThisRun, trackProcess, type HarnessState } from "../../harness/state.ts";
+import type { Kube } from "../../../shared/kube/client.ts";
+import { resolveAcross, startSecondCluster, type SecondCluster } from "./support/second-cluster.ts";
 import { createOperator, type SignedAccount, type TestOperator } from "../../support/nats-auth.ts";
 import { startEnvironment, type Environment } from "../support/environment.ts";
 import { condition, readCluster, waitAtRest } from "./support/natscluster.ts";
@@ -33,7 +29,7 @@ import { waitFor } from "../../harness/wait.ts";
 let env: Environment;
 let operator: RunningOperator;
 /** The second Kubernetes cluster, where west runs under an operator of its own: `nats-operator run`. */
-let second: { state: HarnessState; kube: Kube; operator: ChildOperator } | undefined;
+let second: SecondCluster | undefined;
 let nats: TestOperator;
 let app: SignedAccount;
 let ca: CertificateAuthority;
@@ -99,36 +95,13 @@ async function waitGatewaysConnected(name: "east" | "west", timeoutMs: number): 
   });
 }
 
-async function startSecondControlPlane(): Promise<NonNullable<typeof second>> {
-  const state = await startControlPlane({ profile: "cluster", node: nodeOfThisRun(), log: () => undefined });
-  // Stopped in afterAll; recorded with the harness too, so a killed run does not leave it behind.
-  const stateFile = process.env["NATS_OPERATOR_HARNESS_STATE"];
-  if (stateFile) for (const running of state.processes) await trackProcess(stateFile, running);
-  const transport = await createTransport(state.kubeconfig);
-  const operator = runOperator(state.kubeconfig, {}, state.clusterDns);
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`west's operator not watching after 120 s: ${operator.log.join("")}`)),
-      120_000,
-    );
-  });
-  await Promise.race([operator.ready, late]).finally(() => clearTimeout(timer));
-  return { state, kube: createKube(transport), operator };
-}
-
 beforeAll(async () => {
   env = await startEnvironment();
-  second = await startSecondControlPlane();
+  second = await startSecondCluster("west");
   namespaces.east = await env.namespace("east");
-  namespaces.west = `west-${Date.now().toString(36)}`;
-  await second.kube.create({ apiVersion: "v1", kind: "Namespace", metadata: { name: namespaces.west } });
+  namespaces.west = await second.namespace("west");
   // On real nodes each cluster's DNS answers the other's namespace by asking the other's CoreDNS.
-  const east = await currentHarness();
-  if (east?.clusterDns !== undefined && second.state.clusterDns !== undefined) {
-    await forwardNamespace(east, { namespace: namespaces.west, dns: second.state.clusterDns });
-    await forwardNamespace(second.state, { namespace: namespaces.east, dns: east.clusterDns });
-  }
+  await resolveAcross(second, namespaces.east, namespaces.west);
   operator = await startOperator(env.transport);
   nats = await createOperator();
   app = await nats.signAccount("app", { jetstream: true });
@@ -151,8 +124,7 @@ beforeAll(async () => {
 afterAll(async () => {
   process.env[ALLOW_GATEWAY_WITHOUT_TLS_ENV] = "";
   await operator?.stop();
-  await second?.operator.stop();
-  if (second) await stopControlPlane(second.state);
+  await second?.stop();
   await env?.stop();
   await ca?.dispose();
 }, 120_000);
