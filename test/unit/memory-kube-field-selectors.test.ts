@@ -42,7 +42,10 @@ describe("the unit tests' API server reads field selectors as the real one does"
 
   it("unescapes values as fields.EscapeValue escapes them", async () => {
     expect(fieldsEqual("NatsUser", { "spec.publicKey": "a,b=c\\d" })).toBe("spec.publicKey=a\\,b\\=c\\\\d");
-    const odd = { ...userObject("odd"), spec: { accountRef: { kind: "NatsAccount", name: "app" }, publicKey: "a,b=c" } };
+    const odd = {
+      ...userObject("odd"),
+      spec: { accountRef: { kind: "NatsAccount", name: "app" }, publicKey: "a,b=c" },
+    };
     const kube = memoryKube([odd as KubeObject, userObject("plain")]);
     const selector = fieldsEqual("NatsUser", { "spec.publicKey": "a,b=c" });
     expect(names(await kube.list({ ...USERS, fieldSelector: selector }))).toEqual(["odd"]);
