@@ -300,15 +300,23 @@ describe("a supercluster over gateways (story 6)", () => {
     expect(service?.metadata.annotations).toMatchObject({ "example.com/exposed-by": "test" });
     expect(service?.spec).toMatchObject({ type: "ClusterIP", publishNotReadyAddresses: true });
 
-    // What GatewaysConnected is judged from: each east server answers $SYS GATEWAYZ (filtered to
-    // east), naming its outbound connection to west.
-    const system = await connectAs(admin, [podUrl("east", 0)]);
-    try {
-      const answers = await pingConnectivity(system, east, ["east-0", "east-1"], { gateways: true, leafs: false });
-      expect(answers.map((a) => a.server).sort()).toEqual(["east-0", "east-1"]);
-      for (const answer of answers) expect(answer.gatewayz?.outbound_gateways?.["west"]?.connection).toBeDefined();
-    } finally {
-      await system.close();
+    // What GatewaysConnected is judged from: each server answers $SYS GATEWAYZ (filtered to its
+    // cluster), naming its outbound connection to the other, asked as each cluster's operator asks,
+    // with its cluster-controller preset user; west's is the one signed in east and carried over.
+    for (const [name, cluster, other] of [
+      ["east", east, "west"],
+      ["west", west, "east"],
+    ] as const) {
+      const { creds } = await credsSecret(systemCredentials[name]);
+      const system = await connectAs(creds, [podUrl(name, 0)]);
+      try {
+        const servers = [`${name}-0`, `${name}-1`];
+        const answers = await pingConnectivity(system, cluster, servers, { gateways: true, leafs: false });
+        expect(answers.map((a) => a.server).sort()).toEqual(servers);
+        for (const answer of answers) expect(answer.gatewayz?.outbound_gateways?.[other]?.connection).toBeDefined();
+      } finally {
+        await system.close();
+      }
     }
   }, 480_000);
 
