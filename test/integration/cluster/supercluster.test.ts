@@ -1,12 +1,14 @@
 // harness: real node
-// Story 6 across two Kubernetes clusters: `east` on the harness's control plane and `west` on a
-// second, independent one (own API server, etcd and kubelet), each with its own operator, join
+// Story 6 across two Kubernetes clusters: `east` (home) on the harness's control plane and `west` on
+// a second, independent one (own API server, etcd and kubelet), each with its own operator, join
 // one supercluster over gateways the operator renders (C46–C50), with TLS from Secrets the user
 // made (a private CA, peers verified both ways); GatewaysConnected on both, observed over $SYS
-// GATEWAYZ, and a message published on one cluster received on the other. A gateway without TLS is refused
-// (C47) unless the operator allows it; no server joins the meta group on a claim that predates its
-// NatsCluster, and a running cluster whose servers run a meta group of their own is not given the
-// remotes (OwnMetaGroup).
+// GATEWAYZ. The operator and its signing keys live only in east, where sign-account runs: west's
+// controller users are NatsUsers signed in east whose creds Secrets are carried to west, and an
+// account signed in east is pushed over $SYS across the gateways to west's servers, where its user
+// exchanges messages with east. A gateway without TLS is refused (C47) unless the operator allows
+// it; no server joins the meta group on a claim that predates its NatsCluster, and a running
+// cluster whose servers run a meta group of their own is not given the remotes (OwnMetaGroup).
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { jetstreamManager } from "@nats-io/jetstream";
 import { publishOnce } from "../jetstream/support/nats-cluster.ts";
@@ -14,27 +16,70 @@ import { connect, credsAuthenticator, type NatsConnection } from "@nats-io/trans
 import type { Condition } from "../../../shared/kube/conditions.ts";
 import type { KubeObject } from "../../../shared/kube/object.ts";
 import { type Cluster, ALLOW_GATEWAY_WITHOUT_TLS_ENV } from "../../../functions/cluster/index.ts";
+import { functionNames } from "../../../functions/catalog.ts";
+import { signAccount } from "../../../functions/sign-account/index.ts";
+import { SYSTEM_CONNECTION_ENV } from "../../../functions/sign-account/servers/system-connection.ts";
 import { pingConnectivity } from "../../../functions/step-rollout/servers/connectivity.ts";
 import { askMetaLeader } from "../../../functions/step-rollout/servers/meta-leader.ts";
 import type { Kube } from "../../../shared/kube/client.ts";
 import { resolveAcross, startSecondCluster, type SecondCluster } from "./support/second-cluster.ts";
-import { createOperator, type SignedAccount, type TestOperator } from "../../support/nats-auth.ts";
 import { startEnvironment, type Environment } from "../support/environment.ts";
 import { condition, readCluster, waitAtRest } from "./support/natscluster.ts";
 import { startOperator, type RunningOperator } from "../support/operator.ts";
-import { installOperatorTrust, operatorModeAuth } from "./support/operator-mode.ts";
+import { TRUST } from "./support/operator-mode.ts";
 import { createCertificateAuthority, tlsSecret, type CertificateAuthority } from "./support/tls-secrets.ts";
+import { replies } from "../support/replies.ts";
 import { waitFor } from "../../harness/wait.ts";
 
 let env: Environment;
 let operator: RunningOperator;
 /** The second Kubernetes cluster, where west runs under an operator of its own: `nats-operator run`. */
 let second: SecondCluster | undefined;
-let nats: TestOperator;
-let app: SignedAccount;
 let ca: CertificateAuthority;
+/** A system user's creds with no preset (east's `admin`): what the test reads the servers with. */
+let admin: string;
 /** Namespace of each member cluster. */
 const namespaces: Record<"east" | "west", string> = { east: "", west: "" };
+
+const previousSystemConnection = process.env[SYSTEM_CONNECTION_ENV];
+
+const AUTH = "auth.nats-operator.io/v1beta1";
+type Secret = KubeObject & { type?: string; data?: Record<string, string> };
+type AuthObject = KubeObject & {
+  status?: {
+    jwt?: string;
+    publicKey?: string;
+    systemAccount?: { jwt?: string };
+    distribution?: { servers?: number; current?: number };
+    conditions?: Condition[];
+  };
+};
+/** Each member's system credentials: a cluster-controller NatsUser's creds, signed in east. */
+const systemCredentials = { east: "cluster-controller-creds", west: "west-cluster-controller-creds" };
+
+const authObject = (kind: string, name: string, spec: Record<string, unknown>): KubeObject =>
+  ({ apiVersion: AUTH, kind, metadata: { name, namespace: namespaces.east }, spec }) as KubeObject;
+const systemUser = (name: string, preset?: string) =>
+  authObject("NatsUser", name, {
+    accountRef: { kind: "NatsSystemAccount", name: "sys" },
+    ...(preset ? { preset } : {}),
+  });
+const readEast = <T extends KubeObject>(apiVersion: string, kind: string, name: string) =>
+  env.kube.get<T>({ apiVersion, kind, namespace: namespaces.east, name });
+/** A creds Secret east's sign-account wrote, once it holds a user's creds. */
+const credsSecret = (name: string) =>
+  waitFor(
+    `the Secret ${name}`,
+    async () => {
+      const secret = await readEast<Secret>("v1", "Secret", name);
+      const creds = Buffer.from(secret?.data?.["user.creds"] ?? "", "base64").toString("utf8");
+      return creds.includes("NATS USER JWT") ? { secret: secret as Secret, creds } : undefined;
+    },
+    { timeoutMs: 90_000 },
+  ).catch((error: unknown) => {
+    process.stdout.write(operator.log.slice(-40).join(""));
+    throw error;
+  });
 
 const gatewayHost = (name: "east" | "west") => `${name}-gateway.${namespaces[name]}.svc`;
 const kubeOf = (name: "east" | "west"): Kube => (name === "west" && second ? second.kube : env.kube);
@@ -52,7 +97,8 @@ function member(name: "east" | "west"): KubeObject {
       resources: { requests: { cpu: "100m", memory: "128Mi" }, limits: { memory: "128Mi" } },
       // One meta group spans the supercluster: its leader is elected over the gateways.
       jetstream: { storage: "Ephemeral" },
-      auth: { ...operatorModeAuth(), accountTrustRefs: [{ name: "app" }] },
+      // The literal trust, the same in both clusters; west's system user was signed in east.
+      auth: { trustRef: { name: TRUST }, systemCredentials: { secretKeyRef: { name: systemCredentials[name] } } },
       gateway: {
         discovery: "Explicit",
         // The same list on both members: each skips its own entry.
@@ -97,24 +143,59 @@ async function waitGatewaysConnected(name: "east" | "west", timeoutMs: number): 
 
 beforeAll(async () => {
   env = await startEnvironment();
-  second = await startSecondCluster("west");
+  // West's operator runs every function but sign-account: no signing key and no auth object there.
+  second = await startSecondCluster("west", {
+    FUNCTIONS: functionNames.filter((name) => name !== "sign-account").join(","),
+  });
   namespaces.east = await env.namespace("east");
   namespaces.west = await second.namespace("west");
   // On real nodes each cluster's DNS answers the other's namespace by asking the other's CoreDNS.
   await resolveAcross(second, namespaces.east, namespaces.west);
-  operator = await startOperator(env.transport);
-  nats = await createOperator();
-  app = await nats.signAccount("app", { jetstream: true });
+  // East's operator signs, and pushes JWTs over the system connection `system` (read per delivery).
+  process.env[SYSTEM_CONNECTION_ENV] = `${namespaces.east}/system`;
+  operator = await startOperator(env.transport, {
+    extraFunctions: [signAccount],
+    extraKinds: ["NatsOperator", "NatsSystemAccount", "NatsAccount", "NatsUser", "Secret", "NatsConnection"],
+  });
+  await env.kube.create(authObject("NatsOperator", "main", { systemAccountRef: { name: "sys" } }));
+  await env.kube.create(authObject("NatsSystemAccount", "sys", { operatorRef: { name: "main" } }));
+  await env.kube.create(systemUser("cluster-controller", "cluster-controller"));
+  await env.kube.create(systemUser("auth-controller", "auth-controller"));
+  await env.kube.create(systemUser("admin"));
+  // West's controllers, declared in east: their creds Secrets are carried to west.
+  await env.kube.create(systemUser("west-cluster-controller", "cluster-controller"));
+  await env.kube.create(systemUser("west-jetstream-controller", "jetstream-controller"));
+  await env.kube.create({
+    apiVersion: "nats-operator.io/v1beta1",
+    kind: "NatsConnection",
+    metadata: { name: "system", namespace: namespaces.east },
+    spec: {
+      servers: [podUrl("east", 0), podUrl("east", 1)],
+      credentials: { secretKeyRef: { name: "auth-controller-creds" } },
+    },
+  } as KubeObject);
+  // The operator JWT and the system account's, as GitOps replicates them to both clusters.
+  const signed = await waitFor(
+    "the operator's JWTs",
+    async () => {
+      const o = await readEast<AuthObject>(AUTH, "NatsOperator", "main");
+      return o?.status?.jwt && o.status.systemAccount?.jwt ? o.status : undefined;
+    },
+    { timeoutMs: 90_000 },
+  ).catch((error: unknown) => {
+    process.stdout.write(operator.log.slice(-40).join(""));
+    throw error;
+  });
+  admin = (await credsSecret("admin-creds")).creds;
+  await credsSecret(systemCredentials.east);
   ca = await createCertificateAuthority();
   for (const name of ["east", "west"] as const) {
     const namespace = namespaces[name];
-    await installOperatorTrust(kubeOf(name), namespace, nats);
-    // Both members preload the application account, so its users exist on either side.
     await kubeOf(name).create({
       apiVersion: "nats-operator.io/v1beta1",
-      kind: "NatsAccountTrust",
-      metadata: { name: "app", namespace },
-      spec: { publicKey: app.publicKey, jwt: app.jwt },
+      kind: "NatsOperatorTrust",
+      metadata: { name: TRUST, namespace },
+      spec: { operatorJWT: signed.jwt, systemAccountJWT: signed.systemAccount?.jwt },
     } as KubeObject);
     const certificate = await ca.issue(name, [gatewayHost(name), `${gatewayHost(name)}.cluster.local`]);
     await kubeOf(name).create(tlsSecret(namespace, `${name}-gateway-certs`, certificate));
@@ -127,10 +208,23 @@ afterAll(async () => {
   await second?.stop();
   await env?.stop();
   await ca?.dispose();
+  if (previousSystemConnection === undefined) Reflect.deleteProperty(process.env, SYSTEM_CONNECTION_ENV);
+  else process.env[SYSTEM_CONNECTION_ENV] = previousSystemConnection;
 }, 120_000);
 
 describe("a supercluster over gateways (story 6)", () => {
-  it("joins east and west over verified TLS: GatewaysConnected on both, and a message crosses", async () => {
+  it("joins east and west over verified TLS, west's system user signed in east: GatewaysConnected on both", async () => {
+    // West's controller creds, signed in east, copied to west as External Secrets would.
+    for (const name of [systemCredentials.west, "west-jetstream-controller-creds"]) {
+      const { secret } = await credsSecret(name);
+      await kubeOf("west").create({
+        apiVersion: "v1",
+        kind: "Secret",
+        metadata: { name, namespace: namespaces.west },
+        ...(secret.type ? { type: secret.type } : {}),
+        data: secret.data,
+      } as KubeObject);
+    }
     await kubeOf("east").create(member("east"));
     await kubeOf("west").create(member("west"));
     const east = await waitGatewaysConnected("east", 240_000);
@@ -176,20 +270,103 @@ describe("a supercluster over gateways (story 6)", () => {
     expect(service?.metadata.annotations).toMatchObject({ "example.com/exposed-by": "test" });
     expect(service?.spec).toMatchObject({ type: "ClusterIP", publishNotReadyAddresses: true });
 
-    // What GatewaysConnected is judged from: each east server answers $SYS GATEWAYZ (filtered to
-    // east), naming its outbound connection to west.
-    const system = await connectAs(nats.systemUserCreds, [podUrl("east", 0)]);
+    // What GatewaysConnected is judged from: each server answers $SYS GATEWAYZ (filtered to its
+    // cluster), naming its outbound connection to the other, asked as each cluster's operator asks,
+    // with its cluster-controller preset user; west's is the one signed in east and carried over.
+    for (const [name, cluster, other] of [
+      ["east", east, "west"],
+      ["west", west, "east"],
+    ] as const) {
+      const { creds } = await credsSecret(systemCredentials[name]);
+      const system = await connectAs(creds, [podUrl(name, 0)]);
+      try {
+        const servers = [`${name}-0`, `${name}-1`];
+        const answers = await pingConnectivity(system, cluster, servers, { gateways: true, leafs: false });
+        expect(answers.map((a) => a.server).sort()).toEqual(servers);
+        for (const answer of answers) expect(answer.gatewayz?.outbound_gateways?.[other]?.connection).toBeDefined();
+      } finally {
+        await system.close();
+      }
+    }
+  }, 480_000);
+
+  it("pushes an account signed in east over $SYS across the gateways: every west server holds its JWT, and its user on west talks to east", async () => {
+    // Nothing preloads this account in either cluster: west learns it from east's push alone.
+    await env.kube.create(
+      authObject("NatsAccount", "app", {
+        operatorRef: { name: "main" },
+        limits: { jetstream: { memoryStorage: "64Mi", diskStorage: "64Mi", streams: 10 } },
+      }),
+    );
+    await env.kube.create(authObject("NatsUser", "app-user", { accountRef: { kind: "NatsAccount", name: "app" } }));
+    const distributed = (a: AuthObject | undefined) => a?.status?.conditions?.find((c) => c.type === "Distributed");
+    let last: AuthObject | undefined;
+    // The roster is every server answering STATSZ over $SYS: east's two and, across the gateways, west's two.
+    const account = await waitFor(
+      "app distributed to all 4 servers",
+      async () => {
+        last = await readEast<AuthObject>(AUTH, "NatsAccount", "app");
+        return distributed(last)?.status === "True" && last?.status?.distribution?.servers === 4 ? last : undefined;
+      },
+      { timeoutMs: 180_000 },
+    ).catch((error: unknown) => {
+      process.stdout.write(operator.log.slice(-40).join(""));
+      throw new Error(
+        `${String(error)}; ${JSON.stringify(last?.status?.distribution)}; ${JSON.stringify(distributed(last))}`,
+      );
+    });
+    expect(distributed(account)).toMatchObject({
+      reason: "AllServersCurrent",
+      message: "4 of 4 servers hold this JWT",
+    });
+    const jwt = account.status?.jwt;
+
+    // Asked from a west server, every server of the supercluster answers the lookup with that JWT.
+    const onWest = await connectAs(admin, [podUrl("west", 0)]);
+    let held: string[] = [];
     try {
-      const answers = await pingConnectivity(system, east, ["east-0", "east-1"], { gateways: true, leafs: false });
-      expect(answers.map((a) => a.server).sort()).toEqual(["east-0", "east-1"]);
-      for (const answer of answers) expect(answer.gatewayz?.outbound_gateways?.["west"]?.connection).toBeDefined();
+      await waitFor(
+        "every server holding app's JWT",
+        async () => {
+          held = (
+            await replies(onWest, `$SYS.REQ.ACCOUNT.${account.status?.publicKey}.CLAIMS.LOOKUP`, { want: 4 })
+          ).map((j) => j.trim());
+          return held.length === 4 && held.every((j) => j === jwt) ? true : undefined;
+        },
+        { timeoutMs: 60_000 },
+      ).catch(() => expect(held).toEqual([jwt, jwt, jwt, jwt]));
+      // West's jetstream-controller, from the carried Secret, reads every server's STATSZ from west.
+      const controller = await connectAs(
+        Buffer.from(
+          (
+            await second?.kube.get<Secret>({
+              apiVersion: "v1",
+              kind: "Secret",
+              namespace: namespaces.west,
+              name: "west-jetstream-controller-creds",
+            })
+          )?.data?.["user.creds"] ?? "",
+          "base64",
+        ).toString("utf8"),
+        [podUrl("west", 1)],
+      );
+      try {
+        const answers = await replies(controller, "$SYS.REQ.SERVER.PING.STATSZ", {
+          want: 4,
+          inboxPrefix: "_INBOX.jetstream-controller",
+        });
+        expect(answers).toHaveLength(4);
+      } finally {
+        await controller.close();
+      }
     } finally {
-      await system.close();
+      await onWest.close();
     }
 
-    // A user of the application account on east hears what one on west publishes.
-    const listener = await connectAs(app.userCreds, [podUrl("east", 0)]);
-    const speaker = await connectAs(app.userCreds, [podUrl("west", 1)]);
+    // The account's user on east hears what the same user publishes on west.
+    const { creds } = await credsSecret("app-user-creds");
+    const listener = await connectAs(creds, [podUrl("east", 0)]);
+    const speaker = await connectAs(creds, [podUrl("west", 1)]);
     try {
       const received: string[] = [];
       const sub = listener.subscribe("greetings.>", { callback: (_err, msg) => void received.push(msg.string()) });
@@ -205,7 +382,16 @@ describe("a supercluster over gateways (story 6)", () => {
         { timeoutMs: 60_000, intervalMs: 0 },
       );
       sub.unsubscribe();
+    } finally {
+      await listener.close();
+      await speaker.close();
+    }
+  }, 300_000);
 
+  it("places a stream of that account on west, written from east; one meta group spans both clusters", async () => {
+    const { creds } = await credsSecret("app-user-creds");
+    const listener = await connectAs(creds, [podUrl("east", 0)]);
+    try {
       // A stream placed on west, written and read from east.
       // The meta group may still be electing its leader over the gateways: asked again until it answers.
       const info = await waitFor(
@@ -233,12 +419,11 @@ describe("a supercluster over gateways (story 6)", () => {
       expect(stored?.string()).toBe("one");
     } finally {
       await listener.close();
-      await speaker.close();
     }
 
     // One meta group spans both: the cluster that does not lead it asks the leader, by name over
     // $SYS, for its peers (C23, C37), and the leader answers listing the other cluster's servers.
-    const sys = await connectAs(nats.systemUserCreds, [podUrl("east", 0)]);
+    const sys = await connectAs(admin, [podUrl("east", 0)]);
     try {
       const all = ["east-0", "east-1", "west-0", "west-1"];
       const leader = await waitFor(
@@ -251,7 +436,7 @@ describe("a supercluster over gateways (story 6)", () => {
     } finally {
       await sys.close();
     }
-  }, 480_000);
+  }, 240_000);
 
   it("refuses a member list without this cluster, then creates no server until the gateway Secret holds ca.crt (C48)", async () => {
     const namespace = namespaces.east;

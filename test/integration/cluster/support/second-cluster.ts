@@ -21,14 +21,20 @@ export interface SecondCluster {
   stop(): Promise<void>;
 }
 
-/** `label` names the cluster in the error when its operator does not come up. */
-export async function startSecondCluster(label: string): Promise<SecondCluster> {
+/**
+ * `label` names the cluster in the error when its operator does not come up; `operatorEnv` is the
+ * operator's environment beside the defaults (`FUNCTIONS`, say).
+ */
+export async function startSecondCluster(
+  label: string,
+  operatorEnv: Record<string, string> = {},
+): Promise<SecondCluster> {
   const state = await startControlPlane({ profile: "cluster", node: nodeOfThisRun(), log: () => undefined });
   // Stopped by stop(); recorded with the harness too, so a killed run does not leave it behind.
   const stateFile = process.env["NATS_OPERATOR_HARNESS_STATE"];
   if (stateFile) for (const running of state.processes) await trackProcess(stateFile, running);
   const kube = createKube(await createTransport(state.kubeconfig));
-  const operator = runOperator(state.kubeconfig, {}, state.clusterDns);
+  const operator = runOperator(state.kubeconfig, operatorEnv, state.clusterDns);
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(
