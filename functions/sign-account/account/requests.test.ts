@@ -36,9 +36,6 @@ async function deliveryOf(world: Awaited<ReturnType<typeof installation>>, name:
   return { lists: counting.requests.filter((r) => r.startsWith("list ")), listed: counting.listed() };
 }
 
-// Each test signs an installation into the unit world first: seconds on a loaded machine.
-const SIGNING_AN_INSTALLATION = 30_000;
-
 describe("an account's reconcile reads what concerns it, not the installation", () => {
   it(
     "lists only the accounts recording its key and its own users, by field selector, at rest",
