@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it } from "@jest/globals";
+import { HTTP } from "cloudevents";
+import { clusterEvent } from "../../test/support/events.ts";
 import { offlineDeps, scriptedFunction } from "../../test/support/functions.ts";
 import { done } from "./outcome.ts";
 import { senderCheck, senderCheckSettings, type TokenReview, type TokenReviewer } from "./sender-check.ts";
@@ -43,22 +45,16 @@ async function serving(review: TokenReviewer, lines: string[] = []) {
   return { fn, url: `http://127.0.0.1:${server.port}/` };
 }
 
+/** A NatsCluster event as the Broker delivers it (binary mode), with a bearer token if given. */
 function post(url: string, bearer?: string): Promise<Response> {
+  const message = HTTP.binary(clusterEvent());
   return fetch(url, {
     method: "POST",
     headers: {
-      "content-type": "application/json",
-      "ce-specversion": "1.0",
-      "ce-id": "evt-1",
-      "ce-type": "dev.knative.apiserver.resource.update",
-      "ce-source": "test",
-      "ce-kind": "NatsCluster",
-      "ce-apiversion": "cluster.nats-operator.io/v1beta1",
-      "ce-name": "demo",
-      "ce-namespace": "team-a",
+      ...(message.headers as Record<string, string>),
       ...(bearer === undefined ? {} : { authorization: `Bearer ${bearer}` }),
     },
-    body: JSON.stringify({ metadata: { name: "demo", namespace: "team-a", generation: 1 } }),
+    body: message.body as string,
   });
 }
 
